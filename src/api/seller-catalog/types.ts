@@ -1,0 +1,130 @@
+/**
+ * The seller API described once, as data (design.md, "Shape of the code").
+ *
+ * One entry per operation drives three things:
+ *  - the CLI's seller command groups, their flags, help text and examples (src/commands/seller/);
+ *  - the protocol library's treatment of the answer (list key, empty-list messages, retry rules);
+ *  - the sandbox's parameter checks before a handler runs (src/server/seller/).
+ * Hand-written code exists only where an operation needs more than this gives.
+ */
+
+/** The CLI group an operation lives in: `kactl <group> ...`. */
+export type SellerGroup =
+  | 'app'
+  | 'licenses'
+  | 'users'
+  | 'subs'
+  | 'sessions'
+  | 'vars'
+  | 'uservars'
+  | 'webhooks'
+  | 'files'
+  | 'blacklists'
+  | 'whitelists'
+  | 'chats'
+  | 'logs'
+  | 'loader'
+  | 'team';
+
+/**
+ * How a value is checked and converted.
+ * - `string`: any non-empty text.
+ * - `integer` / `number`: decimal; `number` allows fractions (license expiry in days).
+ * - `bool01`: the server wants `1` or `0`; the CLI exposes a boolean flag (`--user-too`).
+ * - `booltext`: the server wants `true` or `false` (updatesettings).
+ * - `enum`: one of `choices`, exact case.
+ */
+export type ParamType = 'string' | 'integer' | 'number' | 'bool01' | 'booltext' | 'enum';
+
+export interface ParamSpec {
+  /** Query parameter name on the wire, exact case (`sessID`, `newUsername`, `userToo`). */
+  readonly wire: string;
+  /**
+   * CLI spelling, kebab-case, in plain words: `user-too` → `--user-too`. For a positional
+   * argument it is the argument's name (`key` → `<key>`).
+   */
+  readonly flag: string;
+  /** Taken from a positional argument rather than a flag (at most one per op, and first). */
+  readonly positional?: boolean;
+  readonly type: ParamType;
+  /** Required by the server. The sandbox answers a missing one with the spec's error shape. */
+  readonly required: boolean;
+  /** One line for help text; says the unit where there is one. */
+  readonly description: string;
+  /** What the number means on the wire; help shows it and the flag name should say it. */
+  readonly unit?: 'days' | 'seconds' | 'minutes';
+  readonly choices?: readonly string[];
+  /** Other wire names some clients send for the same value; the sandbox accepts them too. */
+  readonly wireAliases?: readonly string[];
+  /** Never echoed, masked in --verbose, read with a hidden prompt or --<flag>-stdin. */
+  readonly secret?: boolean;
+  /** The server's default when the parameter is omitted (documentation only). */
+  readonly serverDefault?: string;
+  /** Largest accepted length in characters, where the server enforces one. */
+  readonly maxLength?: number;
+}
+
+/** What the answer carries beside `success` and `message`. */
+export type ResponseSpec =
+  /** Only `success` and `message`. */
+  | { readonly kind: 'message' }
+  /**
+   * A list under `key`. An empty list may come back as HTTP 406 and `emptyMessage`
+   * (e.g. `No keys found`); the CLI treats that as an empty result, exit 0.
+   * `columns` are the fields a table shows, in order.
+   */
+  | { readonly kind: 'list'; readonly key: string; readonly columns: readonly string[]; readonly emptyMessage: string }
+  /** One record under `key` (`appdetails`, `file`, `balance`). */
+  | { readonly kind: 'object'; readonly key: string; readonly fields: readonly string[] }
+  /** Fields at the top level of the body (`stats`, `info`, `getsettings`, `userdata`). */
+  | { readonly kind: 'flat'; readonly fields: readonly string[] }
+  /** A single value under `key` (`getkey` → `key`, `getvar` → `response`, `retrvvar` → `message`). */
+  | { readonly kind: 'value'; readonly key: string }
+  /** New license keys: `key` for one, `keys` for several; `format=text` gives one a line. */
+  | { readonly kind: 'keys' };
+
+/**
+ * What running the operation does to the seller's data, which decides confirmation,
+ * backups and retries:
+ * - `read`: nothing; safe to retry.
+ * - `write`: creates or changes records; retried only when refused as rate-limited.
+ * - `delete-one`: removes one record; y/N on a terminal, `--yes` without one.
+ * - `bulk`: touches many records (delete all, reset all, extend all, kill all...): the app
+ *   name typed on a terminal, `--yes` without one, a backup first, `--dry-run` honoured.
+ */
+export type Effect = 'read' | 'write' | 'delete-one' | 'bulk';
+
+export interface SellerOp {
+  /** The `type` value on the wire, exact case. */
+  readonly type: string;
+  /** Other spellings recorded by the sources; the sandbox answers them the same way. */
+  readonly typeAliases?: readonly string[];
+  readonly group: SellerGroup;
+  /**
+   * The verb path under the group: `['list']`, `['create']`, `['hash', 'add']`.
+   * Several operations may share a path when each has a distinct `selector`.
+   */
+  readonly command: readonly string[];
+  /**
+   * The boolean flag that picks this operation among those sharing `command`:
+   * `licenses delete --all` → `delalllicenses`, `--used` → `delused`. The op without a
+   * selector is the default for that path.
+   */
+  readonly selector?: string;
+  /** One line, imperative, for help and the catalog listing. */
+  readonly summary: string;
+  readonly params: readonly ParamSpec[];
+  readonly response: ResponseSpec;
+  readonly effect: Effect;
+  /**
+   * For `bulk` (and `delete-one` where useful): the `type` of the list operation whose
+   * records this touches, exported to a backup file before the change.
+   */
+  readonly backupFrom?: string;
+  /** Accepts `format=text` (plain text answer) as the protocol page records. */
+  readonly textFormat?: boolean;
+  /** A full example command line shown in help, starting with `kactl`. */
+  readonly example: string;
+  /** Where the operation's facts come from (seller-api.md legend: E, D, C). */
+  readonly source: 'E' | 'D' | 'C';
+}

@@ -1,0 +1,34 @@
+/**
+ * Every environment variable kactl reads, in one place (design.md, "Configuration").
+ * Values are read on each call from the record given (process.env in production, a plain
+ * object in tests), never memoised, and an empty string counts as unset.
+ */
+export type EnvRecord = Readonly<Record<string, string | undefined>>;
+
+export const ENV_VARS = {
+  KACTL_CONFIG_DIR: 'Folder for the config file (default: the XDG config folder, kactl/)',
+  KACTL_DATA_DIR: 'Folder for backups and the sandbox store (default: the XDG data folder, kactl/)',
+  KACTL_PROFILE: 'Profile to use instead of the active one',
+  KACTL_BASE_URL: 'Server base URL, e.g. https://keyauth.win or http://127.0.0.1:8787',
+  KACTL_SELLER_KEY: 'Seller API key (32 characters)',
+  KACTL_APP_NAME: 'Application name for the client API',
+  KACTL_OWNERID: 'Application owner id (10 characters)',
+  KACTL_APP_VERSION: 'Application version sent at init',
+  KACTL_PUBLIC_KEY: 'Ed25519 public key (hex) that signs the server\'s 1.3 responses',
+  NO_COLOR: 'Turn colour off',
+  FORCE_COLOR: 'Turn colour on even when stdout is not a terminal',
+  CI: 'Set by CI systems; kactl never prompts when it is set',
+} as const;
+export type EnvVarName = keyof typeof ENV_VARS;
+
+/** The value of `name`, or undefined when it is unset or empty. */
+export function readEnv(env: EnvRecord, name: EnvVarName): string | undefined {
+  const value = env[name];
+  return value === undefined || value === '' ? undefined : value;
+}
+
+/** True when the variable is set to anything but an empty string, "0" or "false". */
+export function envFlag(env: EnvRecord, name: EnvVarName): boolean {
+  const value = readEnv(env, name);
+  return value !== undefined && value !== '0' && value.toLowerCase() !== 'false';
+}

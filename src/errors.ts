@@ -1,0 +1,110 @@
+/**
+ * Typed errors and the one exit-code table (design.md, "Exit codes").
+ * Commands and the protocol library only throw these; `main` maps them to exit codes,
+ * and only bin/kactl.js ends the process.
+ */
+export const ExitCode = {
+  ok: 0,
+  /** The server answered `success:false`, or a bulk job ended short. */
+  failure: 1,
+  /** Bad flag or argument, or input needed while there is no terminal. */
+  usage: 2,
+  /** Seller key refused, or client session invalid or expired. */
+  auth: 3,
+  /** Unreachable host, timeout, server fault, or a body that is not the expected JSON. */
+  network: 4,
+  /** A response signature or its timestamp failed the check. */
+  signature: 5,
+  /** Still rate limited after the allowed retries. */
+  rateLimited: 6,
+  /** Ctrl-C or SIGTERM. */
+  interrupted: 130,
+} as const;
+export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
+
+/** Base class: a message meant for the user (one sentence) and the exit code it maps to. */
+export class KactlError extends Error {
+  readonly exitCode: ExitCodeValue;
+  /** Extra lines printed under the message (hints, next steps); never secrets. */
+  readonly hints: readonly string[];
+  constructor(message: string, exitCode: ExitCodeValue, options?: { cause?: unknown; hints?: readonly string[] }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.name = new.target.name;
+    this.exitCode = exitCode;
+    this.hints = options?.hints ?? [];
+  }
+}
+
+/** A wrong flag, a missing argument, or an unknown command. `main` prints usage after it. */
+export class UsageError extends KactlError {
+  constructor(message: string, options?: { hints?: readonly string[] }) {
+    super(message, ExitCode.usage, options);
+  }
+}
+
+/** A value is needed and there is no terminal to ask on. Names the flag that would supply it. */
+export class InputRequiredError extends KactlError {
+  constructor(message: string, options?: { hints?: readonly string[] }) {
+    super(message, ExitCode.usage, options);
+  }
+}
+
+/** The server said `success:false`. `message` is the server's text, verbatim. */
+export class ApiFailure extends KactlError {
+  readonly body: Record<string, unknown>;
+  readonly status: number;
+  constructor(message: string, body: Record<string, unknown>, status: number, options?: { hints?: readonly string[] }) {
+    super(message, ExitCode.failure, options);
+    this.body = body;
+    this.status = status;
+  }
+}
+
+/** The seller key was refused, or the client session is unknown, expired or not validated. */
+export class AuthError extends KactlError {
+  readonly body: Record<string, unknown> | undefined;
+  constructor(message: string, options?: { body?: Record<string, unknown>; hints?: readonly string[]; cause?: unknown }) {
+    super(message, ExitCode.auth, options);
+    this.body = options?.body;
+  }
+}
+
+/** Unreachable host, timeout, 5xx, or a body that is not the JSON we expected. */
+export class NetworkError extends KactlError {
+  constructor(message: string, options?: { cause?: unknown; hints?: readonly string[] }) {
+    super(message, ExitCode.network, options);
+  }
+}
+
+/** A response failed its Ed25519 or HMAC check, or its timestamp is outside the window. */
+export class SignatureError extends KactlError {
+  constructor(message: string, options?: { hints?: readonly string[] }) {
+    super(message, ExitCode.signature, options);
+  }
+}
+
+/** Rate limited, and still so after the allowed retries. */
+export class RateLimitError extends KactlError {
+  constructor(message: string, options?: { hints?: readonly string[] }) {
+    super(message, ExitCode.rateLimited, options);
+  }
+}
+
+/** The user pressed Ctrl-C (or the process got SIGTERM). */
+export class InterruptedError extends KactlError {
+  constructor(message = 'Interrupted.') {
+    super(message, ExitCode.interrupted);
+  }
+}
+
+/**
+ * A bulk job stopped part way (e.g. license creation): what was done is in `partial`,
+ * which the command has already printed; the message says what is missing.
+ */
+export class PartialFailure extends KactlError {
+  readonly partial: unknown;
+  constructor(message: string, partial: unknown, cause?: unknown) {
+    super(message, cause instanceof KactlError ? cause.exitCode : ExitCode.failure, { cause });
+    this.partial = partial;
+  }
+}
