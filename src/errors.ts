@@ -108,3 +108,13 @@ export class PartialFailure extends KactlError {
     this.partial = partial;
   }
 }
+
+/**
+ * The user declined a confirmation. Nothing was changed; exit 2 as gh does for a cancelled
+ * prompt (the design's table has no code of its own for it).
+ */
+export class CancelledError extends KactlError {
+  constructor(message = 'Cancelled; nothing was changed.') {
+    super(message, ExitCode.usage);
+  }
+}

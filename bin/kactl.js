@@ -1,0 +1,16 @@
+#!/usr/bin/env node
+// The only place that ends the process: main() returns the exit code.
+import { main } from '../dist/cli.js';
+
+const controller = new AbortController();
+let interrupts = 0;
+const onSignal = (signal) => {
+  interrupts += 1;
+  // A second Ctrl-C means "now": don't wait for a clean shutdown.
+  if (interrupts > 1) process.exit(signal === 'SIGINT' ? 130 : 143);
+  controller.abort(new Error(signal));
+};
+process.on('SIGINT', onSignal);
+process.on('SIGTERM', onSignal);
+
+process.exitCode = await main(process.argv.slice(2), { signal: controller.signal });

@@ -1,0 +1,104 @@
+/** `kactl profile add NAME …`: create a profile, or update the fields given on an existing one. */
+import { Option, type Command } from 'commander';
+import type { Context } from '../../context.js';
+import type { ProfileData } from '../../config/types.js';
+import { UsageError } from '../../errors.js';
+import { checkProfileName, parseBaseUrl, parsePositiveInt, parsePublicKey } from './validate.js';
+import { parseDurationSeconds } from '../global-options.js';
+
+interface AddOptions {
+  baseUrl?: string;
+  appName?: string;
+  ownerid?: string;
+  appVersion?: string;
+  sellerKey?: string;
+  sellerKeyStdin?: boolean;
+  publicKey?: string;
+  secret?: string;
+  secretStdin?: boolean;
+  api?: '1.3' | '1.2';
+  method?: 'get' | 'post';
+  sellerRate?: number;
+  signatureWindow?: number;
+  timeout?: number;
+  hwid?: string;
+  use?: boolean;
+}
+
+export function registerProfileAdd(group: Command, ctx: Context): void {
+  group
+    .command('add')
+    .description('create a profile, or update the settings given on an existing one')
+    .argument('<name>', 'profile name', checkProfileName)
+    .option('--base-url <url>', 'server base URL (required for a new profile)', parseBaseUrl)
+    .option('--app-name <name>', 'application name (client API)')
+    .option('--ownerid <id>', 'application owner id, 10 characters (client API)')
+    .option('--app-version <version>', 'application version sent at init (default 1.0)')
+    .option('--seller-key <key>', 'seller API key (visible in shell history: prefer --seller-key-stdin)')
+    .option('--seller-key-stdin', 'read the seller key from stdin')
+    .option('--public-key <hex>', "Ed25519 public key of the server's 1.3 signatures", parsePublicKey)
+    .option('--secret <secret>', 'application secret, to check 1.2 HMAC signatures')
+    .option('--secret-stdin', 'read the application secret from stdin')
+    .addOption(new Option('--api <version>', 'client API version (default: 1.3, chat and user variables on 1.2)').choices(['1.3', '1.2']))
+    .addOption(new Option('--method <method>', 'how 1.3 calls are sent (default get)').choices(['get', 'post']))
+    .option('--seller-rate <n>', 'seller calls per minute, 0 for no pacing (default 120)', parsePositiveInt)
+    .option('--signature-window <seconds>', 'largest accepted age of a signed answer (default 60)', parsePositiveInt)
+    .option('--timeout <duration>', 'request timeout, e.g. 15s', parseDurationSeconds)
+    .option('--hwid <hwid>', 'HWID client commands send (default: this machine)')
+    .option('--use', 'make it the active profile')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ kactl profile add prod --base-url https://keyauth.win --app-name MyApp --ownerid AbCdEf1234 --seller-key-stdin < seller.key
+  $ kactl profile add staging --base-url http://127.0.0.1:8787 --public-key d75a98…511a --use`,
+    )
+    .action(async (name: string, options: AddOptions) => {
+      await profileAddRun(ctx, name, options);
+    });
+}
+
+export async function profileAddRun(ctx: Context, name: string, options: AddOptions): Promise<void> {
+  if (options.sellerKey !== undefined && options.sellerKeyStdin) throw new UsageError('Give --seller-key or --seller-key-stdin, not both.');
+  if (options.secret !== undefined && options.secretStdin) throw new UsageError('Give --secret or --secret-stdin, not both.');
+  if (options.sellerKeyStdin && options.secretStdin) throw new UsageError('Only one value can come from stdin at a time.');
+  const { readStdinText } = await import('../../io/ask.js');
+  const sellerKey = options.sellerKeyStdin ? (await readStdinText(ctx, '--seller-key-stdin')).trim() : options.sellerKey;
+  const secret = options.secretStdin ? (await readStdinText(ctx, '--secret-stdin')).trim() : options.secret;
+
+  const fields: Partial<ProfileData> = {};
+  const set = <K extends keyof ProfileData>(key: K, value: ProfileData[K] | undefined): void => {
+    if (value !== undefined) fields[key] = value;
+  };
+  set('baseUrl', options.baseUrl);
+  set('appName', options.appName);
+  set('ownerid', options.ownerid);
+  set('appVersion', options.appVersion);
+  set('sellerKey', sellerKey);
+  set('publicKey', options.publicKey);
+  set('secret', secret);
+  set('api', options.api);
+  set('method', options.method);
+  set('sellerRate', options.sellerRate);
+  set('signatureWindow', options.signatureWindow);
+  set('timeout', options.timeout);
+  set('hwid', options.hwid);
+
+  if (fields.ownerid !== undefined && fields.ownerid.length !== 10) ctx.output.warn(`An ownerid is usually 10 characters; "${fields.ownerid}" has ${fields.ownerid.length}.`);
+  if (fields.sellerKey !== undefined && fields.sellerKey.length !== 32) ctx.output.warn(`A seller key is usually 32 characters; this one has ${fields.sellerKey.length}.`);
+
+  const store = await ctx.config();
+  const existed = store.profile(name) !== undefined;
+  if (!existed && fields.baseUrl === undefined) throw new UsageError(`A new profile needs --base-url.`);
+  // A different server or app makes the stored session meaningless.
+  if (existed && (fields.baseUrl !== undefined || fields.appName !== undefined || fields.ownerid !== undefined)) fields.session = undefined;
+  let activated = false;
+  store.update((config) => {
+    config.profiles[name] = Object.fromEntries(Object.entries({ ...config.profiles[name], ...fields }).filter(([, v]) => v !== undefined));
+    if (options.use || config.active === undefined || !(config.active in config.profiles)) {
+      activated = config.active !== name;
+      config.active = name;
+    }
+  });
+  ctx.output.success(`${existed ? 'Updated' : 'Added'} profile ${name}${activated ? ' (now active)' : ''}.`);
+}

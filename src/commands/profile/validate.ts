@@ -1,0 +1,34 @@
+/** Checks on profile values, shared by `profile add` and anything else that stores them. */
+import { InvalidArgumentError } from 'commander';
+import { PROFILE_NAME_PATTERN } from '../../config/profile-name.js';
+
+export function parseBaseUrl(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new InvalidArgumentError('Give a full URL such as https://keyauth.win or http://127.0.0.1:8787.');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new InvalidArgumentError('The base URL must start with http:// or https://.');
+  if (url.search || url.hash) throw new InvalidArgumentError('The base URL takes no query string or fragment.');
+  // Callers append /api/1.3/ etc.: keep the base without a trailing slash.
+  return url.toString().replace(/\/+$/, '');
+}
+
+export function parsePublicKey(raw: string): string {
+  const hex = raw.trim().toLowerCase().replace(/^0x/, '');
+  if (!/^[0-9a-f]{64}$/.test(hex)) throw new InvalidArgumentError('An Ed25519 public key is 64 hex characters.');
+  return hex;
+}
+
+export function parsePositiveInt(raw: string): number {
+  if (!/^\d+$/.test(raw.trim())) throw new InvalidArgumentError('Give a whole number.');
+  return Number(raw);
+}
+
+export function checkProfileName(name: string): string {
+  if (!PROFILE_NAME_PATTERN.test(name)) {
+    throw new InvalidArgumentError('Profile names are letters, digits, ".", "_" and "-", starting with a letter or digit (64 at most).');
+  }
+  return name;
+}

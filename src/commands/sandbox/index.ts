@@ -1,0 +1,19 @@
+/** `kactl sandbox …`: the local compatible server, and what it "sends". */
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { registerSandboxStart } from './start.js';
+import { registerSandboxOutbox } from './outbox.js';
+
+export function registerSandboxCommands(program: Command, ctx: Context): void {
+  const group = program
+    .command('sandbox')
+    .description('run a local compatible server (client API 1.3/1.2 and seller API) for offline tests')
+    .addHelpText(
+      'after',
+      `
+The sandbox signs 1.3 answers with its own Ed25519 key, keeps its data in SQLite, and puts the
+email it would send (magic links, one-time codes, password resets) in an outbox.`,
+    );
+  registerSandboxStart(group, ctx);
+  registerSandboxOutbox(group, ctx);
+}

@@ -1,0 +1,47 @@
+/** What the config file holds (design.md, "Configuration"). */
+
+/** A client session kept between commands, so `init` then `login` then `var get` work across runs. */
+export interface StoredSession {
+  id: string;
+  /** The 16-character key sent at init; 1.2 answers after init are HMAC'd with `<enckey>-<secret>`. */
+  enckey?: string;
+  /** Unix ms when init answered. */
+  createdAt: number;
+  /** Which API version opened it. */
+  api?: string;
+  /** Set once a login, license, register, email code or magic link validated the session. */
+  user?: string;
+  validated?: boolean;
+}
+
+export interface ProfileData {
+  baseUrl?: string;
+  appName?: string;
+  ownerid?: string;
+  appVersion?: string;
+  sellerKey?: string;
+  /** Ed25519 public key (64 hex) that signs the server's 1.3 answers. */
+  publicKey?: string;
+  /** The application secret (64 hex); lets the CLI check 1.2 HMAC signatures. */
+  secret?: string;
+  /** Client API version: unset = 1.3, with chat and user variables on 1.2. */
+  api?: '1.3' | '1.2';
+  /** How 1.3 calls are sent. */
+  method?: 'get' | 'post';
+  /** Seller calls allowed per minute for this key (0 = no pacing). */
+  sellerRate?: number;
+  /** Largest accepted age of a signed 1.3 answer, in seconds. */
+  signatureWindow?: number;
+  /** Request timeout in seconds. */
+  timeout?: number;
+  /** HWID sent by client commands instead of this machine's identifier. */
+  hwid?: string;
+  /** Bearer token of a sandbox's admin routes (outbox), saved by `kactl sandbox start`. */
+  adminToken?: string;
+  session?: StoredSession;
+}
+
+export interface ConfigFile {
+  active?: string;
+  profiles: Record<string, ProfileData>;
+}

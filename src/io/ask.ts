@@ -1,0 +1,68 @@
+/**
+ * Getting a value from the user the right way: the flag if given, a prompt on a terminal,
+ * otherwise stop at once (exit 2) naming the flag. Never hang waiting for input that can't come.
+ */
+import type { Context } from '../context.js';
+import { CancelledError, InputRequiredError } from '../errors.js';
+
+export interface AskOptions {
+  /** What the flag gave, if anything. */
+  value: string | undefined;
+  /** The flag that supplies it, e.g. `--password` (named in the error without a terminal). */
+  flag: string;
+  /** Prompt label, e.g. `Password`. */
+  label: string;
+  /** Hidden input. */
+  secret?: boolean;
+  /** Another way to supply it without a terminal, e.g. `--password-stdin`. */
+  alternative?: string;
+  validate?: (value: string) => true | string;
+}
+
+export async function valueOrAsk(ctx: Context, options: AskOptions): Promise<string> {
+  if (options.value !== undefined && options.value !== '') {
+    const verdict = options.validate?.(options.value) ?? true;
+    if (verdict !== true) throw new InputRequiredError(`${options.flag}: ${verdict}`);
+    return options.value;
+  }
+  if (!ctx.io.canPrompt()) {
+    const alternative = options.alternative ? ` or ${options.alternative}` : '';
+    throw new InputRequiredError(`Missing ${options.flag}${alternative} (there is no terminal to ask on).`);
+  }
+  const prompter = await ctx.prompter();
+  const validate = (value: string): true | string => (value.trim() === '' ? `${options.label} can't be empty.` : (options.validate?.(value) ?? true));
+  return options.secret ? prompter.password(`${options.label}:`, { validate }) : prompter.input(`${options.label}:`, { validate });
+}
+
+/** All of stdin as text, without the final newline (`--password-stdin`, `--seller-key-stdin`). */
+export async function readStdinText(ctx: Context, flag: string): Promise<string> {
+  if (ctx.io.isStdinTTY) ctx.output.note(`Reading ${flag} from stdin; end with Ctrl-D.`);
+  const chunks: Buffer[] = [];
+  for await (const chunk of ctx.io.stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+  const text = Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+  if (text === '') throw new InputRequiredError(`${flag} was given but stdin was empty.`);
+  return text;
+}
+
+/**
+ * y/N before changing one record. With `--yes` it passes; without a terminal it refuses
+ * (exit 2) and says to add `--yes`.
+ */
+export async function confirmOne(ctx: Context, question: string): Promise<void> {
+  if (ctx.globals.yes) return;
+  if (!ctx.io.canPrompt()) throw new InputRequiredError(`${question.replace(/\?$/, '')}: add --yes to confirm when there is no terminal.`);
+  const ok = await (await ctx.prompter()).confirm(question, false);
+  if (!ok) throw new CancelledError();
+}
+
+/**
+ * For changes to many records: the user types `expected` (the app name). `--yes` passes;
+ * without a terminal it refuses (exit 2).
+ */
+export async function confirmTyped(ctx: Context, what: string, expected: string): Promise<void> {
+  if (ctx.globals.yes) return;
+  if (!ctx.io.canPrompt()) throw new InputRequiredError(`${what} needs confirmation: add --yes when there is no terminal.`);
+  ctx.output.warn(what);
+  const answer = await (await ctx.prompter()).input(`Type the application name (${expected}) to confirm:`);
+  if (answer.trim() !== expected) throw new CancelledError(`"${answer.trim()}" is not "${expected}"; nothing was changed.`);
+}

@@ -1,0 +1,129 @@
+/**
+ * Pure formatting of records for the human and machine output modes: cell values, CSV, TSV,
+ * NDJSON. Kept apart from the writer so it can be tested without streams.
+ */
+
+export type OutputFormat = 'table' | 'json' | 'ndjson' | 'csv' | 'tsv';
+export const OUTPUT_FORMATS: readonly OutputFormat[] = ['table', 'json', 'ndjson', 'csv', 'tsv'];
+
+/**
+ * How a cell is shown.
+ * - `date`: a Unix time in seconds (string or number) → a date;
+ * - `duration`: seconds → `29d 23h` for people, the number for machines;
+ * - `text`: anything else, stringified.
+ */
+export type ColumnKind = 'text' | 'date' | 'duration';
+
+export interface Column {
+  readonly key: string;
+  readonly header?: string;
+  readonly kind?: ColumnKind;
+}
+
+/** `usedby` → `USEDBY`, `numOnlineUsers` → `NUM ONLINE USERS`: table headers read as labels. */
+export function headerFor(column: Column): string {
+  if (column.header !== undefined) return column.header;
+  return column.key
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/[_-]+/g, ' ')
+    .toUpperCase();
+}
+
+// C0 and C1 control characters (and DEL) from end-user data could drive the terminal
+// (cursor moves, title changes); gh rewrites them too. Tabs and newlines are handled per format.
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const CONTROL_CHARS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g;
+
+/** Removes control characters that could drive a terminal; keeps tab and newline. */
+export function stripControl(text: string): string {
+  return text.replace(CONTROL_CHARS, '');
+}
+
+function asSeconds(value: unknown): number | undefined {
+  if (typeof value === 'number' && Number.isFinite(value)) return value;
+  if (typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value.trim())) return Number(value);
+  return undefined;
+}
+
+const pad2 = (n: number): string => String(n).padStart(2, '0');
+
+/** Local date and time to the minute, for people. */
+function humanDate(seconds: number): string {
+  const d = new Date(seconds * 1000);
+  return `${d.getFullYear()}-${pad2(d.getMonth() + 1)}-${pad2(d.getDate())} ${pad2(d.getHours())}:${pad2(d.getMinutes())}`;
+}
+
+const DURATION_UNITS: readonly (readonly [number, string])[] = [
+  [86_400, 'd'],
+  [3_600, 'h'],
+  [60, 'm'],
+  [1, 's'],
+];
+
+/** `93784` → `1d 2h`, `3000` → `50m`, `-5` → `expired`: the largest unit and the next one. */
+export function humanDuration(seconds: number): string {
+  const whole = Math.floor(seconds);
+  if (whole <= 0) return 'expired';
+  const index = DURATION_UNITS.findIndex(([size]) => whole >= size);
+  const [size, label] = DURATION_UNITS[index]!;
+  const count = Math.floor(whole / size);
+  const parts = [`${count}${label}`];
+  const next = DURATION_UNITS[index + 1];
+  if (next) {
+    const rest = Math.floor((whole - count * size) / next[0]);
+    if (rest > 0) parts.push(`${rest}${next[1]}`);
+  }
+  return parts.join(' ');
+}
+
+/** A cell for people (tables on a terminal). */
+export function humanCell(value: unknown, kind: ColumnKind = 'text'): string {
+  if (value === null || value === undefined || value === '') return '-';
+  if (kind === 'date') {
+    const seconds = asSeconds(value);
+    if (seconds !== undefined && seconds > 0) return humanDate(seconds);
+  }
+  if (kind === 'duration') {
+    const seconds = asSeconds(value);
+    if (seconds !== undefined) return humanDuration(seconds);
+  }
+  return stripControl(plainText(value)).replace(/[\t\n\r]+/g, ' ');
+}
+
+/** A cell for machines (TSV, CSV): dates as ISO 8601 UTC, durations as seconds, raw text otherwise. */
+export function machineCell(value: unknown, kind: ColumnKind = 'text'): string {
+  if (value === null || value === undefined) return '';
+  if (kind === 'date') {
+    const seconds = asSeconds(value);
+    if (seconds !== undefined && seconds > 0) return new Date(seconds * 1000).toISOString().replace('.000Z', 'Z');
+  }
+  return stripControl(plainText(value));
+}
+
+function plainText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  return JSON.stringify(value);
+}
+
+/** RFC 4180: quote when needed, double the quotes inside. */
+function csvField(text: string): string {
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+export function toCsv(rows: readonly Record<string, unknown>[], columns: readonly Column[]): string {
+  const lines = [columns.map((c) => csvField(c.key)).join(',')];
+  for (const row of rows) lines.push(columns.map((c) => csvField(machineCell(row[c.key], c.kind))).join(','));
+  return `${lines.join('\r\n')}\r\n`;
+}
+
+/** Tab-separated, no header (as gh prints when piped), so `cut -f1` works as is. */
+export function toTsv(rows: readonly Record<string, unknown>[], columns: readonly Column[]): string {
+  return rows
+    .map((row) => columns.map((c) => machineCell(row[c.key], c.kind).replace(/[\t\r\n]+/g, ' ')).join('\t') + '\n')
+    .join('');
+}
+
+export function toNdjson(rows: readonly unknown[]): string {
+  return rows.map((row) => JSON.stringify(row) + '\n').join('');
+}

@@ -1,0 +1,73 @@
+/**
+ * The commander tree. Command groups register themselves from src/commands/registry.ts; this
+ * file adds what every command shares: global options, usage-on-error, help layout.
+ */
+import fs from 'node:fs';
+import { Command } from 'commander';
+import type { Context } from './context.js';
+import { addLeafGlobals, addProgramGlobals, collectGlobals } from './commands/global-options.js';
+import { COMMAND_GROUPS } from './commands/registry.js';
+
+function readVersion(): string {
+  // package.json sits one folder above both src/ (tests) and dist/ (the built CLI).
+  const raw = fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8');
+  return (JSON.parse(raw) as { version: string }).version;
+}
+
+const PROGRAM_EXAMPLES = `
+Examples:
+  $ kactl sandbox start                          # a local server; saves and activates the "sandbox" profile
+  $ kactl licenses create --amount 10 --expiry 30
+  $ kactl client init && kactl client register --username alice --password-stdin --key KEY < pw.txt
+  $ kactl profile add prod --base-url https://keyauth.win --app-name MyApp --ownerid AbCdEf1234 --seller-key-stdin
+  $ kactl users list -o csv > users.csv
+
+Exit codes:
+  0 ok  1 the server said success:false  2 usage, or input needed without a terminal
+  3 seller key refused or session invalid  4 network, timeout or bad answer
+  5 signature check failed  6 rate limited  130 interrupted
+
+Environment: KACTL_CONFIG_DIR KACTL_DATA_DIR KACTL_PROFILE KACTL_BASE_URL KACTL_SELLER_KEY
+  KACTL_APP_NAME KACTL_OWNERID KACTL_APP_VERSION KACTL_PUBLIC_KEY NO_COLOR FORCE_COLOR CI`;
+
+function* walk(command: Command): Generator<Command> {
+  yield command;
+  for (const sub of command.commands) yield* walk(sub);
+}
+
+function fullName(command: Command): string {
+  const names: string[] = [];
+  for (let cmd: Command | null = command; cmd; cmd = cmd.parent) names.unshift(cmd.name());
+  return names.join(' ');
+}
+
+export function buildProgram(ctx: Context): Command {
+  const program = new Command('kactl')
+    .description('Manage and test KeyAuth-style licensing services: seller API, client flows, and a local sandbox server.')
+    .version(readVersion(), '-V, --version', 'print the version')
+    .enablePositionalOptions()
+    .configureHelp({ showGlobalOptions: true, sortSubcommands: false })
+    .addHelpText('after', PROGRAM_EXAMPLES);
+  addProgramGlobals(program);
+
+  for (const register of COMMAND_GROUPS) register(program, ctx);
+
+  for (const command of walk(program)) {
+    // Commander copies these settings to a subcommand only when it is created: set them on all.
+    command.exitOverride();
+    command.configureOutput({
+      writeOut: (text) => ctx.io.out(text),
+      writeErr: (text) => ctx.io.err(text),
+      outputError: (text, write) => write(text),
+    });
+    // Usage, not the whole help, after a bad flag or a missing argument.
+    command.showHelpAfterError(`Usage: ${fullName(command)} ${command.usage()}\nRun '${fullName(command)} --help' for details.`);
+    if (command !== program && command.commands.length === 0) addLeafGlobals(command);
+  }
+
+  program.hook('preAction', (_program, actionCommand) => {
+    ctx.setGlobals(collectGlobals(actionCommand));
+    ctx.currentCommand = fullName(actionCommand);
+  });
+  return program;
+}

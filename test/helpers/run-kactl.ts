@@ -1,0 +1,56 @@
+/**
+ * Spawn the real, built CLI (bin/kactl.js → dist/) with a clean environment: no terminal,
+ * NO_COLOR, the config folder given. `npm test` builds first (pretest).
+ */
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const KACTL_BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../bin/kactl.js');
+
+export interface SpawnOptions {
+  /** KACTL_CONFIG_DIR for this run (required: tests never touch the user's config). */
+  configDir: string;
+  env?: Record<string, string | undefined>;
+  input?: string;
+  timeoutMs?: number;
+}
+
+export interface SpawnResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Only what a clean machine would have, plus the config folder: the developer's env stays out. */
+export function cleanEnv(configDir: string, extra: Record<string, string | undefined> = {}): Record<string, string> {
+  const env: Record<string, string | undefined> = {
+    PATH: process.env.PATH,
+    HOME: configDir,
+    NO_COLOR: '1',
+    KACTL_CONFIG_DIR: configDir,
+    ...extra,
+  };
+  return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined));
+}
+
+export function runKactl(args: readonly string[], options: SpawnOptions): Promise<SpawnResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [KACTL_BIN, ...args], {
+      env: cleanEnv(options.configDir, options.env),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (c: Buffer) => out.push(c));
+    child.stderr.on('data', (c: Buffer) => err.push(c));
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 20_000);
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') });
+    });
+    child.stdin.end(options.input ?? '');
+  });
+}
