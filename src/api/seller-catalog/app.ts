@@ -1,0 +1,160 @@
+/**
+ * `kactl app`: the application's details, settings, stats, pause state and program hashes
+ * (seller-api.md §3.1).
+ */
+import type { ParamSpec, SellerOp } from './types.js';
+
+/** A custom client-API message set through updatesettings (`--msg-<flag>`). */
+function message(wire: string, flag: string, when: string): ParamSpec {
+  return { wire, flag: `msg-${flag}`, type: 'string', required: false, description: `Message a client sees when ${when}` };
+}
+
+/**
+ * Parameters of updatesettings. Every one is optional: only non-empty values are written.
+ * `keypaused`, `keyexpired` and the `*product` ids are documented (D23/AD) but ignored by E,
+ * so no flag offers them: it would promise an effect the server does not have.
+ */
+const SETTINGS_PARAMS: readonly ParamSpec[] = [
+  { wire: 'enabled', flag: 'enabled', type: 'booltext', required: false, description: 'Whether the application accepts clients (true or false)' },
+  { wire: 'hwidcheck', flag: 'hwid-lock', type: 'booltext', required: false, description: 'Whether users are locked to their HWID (true or false)' },
+  // `--version` would read as kactl's own version flag; the profile setting is also appVersion.
+  { wire: 'ver', flag: 'app-version', type: 'string', required: false, description: 'Version clients must report' },
+  { wire: 'download', flag: 'download-url', type: 'string', required: false, description: 'Auto-update download link given to outdated clients' },
+  { wire: 'webhook', flag: 'log-webhook', type: 'string', required: false, description: 'Discord webhook URL that receives client logs' },
+  { wire: 'resellerstore', flag: 'reseller-store', type: 'string', required: false, description: 'Link to the custom reseller store' },
+  message('appdisabled', 'app-disabled', 'the application is disabled'),
+  message('usernametaken', 'username-taken', 'a username is already taken'),
+  message('keynotfound', 'key-not-found', 'a license does not exist'),
+  message('keyused', 'key-used', 'a license is already used'),
+  message('nosublevel', 'no-sub-level', 'no subscription matches the license level'),
+  message('usernamenotfound', 'username-not-found', 'a username does not exist'),
+  message('passmismatch', 'password-mismatch', 'a password is wrong'),
+  message('hwidmismatch', 'hwid-mismatch', 'the HWID does not match'),
+  message('noactivesubs', 'no-active-subs', 'the user has no active subscription'),
+  message('hwidblacked', 'hwid-blacklisted', 'the HWID is blacklisted'),
+  { wire: 'sellixsecret', flag: 'sellix-secret', type: 'string', required: false, secret: true, description: 'Sellix webhook secret' },
+];
+
+export const APP_OPS: readonly SellerOp[] = [
+  {
+    type: 'appdetails',
+    group: 'app',
+    command: ['details'],
+    summary: "Show the application's name, owner id, secret and version",
+    params: [],
+    // The secret is shown on purpose: it is what a client profile needs for 1.2 signatures.
+    response: { kind: 'object', key: 'appdetails', fields: ['name', 'ownerid', 'version', 'secret'] },
+    effect: 'read',
+    example: 'kactl app details',
+    source: 'E',
+  },
+  {
+    type: 'getsettings',
+    group: 'app',
+    command: ['settings'],
+    summary: "Show the application's current settings and custom messages",
+    params: [],
+    response: {
+      kind: 'flat',
+      // `sellixsecret` is left out of the default view; --json still carries it.
+      fields: [
+        'enabled', 'hwid-lock', 'version', 'download', 'webdownload', 'webhook', 'resellerstore', 'cooldown',
+        'disabledmsg', 'usernametakenmsg', 'licenseinvalidmsg', 'keytakenmsg', 'nosubmsg', 'userinvalidmsg',
+        'passinvalidmsg', 'hwidmismatchmsg', 'noactivesubmsg', 'blackedmsg',
+      ],
+    },
+    effect: 'read',
+    textFormat: true,
+    example: 'kactl app settings',
+    source: 'E',
+  },
+  {
+    type: 'updatesettings',
+    group: 'app',
+    command: ['set'],
+    summary: 'Change application settings; only the flags given are written',
+    params: SETTINGS_PARAMS,
+    response: { kind: 'message' },
+    effect: 'write',
+    textFormat: true,
+    example: 'kactl app set --hwid-lock false --app-version 1.2 --download-url https://example.com/app-1.2.zip',
+    source: 'E',
+  },
+  {
+    type: 'stats',
+    group: 'app',
+    command: ['stats'],
+    summary: 'Show license, account and content counts',
+    params: [],
+    response: {
+      kind: 'flat',
+      fields: ['totalkeys', 'unused', 'used', 'paused', 'banned', 'webhooks', 'files', 'vars', 'resellers', 'managers', 'totalaccs'],
+    },
+    effect: 'read',
+    example: 'kactl app stats',
+    source: 'E',
+  },
+  {
+    type: 'pauseapp',
+    group: 'app',
+    command: ['pause'],
+    summary: "Pause the application, freezing every active user's remaining time",
+    params: [],
+    response: { kind: 'message' },
+    // Reversible with unpause and loses nothing, so no bulk confirmation.
+    effect: 'write',
+    textFormat: true,
+    example: 'kactl app pause',
+    source: 'E',
+  },
+  {
+    type: 'unpauseapp',
+    group: 'app',
+    command: ['unpause'],
+    summary: 'Unpause the application, restarting the frozen subscriptions',
+    params: [],
+    response: { kind: 'message' },
+    effect: 'write',
+    textFormat: true,
+    example: 'kactl app unpause',
+    source: 'E',
+  },
+  {
+    type: 'addhash',
+    group: 'app',
+    command: ['hash', 'add'],
+    summary: "Allow another build of the program by adding its MD5 hash",
+    params: [{ wire: 'hash', flag: 'md5', type: 'string', required: true, description: 'MD5 hash of the program file' }],
+    response: { kind: 'message' },
+    effect: 'write',
+    textFormat: true,
+    example: 'kactl app hash add --md5 5d41402abc4b2a76b9719d911017c592',
+    source: 'E',
+  },
+  {
+    type: 'resethash',
+    group: 'app',
+    command: ['hash', 'reset'],
+    summary: 'Forget every stored program hash',
+    params: [],
+    response: { kind: 'message' },
+    // One field, but clients fail the hash check until hashes are added again: ask first.
+    // No operation lists the stored hashes, so there is nothing to back up.
+    effect: 'delete-one',
+    textFormat: true,
+    example: 'kactl app hash reset',
+    source: 'E',
+  },
+  {
+    type: 'setseller',
+    group: 'app',
+    command: ['verify-key'],
+    summary: 'Check that the seller key is accepted (changes nothing)',
+    params: [],
+    response: { kind: 'message' },
+    effect: 'read',
+    textFormat: true,
+    example: 'kactl app verify-key',
+    source: 'E',
+  },
+];

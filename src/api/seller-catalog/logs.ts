@@ -1,0 +1,32 @@
+/** `kactl logs`: lines clients sent with the client API's `log` (seller-api.md §3.7). */
+import type { SellerOp } from './types.js';
+
+export const LOGS_OPS: readonly SellerOp[] = [
+  {
+    type: 'fetchalllogs',
+    group: 'logs',
+    command: ['list'],
+    summary: 'List the client logs',
+    params: [],
+    // `credential` is the username or key, `pcuser` the PC's user name.
+    response: { kind: 'list', key: 'logs', columns: ['logdate', 'credential', 'pcuser', 'logdata'], emptyMessage: 'No logs found' },
+    effect: 'read',
+    example: 'kactl logs list',
+    source: 'E',
+  },
+  {
+    // The only logs delete is "all": `kactl logs delete` without --all is a usage error.
+    type: 'dellogs',
+    group: 'logs',
+    command: ['delete'],
+    selector: 'all',
+    summary: 'Delete every client log',
+    params: [],
+    response: { kind: 'message' },
+    effect: 'bulk',
+    backupFrom: 'fetchalllogs',
+    textFormat: true,
+    example: 'kactl logs delete --all',
+    source: 'E',
+  },
+];

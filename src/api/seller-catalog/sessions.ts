@@ -1,0 +1,44 @@
+/** `kactl sessions`: open client sessions (seller-api.md §3.8). */
+import type { SellerOp } from './types.js';
+
+export const SESSIONS_OPS: readonly SellerOp[] = [
+  {
+    type: 'fetchallsessions',
+    group: 'sessions',
+    command: ['list'],
+    summary: 'List open sessions',
+    params: [],
+    // `credential` stays empty until the session logs in; `expiry` is a Unix time.
+    response: { kind: 'list', key: 'sessions', columns: ['id', 'credential', 'ip', 'validated', 'expiry'], emptyMessage: 'No sessions found' },
+    effect: 'read',
+    example: 'kactl sessions list',
+    source: 'E',
+  },
+  {
+    type: 'kill',
+    group: 'sessions',
+    command: ['kill'],
+    summary: 'End one session',
+    params: [{ wire: 'sessid', flag: 'session-id', positional: true, type: 'string', required: true, description: 'Session id (10 characters)' }],
+    response: { kind: 'message' },
+    effect: 'delete-one',
+    backupFrom: 'fetchallsessions',
+    textFormat: true,
+    example: 'kactl sessions kill a1b2c3d4e5',
+    source: 'E',
+  },
+  {
+    type: 'killall',
+    group: 'sessions',
+    command: ['kill'],
+    selector: 'all',
+    summary: 'End every session, logging every client out',
+    params: [],
+    response: { kind: 'message' },
+    effect: 'bulk',
+    backupFrom: 'fetchallsessions',
+    textFormat: true,
+    example: 'kactl sessions kill --all',
+    source: 'E',
+  },
+];
