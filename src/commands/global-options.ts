@@ -3,11 +3,11 @@
  * after it (hidden on every leaf command), because the program uses positional options: that is
  * what lets a leaf keep its own `-o` (`kactl client file download ID -o PATH`).
  */
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { InvalidArgumentError, Option } from 'commander';
+import type { Command } from 'commander';
 import type { GlobalOptions } from '../context.js';
 import { DEFAULT_GLOBALS } from '../context.js';
 import { OUTPUT_FORMATS } from '../io/format.js';
-import type { OutputFormat } from '../io/format.js';
 
 /** `15`, `15s`, `500ms`, `2m` → seconds. */
 export function parseDurationSeconds(raw: string): number {
@@ -31,7 +31,7 @@ const DEFS: readonly GlobalOptionDef[] = [
   {
     key: 'output',
     make: (withShort) =>
-      new Option(`${withShort ? '-o, ' : ''}--output <format>`, 'output format for lists and records').choices(OUTPUT_FORMATS as OutputFormat[]),
+      new Option(`${withShort ? '-o, ' : ''}--output <format>`, 'output format for lists and records').choices(OUTPUT_FORMATS),
   },
   { key: 'yes', make: (withShort) => new Option(`${withShort ? '-y, ' : ''}--yes`, 'answer yes to confirmations (needed without a terminal)') },
   { key: 'verbose', make: () => new Option('--verbose', 'print each request (secrets masked) and stack traces to stderr') },

@@ -6,7 +6,9 @@ import type { Command } from 'commander';
 import type { Context } from '../context.js';
 import { registerProfileCommands } from './profile/index.js';
 import { registerSandboxCommands } from './sandbox/index.js';
+import { registerClientCommands } from './client/index.js';
+import { registerSellerCall } from './seller/call.js';
 
 export type RegisterCommands = (program: Command, ctx: Context) => void;
 
-export const COMMAND_GROUPS: readonly RegisterCommands[] = [registerProfileCommands, registerSandboxCommands];
+export const COMMAND_GROUPS: readonly RegisterCommands[] = [registerProfileCommands, registerClientCommands, registerSellerCall, registerSandboxCommands];

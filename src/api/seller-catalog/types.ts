@@ -121,6 +121,13 @@ export interface SellerOp {
    * records this touches, exported to a backup file before the change.
    */
   readonly backupFrom?: string;
+  /**
+   * Parameters this entry always sends as given, e.g. `{ user: 'all' }` for the `--all`
+   * variants of `extend`, `subtract` and `setvar` (same wire type, many records).
+   */
+  readonly fixedParams?: Readonly<Record<string, string>>;
+  /** For a `bulk` op with no list to back up from: the sentence the CLI shows instead. */
+  readonly noBackupReason?: string;
   /** Accepts `format=text` (plain text answer) as the protocol page records. */
   readonly textFormat?: boolean;
   /** A full example command line shown in help, starting with `kactl`. */

@@ -11,10 +11,16 @@ function setup(): { env: Record<string, string>; dir: string } {
   return { dir, env: { KACTL_CONFIG_DIR: dir } };
 }
 
-async function showJson(args: string[], env: Record<string, string>): Promise<{ profile: { value: string | null; source: string }; settings: Record<string, { value: unknown; source: string }>; configFile: string }> {
+interface ShowJson {
+  profile: { value: string | null; source: string };
+  settings: Record<string, { value: unknown; source: string }>;
+  configFile: string;
+}
+
+async function showJson(args: string[], env: Record<string, string>): Promise<ShowJson> {
   const result = await runMain(['profile', 'show', ...args, '--json'], { env });
   expect(result.code, result.stderr).toBe(0);
-  return JSON.parse(result.stdout);
+  return JSON.parse(result.stdout) as ShowJson;
 }
 
 describe('kactl profile', () => {
@@ -71,7 +77,7 @@ describe('kactl profile', () => {
     expect((await showJson([], env)).profile).toEqual({ value: 'one', source: 'profile' });
     expect((await showJson([], { ...env, KACTL_PROFILE: 'two' })).profile).toEqual({ value: 'two', source: 'env' });
     expect((await showJson(['--profile', 'one'], { ...env, KACTL_PROFILE: 'two' })).profile).toEqual({ value: 'one', source: 'flag' });
-    expect((await showJson(['two'], env)).settings.baseUrl.value).toBe('http://127.0.0.1:2');
+    expect((await showJson(['two'], env)).settings.baseUrl?.value).toBe('http://127.0.0.1:2');
   });
 
   it('masks secrets in show, in every format', async () => {
@@ -123,7 +129,7 @@ describe('kactl profile', () => {
     expect(refused.stderr).toContain('--yes');
     expect(JSON.parse((await runMain(['profile', 'list', '--json'], { env })).stdout)).toHaveLength(2);
     expect((await runMain(['profile', 'remove', 'two', '--yes'], { env })).code).toBe(0);
-    const left = JSON.parse((await runMain(['profile', 'list', '--json'], { env })).stdout);
-    expect(left.map((p: { name: string }) => p.name)).toEqual(['one']);
+    const left = JSON.parse((await runMain(['profile', 'list', '--json'], { env })).stdout) as { name: string }[];
+    expect(left.map((p) => p.name)).toEqual(['one']);
   });
 });

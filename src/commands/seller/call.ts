@@ -1,0 +1,50 @@
+/**
+ * `kactl seller call TYPE [key=value ...]`: send any seller API operation and print its answer
+ * (JSON, or the text of `format=text`). Operations the catalog knows keep their list and retry
+ * behaviour; unknown ones are treated as writes (never retried blindly).
+ */
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { ApiFailure } from '../../errors.js';
+import { findSellerOp } from '../../api/seller-catalog/index.js';
+import { parseKeyValues, rejectReserved } from '../raw-params.js';
+
+export function registerSellerCall(program: Command, ctx: Context): void {
+  const group = program.command('seller').description('raw seller API access (every operation also has a command of its own)');
+  group
+    .command('call')
+    .description('send any seller API operation and print its answer')
+    .argument('<type>', 'the operation (the `type` parameter), e.g. fetchallkeys')
+    .argument('[params...]', 'parameters as key=value')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ kactl seller call fetchallkeys
+  $ kactl seller call add expiry=30 amount=5 level=1 format=text
+  $ kactl seller call setseller`,
+    )
+    .action(async (type: string, pairs: string[]) => {
+      await sellerCallRun(ctx, type, pairs);
+    });
+}
+
+export async function sellerCallRun(ctx: Context, type: string, pairs: readonly string[]): Promise<void> {
+  const params = parseKeyValues(pairs);
+  rejectReserved(params, ['type', 'sellerkey']);
+  const op = findSellerOp(type);
+  const { format, ...rest } = params;
+  const api = await ctx.sellerApi();
+  try {
+    const answer = await api.call(type, rest, {
+      effect: op?.effect ?? 'write',
+      ...(op?.response.kind === 'list' ? { list: { key: op.response.key, emptyMessage: op.response.emptyMessage } } : {}),
+      ...(format === 'text' ? { format: 'text' as const } : {}),
+    });
+    if (typeof answer === 'string') ctx.output.line(answer);
+    else ctx.output.json(answer);
+  } catch (error) {
+    if (error instanceof ApiFailure) ctx.output.json(error.body);
+    throw error;
+  }
+}
