@@ -1,0 +1,320 @@
+/**
+ * The client-API caller (client-api.md; design.md "1.3 method", "1.3 integrity", "1.2 integrity",
+ * "Sessions"). Adds `type`, `name`, `ownerid` and the stored `sessionid` to every call, sends
+ * 1.3 as GET with a query string (POST form when the profile says so) and 1.2 as POST form,
+ * checks the answer's signature, and turns the answer into the parsed body or a typed error.
+ *
+ * What a type's answer means (the inverted `checkblacklist`, `var` returning its value in
+ * `message`) is the command layer's business; this layer only maps what is the same for all.
+ */
+import { randomBytes } from 'node:crypto';
+import type { KeyObject } from 'node:crypto';
+import { ApiFailure, AuthError, SignatureError } from '../errors.js';
+import { BadResponseError } from './api-errors.js';
+import { isFailureBody, messageOf, readJsonAnswer } from './answer.js';
+import type { Answer } from './answer.js';
+import { apiVersionFor, clientEffect, LARGE_ANSWER_TYPES } from './client-ops.js';
+import type { ClientApiVersion } from './client-ops.js';
+import { textRedactor } from './redact.js';
+import { retryNoticeLine, withRetry } from './retry.js';
+import type { CallEffect, Sleep } from './retry.js';
+import { joinSignals } from './signals.js';
+import type { Transport, TransportResponse } from './transport.js';
+import { DEFAULT_SIGNATURE_WINDOW_SEC, ed25519PublicKey, hmacKeyFor, verifyEd25519, verifyHmac } from './verify.js';
+
+export type { ClientApiVersion } from './client-ops.js';
+
+/** The client session kactl keeps in the profile between commands. */
+export interface StoredSession {
+  id: string;
+  /** The 16-character key sent at init (1.2 answers on this session are HMAC-keyed with it). */
+  enckey?: string;
+  /** ms since the epoch. */
+  createdAt: number;
+  /** The API version init went to (`1.3` or `1.2`; a string so profile files need no migration). */
+  api?: string;
+  /** Set by the command layer after a login. */
+  user?: string;
+  validated?: boolean;
+}
+
+/** Where the session is kept (the profile, in the CLI; a variable, in tests). */
+export interface SessionStore {
+  load(): StoredSession | undefined;
+  /** `undefined` clears it. */
+  save(session: StoredSession | undefined): void;
+}
+
+export interface ClientApiOptions {
+  /** Server root, e.g. `https://keyauth.win` or `http://127.0.0.1:4000`. */
+  baseUrl: string;
+  appName: string;
+  /** 10 characters. */
+  ownerid: string;
+  /** Sent as `ver` at init; empty skips the server's version check. */
+  appVersion: string;
+  /** Unset: 1.3 for everything except chatget/chatsend/getvar/setvar, which go to 1.2. */
+  api?: ClientApiVersion;
+  /** 1.3 only; 1.2 is always POST form. Default `get`. */
+  method?: 'get' | 'post';
+  /** Raw hex Ed25519 key that signs 1.3 answers; no 1.3 check without it. */
+  publicKey?: string;
+  /** The app secret; no 1.2 check without it. */
+  secret?: string;
+  /** Accepted |now − timestamp| for 1.3 answers (default 60 s). */
+  signatureWindowSec?: number;
+  /** False with `--no-verify`: signatures are not checked (a warning says so). Default true. */
+  verify?: boolean;
+  session: SessionStore;
+  transport: Transport;
+  /** A line for stderr (warnings and retry notes). */
+  warn: (line: string) => void;
+  /** ms since the epoch. */
+  now?: () => number;
+  sleep?: Sleep;
+  /** For tests: jitter source for retry backoff. */
+  random?: () => number;
+  /** Aborts every call (Ctrl-C); a call's own `signal` is added to it. */
+  signal?: AbortSignal;
+}
+
+/** A parameter value; `undefined` and `null` are left out of the request. */
+export type ParamValue = string | number | boolean | undefined | null;
+
+export interface ClientCallOptions {
+  /** Ctrl-C. */
+  signal?: AbortSignal;
+  /** Return a `success:false` body instead of throwing ApiFailure (auth errors still throw). */
+  acceptFailure?: boolean;
+  /** Overrides the read/write classification of the type (retries after dropped connections). */
+  effect?: CallEffect;
+  /** Overrides the version for this call. */
+  api?: ClientApiVersion;
+  /** Overrides the transport's timeout, in ms. */
+  timeoutMs?: number;
+}
+
+/** The parsed answer of a client call, with its status and headers. */
+export interface ClientAnswer extends Answer {
+  api: ClientApiVersion;
+}
+
+/** Length of the enckey sent at init, as the official 1.2 SDKs send it (client-api.md §2.1). */
+export const ENCKEY_LENGTH = 16;
+/** File answers are hex-encoded in JSON; allow large files. */
+const LARGE_ANSWER_MAX_BYTES = 256 * 1024 * 1024;
+
+// Session messages (client-api.md §3). The first ends the stored session.
+const SESSION_GONE = [/^Session not found/i, /\bsession\b.*\b(expired|has ended|no longer exists)\b/i];
+const SESSION_UNVALIDATED = /^Session is not validated/i;
+
+/** A fresh random enckey: 16 characters from [0-9a-zA-Z]. */
+export function newEnckey(): string {
+  const alphabet = '0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
+  // 248 is the largest multiple of 62 below 256: dropping bytes above it keeps the choice uniform.
+  let out = '';
+  while (out.length < ENCKEY_LENGTH) {
+    for (const byte of randomBytes(32)) {
+      if (byte < 248 && out.length < ENCKEY_LENGTH) out += alphabet[byte % 62];
+    }
+  }
+  return out;
+}
+
+/** Calls a KeyAuth-style client API (1.3 and 1.2) for one application. */
+export class ClientApi {
+  private readonly options: ClientApiOptions;
+  private readonly now: () => number;
+  private readonly verifyOn: boolean;
+  private publicKeyObject: KeyObject | undefined;
+  private warnedNoVerify = false;
+
+  constructor(options: ClientApiOptions) {
+    this.options = options;
+    this.now = options.now ?? Date.now;
+    this.verifyOn = options.verify ?? true;
+  }
+
+  /**
+   * Opens a session: sends `ver` and a fresh `enckey` (plus `extra`: hash, token, thash…),
+   * stores `{ id, enckey, createdAt, api }` and returns the answer's body. Whether a live session
+   * should stop a second init is the command's rule, not this method's.
+   */
+  async init(extra: Readonly<Record<string, ParamValue>> = {}, options: ClientCallOptions = {}): Promise<Record<string, unknown>> {
+    return (await this.openSession(extra, options)).body;
+  }
+
+  private async openSession(extra: Readonly<Record<string, ParamValue>>, options: ClientCallOptions): Promise<ClientAnswer> {
+    const enckey = newEnckey();
+    const api = options.api ?? apiVersionFor('init', this.options.api);
+    const params = { ver: this.options.appVersion === '' ? undefined : this.options.appVersion, enckey, ...extra };
+    const answer = await this.exchange('init', params, { ...options, api }, { enckey });
+    // Only reached with a failure when the caller asked for failures back: nothing to store.
+    if (isFailureBody(answer.body)) return answer;
+    const id = answer.body.sessionid;
+    if (typeof id !== 'string' || id === '') {
+      throw new BadResponseError('The server accepted init but sent no sessionid.', {
+        kind: 'not-object',
+        status: answer.status,
+        excerpt: '',
+        body: answer.body,
+      });
+    }
+    this.options.session.save({ id, enckey, createdAt: this.now(), api });
+    return answer;
+  }
+
+  /** Calls `type` on the stored session and returns the parsed body, or throws. */
+  async call(type: string, params: Readonly<Record<string, ParamValue>> = {}, options: ClientCallOptions = {}): Promise<Record<string, unknown>> {
+    return (await this.request(type, params, options)).body;
+  }
+
+  /** Like `call`, with the status, headers, raw bytes and version of the answer. */
+  async request(type: string, params: Readonly<Record<string, ParamValue>> = {}, options: ClientCallOptions = {}): Promise<ClientAnswer> {
+    if (type === 'init') return this.openSession(params, options);
+    const session = this.options.session.load();
+    if (session === undefined) {
+      throw new AuthError('There is no client session; run `kactl client init` first.');
+    }
+    const api = options.api ?? apiVersionFor(type, this.options.api);
+    return this.exchange(type, params, { ...options, api }, { session });
+  }
+
+  /** One call with retries, verification and the mapping of failures. */
+  private async exchange(
+    type: string,
+    params: Readonly<Record<string, ParamValue>>,
+    options: ClientCallOptions & { api: ClientApiVersion },
+    context: { session?: StoredSession; enckey?: string },
+  ): Promise<ClientAnswer> {
+    const { api } = options;
+    const session = context.session;
+    const fields = new URLSearchParams();
+    fields.set('type', type);
+    for (const [name, value] of Object.entries(params)) {
+      if (value !== undefined && value !== null) fields.set(name, String(value));
+    }
+    if (session) fields.set('sessionid', session.id);
+    fields.set('name', this.options.appName);
+    fields.set('ownerid', this.options.ownerid);
+
+    const url = new URL(`${this.options.baseUrl.replace(/\/+$/, '')}/api/${api}/`);
+    const asGet = api === '1.3' && (this.options.method ?? 'get') === 'get';
+    if (asGet) url.search = fields.toString();
+    const signal = joinSignals(this.options.signal, options.signal);
+    const secrets = [session?.id, session?.enckey, context.enckey, this.options.secret];
+    const redact = textRedactor(secrets);
+    this.warnIfNotVerifying();
+
+    const attempt = async (): Promise<ClientAnswer> => {
+      const res = await this.options.transport.request({
+        method: asGet ? 'GET' : 'POST',
+        url,
+        ...(asGet ? {} : { form: fields }),
+        secrets,
+        ...(signal ? { signal } : {}),
+        ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+        ...(LARGE_ANSWER_TYPES.has(type) ? { maxBodyBytes: LARGE_ANSWER_MAX_BYTES } : {}),
+      });
+      const answer = this.readAnswer(type, api, res, redact);
+      this.verifyAnswer(type, api, res, answer.body, session?.enckey ?? context.enckey);
+      return { ...answer, api };
+    };
+    const answer = await withRetry(attempt, {
+      effect: options.effect ?? clientEffect(type),
+      ...(this.options.sleep ? { sleep: this.options.sleep } : {}),
+      ...(signal ? { signal } : {}),
+      ...(this.options.random ? { random: this.options.random } : {}),
+      onRetry: (notice) => this.options.warn(retryNoticeLine(notice)),
+    });
+    this.mapFailure(type, answer, options.acceptFailure ?? false);
+    return answer;
+  }
+
+  private readAnswer(type: string, api: ClientApiVersion, res: TransportResponse, redact: (text: string) => string): Answer {
+    // The 1.2 server answers `log` with an empty, unsigned body (client-api.md §1.6).
+    if (type === 'log' && res.body.length === 0 && res.status < 300) {
+      return { body: { success: true, message: '' }, status: res.status, headers: res.headers, raw: res.body, elapsedMs: res.elapsedMs };
+    }
+    try {
+      return readJsonAnswer(res, { redact, nowMs: this.now() });
+    } catch (error) {
+      if (error instanceof BadResponseError && error.kind === 'keyauth-invalid') {
+        throw new BadResponseError(
+          `No application named "${this.options.appName}" with owner id ${this.options.ownerid} exists on ${new URL(res.url).host} (it answered KeyAuth_Invalid to the ${api} API).`,
+          { kind: 'keyauth-invalid', status: error.status, excerpt: error.excerpt },
+          { hints: ['Check the profile\'s appName and ownerid (10 characters), and that the base URL is the right server.'] },
+        );
+      }
+      throw error;
+    }
+  }
+
+  private warnIfNotVerifying(): void {
+    if (this.verifyOn || this.warnedNoVerify) return;
+    this.warnedNoVerify = true;
+    this.options.warn('Warning: not checking the server\'s answer signatures (--no-verify).');
+  }
+
+  /** Ed25519 for 1.3 when there is a public key; HMAC for 1.2 when there is a secret. */
+  private verifyAnswer(type: string, api: ClientApiVersion, res: TransportResponse, body: Record<string, unknown>, enckey: string | undefined): void {
+    if (!this.verifyOn) return;
+    if (api === '1.3') {
+      if (this.options.publicKey === undefined || this.options.publicKey === '') return;
+      this.publicKeyObject ??= ed25519PublicKey(this.options.publicKey);
+      verifyEd25519({
+        headers: res.headers,
+        body: res.body,
+        publicKey: this.publicKeyObject,
+        nowMs: this.now(),
+        windowSec: this.options.signatureWindowSec ?? DEFAULT_SIGNATURE_WINDOW_SEC,
+      });
+      // Signed answers echo the app's ownerid (client-api.md §2.3): a signed answer for another
+      // app must not be taken for ours.
+      if (typeof body.ownerid === 'string' && body.ownerid !== this.options.ownerid) {
+        throw new SignatureError(`The signed answer is for another application (ownerid ${body.ownerid}, expected ${this.options.ownerid}).`);
+      }
+      return;
+    }
+    const secret = this.options.secret;
+    if (secret === undefined || secret === '') return;
+    // The 1.2 server leaves some failures unsigned (session not found, unknown type, app
+    // lookup errors — client-api.md §2.2). A failure grants nothing, so an unsigned one is
+    // shown as it is; an unsigned success is refused.
+    const header = res.headers.signature?.trim() ?? '';
+    if (header === '' && isFailureBody(body)) return;
+    if (type === 'log' && res.body.length === 0) return;
+    verifyHmac({
+      headers: res.headers,
+      body: res.body,
+      key: hmacKeyFor(type, secret, enckey),
+      enckeySent: enckey !== undefined,
+      keyLabel: type === 'init' || enckey === undefined ? 'the app secret' : 'the session key (enckey-secret)',
+    });
+  }
+
+  /** success:false → AuthError for session problems, ApiFailure otherwise (unless accepted). */
+  private mapFailure(type: string, answer: ClientAnswer, acceptFailure: boolean): void {
+    const { body, status } = answer;
+    if (!isFailureBody(body)) return;
+    const message = messageOf(body) ?? 'The server refused the request without a message.';
+    if (SESSION_GONE.some((pattern) => pattern.test(message))) {
+      this.options.session.save(undefined);
+      throw new AuthError(message, { body, hints: ['The session has ended; run `kactl client init` to start a new one.'] });
+    }
+    if (SESSION_UNVALIDATED.test(message)) {
+      throw new AuthError(message, { body, hints: ['Log in first: `kactl client login`, `kactl client license` or `kactl client register`.'] });
+    }
+    if (acceptFailure) return;
+    if (type === 'init' && message === 'invalidver') {
+      const download = typeof body.download === 'string' ? body.download : '';
+      const where = download === '' ? 'The server gives no download link.' : `Download link: ${download}`;
+      throw new ApiFailure(
+        `invalidver: the server wants another version than ${this.options.appVersion || '(none sent)'}. ${where}`,
+        body,
+        status,
+      );
+    }
+    throw new ApiFailure(message, body, status);
+  }
+}

@@ -1,0 +1,50 @@
+/**
+ * What the client-API caller needs to know per `type` (client-api.md §4.30): which API version
+ * a type goes to when the profile does not choose, and which types only read (and so may be
+ * retried after a dropped connection). Anything not listed is treated as a change: a name the
+ * table does not know (`kactl client call anything`) is never retried blindly.
+ */
+import type { CallEffect } from './retry.js';
+
+/** Client API versions kactl speaks. */
+export type ClientApiVersion = '1.3' | '1.2';
+
+/**
+ * Types the interface spec describes under 1.2 only (spec §4.2: chat and user variables), sent
+ * there as POST form when the profile leaves `api` unset.
+ */
+export const SPEC_1_2_TYPES: ReadonlySet<string> = new Set(['chatget', 'chatsend', 'getvar', 'setvar']);
+
+/**
+ * Types that change nothing on the server, or nothing that a repeat would double. `login` and
+ * `license` on a known user only refresh `lastlogin`; `license` on a fresh key registers, but a
+ * repeat then just logs in, so no duplicate is possible either.
+ */
+export const READ_TYPES: ReadonlySet<string> = new Set([
+  'check',
+  'checkblacklist',
+  'var',
+  'getvar',
+  'chatget',
+  'file',
+  'fetchOnline',
+  'fetchStats',
+  'login',
+  'loginEmail',
+  'license',
+  'magicLinkCheck',
+]);
+
+/** Types whose answers can be large (hex-encoded file contents). */
+export const LARGE_ANSWER_TYPES: ReadonlySet<string> = new Set(['file']);
+
+/** The version a type goes to: the profile's choice, else 1.2 for the spec's 1.2 types, else 1.3. */
+export function apiVersionFor(type: string, profileApi: ClientApiVersion | undefined): ClientApiVersion {
+  if (profileApi !== undefined) return profileApi;
+  return SPEC_1_2_TYPES.has(type) ? '1.2' : '1.3';
+}
+
+/** Whether a client call of `type` may be retried after a dropped connection. */
+export function clientEffect(type: string): CallEffect {
+  return READ_TYPES.has(type) ? 'read' : 'write';
+}

@@ -1,0 +1,189 @@
+/**
+ * The seller-API caller (seller-api.md §1): `GET {base}/api/seller/?sellerkey=…&type=…&…`,
+ * paced to the key's budget, retried when rate-limited, and mapped to a body or a typed error.
+ *
+ * Special answers it knows:
+ * - 302 with a JSON body and no Location (`add` of several keys) is a normal answer.
+ * - A list operation's "nothing here" — HTTP 406, or `success:false` with the op's empty
+ *   message or any `No … found` — is an empty list, `{ success: true, [key]: [] }`.
+ * - A refused seller key (wrong length, unknown key, no seller plan, IP restriction, banned
+ *   app) is an AuthError (exit 3) with a hint on what to check.
+ * - `format=text` returns the text itself; failures are still recognised when they come as
+ *   JSON (the server always sends rate limits and key refusals as JSON) or with a 4xx/5xx status.
+ */
+import { ApiFailure, AuthError } from '../errors.js';
+import { checkRateLimit, isFailureBody, messageOf, notJson, parseJsonObject, readJsonAnswer } from './answer.js';
+import type { Answer } from './answer.js';
+import { excerpt } from './excerpt.js';
+import { DEFAULT_SELLER_CALLS_PER_MINUTE, Pacer } from './pacer.js';
+import { textRedactor } from './redact.js';
+import type { TextRedactor } from './redact.js';
+import { retryNoticeLine, withRetry } from './retry.js';
+import type { CallEffect, Sleep } from './retry.js';
+import { joinSignals } from './signals.js';
+import type { Transport, TransportResponse } from './transport.js';
+
+export interface SellerApiOptions {
+  /** Server root, e.g. `https://keyauth.win`. */
+  baseUrl: string;
+  sellerKey: string;
+  /** Client-side budget per minute for this key (default 120; 0 turns pacing off). */
+  ratePerMinute?: number;
+  /** Folder for the pacing state shared by every kactl process; in-memory when absent. */
+  stateDir?: string;
+  transport: Transport;
+  /** A line for stderr (retry notes, and pacing notes when `onWait` is not given). */
+  warn: (line: string) => void;
+  /** Told before a pacing wait; default: a `warn` line. */
+  onWait?: (ms: number) => void;
+  /** ms since the epoch. */
+  now?: () => number;
+  sleep?: Sleep;
+  /** For tests: jitter source for retry backoff. */
+  random?: () => number;
+  /** Aborts every call (Ctrl-C). */
+  signal?: AbortSignal;
+}
+
+/** A parameter value; `undefined` and `null` are left out of the query. */
+export type SellerParamValue = string | number | boolean | undefined | null;
+
+export interface SellerCallOptions {
+  /** From the catalog; decides retries after dropped connections. Default `write` (never blindly retried). */
+  effect?: CallEffect;
+  /** For list operations: the response key and the op's empty-list message. */
+  list?: { key: string; emptyMessage: string };
+  /** `text`: ask for the plain-text answer and return it as a string. */
+  format?: 'text';
+  signal?: AbortSignal;
+  timeoutMs?: number;
+}
+
+/** Refused-key messages (seller-api.md §1.3 and its older variants) and what to check for each. */
+const REFUSED_KEY: readonly { pattern: RegExp; hint: string }[] = [
+  { pattern: /^Seller key should be 32 characters/i, hint: 'A seller key has exactly 32 characters; check the profile\'s seller key or KACTL_SELLER_KEY.' },
+  { pattern: /^Invalid seller key length/i, hint: 'A seller key has exactly 32 characters; check the profile\'s seller key or KACTL_SELLER_KEY.' },
+  { pattern: /^No seller key specified/i, hint: 'Set a seller key in the profile or KACTL_SELLER_KEY.' },
+  {
+    pattern: /^(No application found|No application with specified seller key found|Seller Key Not Found)/i,
+    hint: 'No application on this server has that seller key: copy it again from the seller settings (it may have been reset) and check the base URL.',
+  },
+  { pattern: /^Not authorized to use SellerAPI/i, hint: 'The application owner\'s account needs the seller plan to use the seller API.' },
+  { pattern: /^Restricted\. Only authorized IPs/i, hint: 'This seller key only works from allowed IPs: add this machine\'s IP in the seller settings, or run from an allowed machine.' },
+  { pattern: /has been banned from KeyAuth/i, hint: 'The application is banned on this server; its seller API refuses every call.' },
+  { pattern: /\bseller ?key\b.*\b(invalid|not found|not valid|wrong|refused)\b|\binvalid seller ?key\b/i, hint: 'Check the profile\'s seller key and the base URL.' },
+];
+
+/** The hint for a refused-key message, or undefined when the message is something else. */
+export function refusedKeyHint(message: string): string | undefined {
+  return REFUSED_KEY.find((entry) => entry.pattern.test(message))?.hint;
+}
+
+/** A `No … found` failure (any list's empty answer). */
+const NOTHING_FOUND = /^No .*found\b/i;
+
+/** Calls a KeyAuth-style seller API with one seller key. */
+export class SellerApi {
+  private readonly options: SellerApiOptions;
+  private readonly pacer: Pacer;
+  private readonly now: () => number;
+  private readonly redact: TextRedactor;
+
+  constructor(options: SellerApiOptions) {
+    this.options = options;
+    this.now = options.now ?? Date.now;
+    this.redact = textRedactor([options.sellerKey]);
+    const limit = options.ratePerMinute ?? DEFAULT_SELLER_CALLS_PER_MINUTE;
+    this.pacer = new Pacer({
+      key: options.sellerKey,
+      limit,
+      ...(options.stateDir === undefined ? {} : { stateDir: options.stateDir }),
+      now: this.now,
+      ...(options.sleep ? { sleep: options.sleep } : {}),
+      onWait:
+        options.onWait ??
+        ((ms) => options.warn(`pacing: waiting ${(ms / 1000).toFixed(1)} s for the seller API budget (${limit} call${limit === 1 ? '' : 's'} a minute).`)),
+    });
+  }
+
+  /** Calls `type` and returns the parsed body (or, with `format: 'text'`, the text), or throws. */
+  call(type: string, params?: Readonly<Record<string, SellerParamValue>>, options?: SellerCallOptions & { format: 'text' }): Promise<string>;
+  call(type: string, params?: Readonly<Record<string, SellerParamValue>>, options?: SellerCallOptions): Promise<Record<string, unknown>>;
+  async call(type: string, params: Readonly<Record<string, SellerParamValue>> = {}, options: SellerCallOptions = {}): Promise<Record<string, unknown> | string> {
+    const answer = await this.request(type, params, options);
+    return options.format === 'text' ? answer.text : answer.body;
+  }
+
+  /**
+   * Like `call`, with the status, headers and raw bytes. `text` is the body as text (what a
+   * `format=text` caller wants); `body` is the parsed or synthesised JSON object.
+   */
+  async request(type: string, params: Readonly<Record<string, SellerParamValue>> = {}, options: SellerCallOptions = {}): Promise<Answer & { text: string }> {
+    if (this.options.sellerKey === '') {
+      throw new AuthError('No seller key is set.', { hints: ['Set one in the profile or with KACTL_SELLER_KEY.'] });
+    }
+    const url = new URL(`${this.options.baseUrl.replace(/\/+$/, '')}/api/seller/`);
+    const query = new URLSearchParams();
+    query.set('sellerkey', this.options.sellerKey);
+    query.set('type', type);
+    for (const [name, value] of Object.entries(params)) {
+      if (value !== undefined && value !== null) query.set(name, String(value));
+    }
+    if (options.format === 'text') query.set('format', 'text');
+    url.search = query.toString();
+    const signal = joinSignals(this.options.signal, options.signal);
+
+    const attempt = async (): Promise<Answer & { text: string }> => {
+      await this.pacer.acquire(signal);
+      const res = await this.options.transport.request({
+        method: 'GET',
+        url,
+        secrets: [this.options.sellerKey],
+        ...(signal ? { signal } : {}),
+        ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+      });
+      return options.format === 'text' ? this.readText(res) : { ...readJsonAnswer(res, { redact: this.redact, nowMs: this.now() }), text: res.body.toString('utf8') };
+    };
+    const answer = await withRetry(attempt, {
+      effect: options.effect ?? 'write',
+      ...(this.options.sleep ? { sleep: this.options.sleep } : {}),
+      ...(signal ? { signal } : {}),
+      ...(this.options.random ? { random: this.options.random } : {}),
+      onRetry: (notice) => this.options.warn(retryNoticeLine(notice)),
+    });
+    return this.mapAnswer(answer, options);
+  }
+
+  /**
+   * A `format=text` answer: JSON failures (rate limit, refused key) are read as JSON; a 5xx or
+   * an HTML page is a bad answer; otherwise the text is the answer, and a 4xx marks it a failure.
+   */
+  private readText(res: TransportResponse): Answer & { text: string } {
+    const text = res.body.toString('utf8');
+    const parsed = parseJsonObject(text);
+    checkRateLimit(res, parsed, text, this.now());
+    const base = { status: res.status, headers: res.headers, raw: res.body, elapsedMs: res.elapsedMs, text };
+    if (res.status >= 500) readJsonAnswer(res, { redact: this.redact, nowMs: this.now() }); // throws the server-fault error
+    if (/^\s*</.test(text)) throw notJson(res, text, this.redact);
+    if (parsed !== undefined) return { ...base, body: parsed };
+    const message = text.trim();
+    return { ...base, body: res.status >= 400 ? { success: false, message } : { success: true, message } };
+  }
+
+  private mapAnswer(answer: Answer & { text: string }, options: SellerCallOptions): Answer & { text: string } {
+    const { body, status } = answer;
+    const failed = isFailureBody(body) || (status >= 400 && body.success !== true);
+    const message = messageOf(body) ?? (failed ? excerpt(answer.text, { redact: this.redact }) : '');
+    if (failed) {
+      const hint = refusedKeyHint(message);
+      if (hint !== undefined) throw new AuthError(message, { body, hints: [hint] });
+    }
+    if (options.list !== undefined && (status === 406 || (failed && (message === options.list.emptyMessage || NOTHING_FOUND.test(message))))) {
+      return { ...answer, body: { success: true, message, [options.list.key]: [] } };
+    }
+    if (failed) {
+      throw new ApiFailure(message === '' ? `The server refused the call (HTTP ${status}) without a message.` : message, body, status);
+    }
+    return answer;
+  }
+}

@@ -1,0 +1,312 @@
+/**
+ * The one HTTP transport of the protocol library (architecture.md, "The protocol library").
+ *
+ * - One undici Agent per Transport, with keep-alive, so a CLI run that makes many calls reuses
+ *   its connection.
+ * - A default timeout on headers and body, plus an overall deadline; the caller's signal
+ *   (Ctrl-C) ends the request at once as an InterruptedError.
+ * - Redirects are never followed. The seller API's `add` answers 302 with a JSON body and no
+ *   Location, which is a normal answer and is returned; a 3xx that points somewhere is an error
+ *   saying where, because following it silently could send a seller key to another host.
+ * - The body is read whatever the status (servers put their reasons in it), up to a size cap.
+ * - `--verbose` lines go to an optional sink, always through the redactor.
+ */
+import { STATUS_CODES } from 'node:http';
+import { performance } from 'node:perf_hooks';
+import { Agent, request as undiciRequest } from 'undici';
+import type { Dispatcher } from 'undici';
+import { InterruptedError } from '../errors.js';
+import { TransportError } from './api-errors.js';
+import type { TransportFailureKind } from './api-errors.js';
+import { excerpt, formatSeconds } from './excerpt.js';
+import { redactForm, redactUrl, textRedactor } from './redact.js';
+import { joinSignals } from './signals.js';
+
+/** Default timeout for one request (headers, body, and the whole exchange), in ms. */
+export const DEFAULT_TIMEOUT_MS = 15_000;
+/** Default cap on a response body. File downloads come back hex-encoded in JSON (2× the file). */
+export const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
+/** How long an idle keep-alive connection is kept. */
+const KEEP_ALIVE_MS = 10_000;
+/** Connect timeout (TCP + TLS), separate from the answer timeout. */
+const CONNECT_TIMEOUT_MS = 10_000;
+
+/** A line of `--verbose` output (already redacted); the caller writes it to stderr. */
+export type VerboseSink = (line: string) => void;
+
+export interface TransportOptions {
+  /** An undici Dispatcher to use instead of the Transport's own Agent (tests plug a MockAgent here). */
+  dispatcher?: Dispatcher;
+  /** Default timeout per request in ms (`--timeout`). */
+  timeoutMs?: number;
+  /** Default body size cap in bytes. */
+  maxBodyBytes?: number;
+  /** Receives `→ …` and `← …` lines when `--verbose` is on. */
+  verbose?: VerboseSink;
+  /** Sent as User-Agent. */
+  userAgent?: string;
+  /** Monotonic clock in ms, for the time taken (default `performance.now`). */
+  clock?: () => number;
+  /** Aborts every request made through this Transport (the CLI's Ctrl-C signal). */
+  signal?: AbortSignal;
+}
+
+export interface TransportRequest {
+  method: 'GET' | 'POST';
+  /** Full URL, query string included. */
+  url: string | URL;
+  /** Sent as `application/x-www-form-urlencoded` (POST). */
+  form?: URLSearchParams | Readonly<Record<string, string>>;
+  headers?: Readonly<Record<string, string>>;
+  /** Aborts the request (Ctrl-C); an abort becomes InterruptedError. */
+  signal?: AbortSignal;
+  /** Overrides the Transport's timeout for this request. */
+  timeoutMs?: number;
+  /** Overrides the Transport's body cap for this request (file downloads). */
+  maxBodyBytes?: number;
+  /** Values to scrub from verbose lines and error text besides the sensitive-name rules. */
+  secrets?: readonly (string | undefined)[];
+}
+
+export interface TransportResponse {
+  status: number;
+  /** Reason phrase for the status (`OK`, `Too Many Requests`). */
+  statusText: string;
+  /** Header names in lower case; repeated headers joined with `, `. */
+  headers: Readonly<Record<string, string>>;
+  /** The exact body bytes (signatures are over these, never over re-encoded text). */
+  body: Buffer;
+  /** The URL that was requested. */
+  url: string;
+  elapsedMs: number;
+}
+
+/** An HTTP transport; build one per process and pass it to ClientApi and SellerApi. */
+export class Transport {
+  private readonly dispatcher: Dispatcher;
+  private readonly ownsDispatcher: boolean;
+  private readonly timeoutMs: number;
+  private readonly maxBodyBytes: number;
+  private readonly verbose: VerboseSink | undefined;
+  private readonly userAgent: string;
+  private readonly clock: () => number;
+  private readonly signal: AbortSignal | undefined;
+
+  constructor(options: TransportOptions = {}) {
+    this.ownsDispatcher = options.dispatcher === undefined;
+    this.dispatcher =
+      options.dispatcher ?? new Agent({ keepAliveTimeout: KEEP_ALIVE_MS, connect: { timeout: CONNECT_TIMEOUT_MS } });
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    this.verbose = options.verbose;
+    this.userAgent = options.userAgent ?? 'kactl';
+    this.clock = options.clock ?? (() => performance.now());
+    this.signal = options.signal;
+  }
+
+  /**
+   * Sends one request and reads the whole answer. Resolves for any HTTP status except a 3xx
+   * with a Location; rejects with TransportError (exit 4) or InterruptedError (exit 130).
+   */
+  async request(req: TransportRequest): Promise<TransportResponse> {
+    const url = typeof req.url === 'string' ? new URL(req.url) : req.url;
+    const timeoutMs = req.timeoutMs ?? this.timeoutMs;
+    const maxBodyBytes = req.maxBodyBytes ?? this.maxBodyBytes;
+    const redact = textRedactor(req.secrets ?? []);
+    const formText = req.form === undefined ? undefined : new URLSearchParams(req.form as Record<string, string>).toString();
+    this.log(() => `→ ${req.method} ${redact(redactUrl(url))}`);
+    if (formText !== undefined) this.log(() => `  form: ${redact(redactForm(formText))}`);
+
+    const deadline = AbortSignal.timeout(timeoutMs);
+    const interrupt = joinSignals(this.signal, req.signal);
+    const signal = interrupt ? AbortSignal.any([interrupt, deadline]) : deadline;
+    const headers: Record<string, string> = { 'user-agent': this.userAgent, accept: 'application/json, text/plain;q=0.9, */*;q=0.1', ...req.headers };
+    if (formText !== undefined) headers['content-type'] = 'application/x-www-form-urlencoded';
+
+    const started = this.clock();
+    const received: Buffer[] = [];
+    let receivedBytes = 0;
+    let gotHeaders = false;
+    let answer: Dispatcher.ResponseData;
+    try {
+      answer = await undiciRequest(url, {
+        dispatcher: this.dispatcher,
+        method: req.method,
+        headers,
+        body: formText,
+        signal,
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+      });
+      gotHeaders = true;
+      for await (const chunk of answer.body as AsyncIterable<Buffer>) {
+        receivedBytes += chunk.length;
+        if (receivedBytes > maxBodyBytes) {
+          answer.body.destroy();
+          throw new TransportError(
+            `The answer from ${url.host} is larger than ${formatBytes(maxBodyBytes)}; kactl stopped reading it.`,
+            'too-large',
+            url.host,
+          );
+        }
+        received.push(chunk);
+      }
+    } catch (error) {
+      const elapsed = Math.round(this.clock() - started);
+      if (interrupt?.aborted) {
+        this.log(() => `← interrupted after ${elapsed} ms`);
+        throw new InterruptedError();
+      }
+      const failure =
+        error instanceof TransportError
+          ? error
+          : describeFailure(error, {
+              host: url.host,
+              timeoutMs,
+              timedOut: deadline.aborted,
+              gotHeaders,
+              partial: Buffer.concat(received),
+              redact,
+            });
+      this.log(() => `← failed after ${elapsed} ms: ${failure.message}`);
+      throw failure;
+    }
+
+    const elapsedMs = Math.round(this.clock() - started);
+    const status = answer.statusCode;
+    const statusText = STATUS_CODES[status] ?? '';
+    const body = Buffer.concat(received, receivedBytes);
+    this.log(() => `← ${status}${statusText === '' ? '' : ` ${statusText}`} in ${elapsedMs} ms, ${body.length} bytes`);
+    const flatHeaders = flattenHeaders(answer.headers);
+
+    const location = flatHeaders.location;
+    if (status >= 300 && status < 400 && location !== undefined && location !== '') {
+      const target = resolveLocation(location, url);
+      throw new TransportError(
+        `${url.host} answered ${status} ${statusText} and points to ${redact(redactUrl(target))}; kactl does not follow redirects.`,
+        'redirect',
+        url.host,
+        { hints: ['If that address is the right server, set it as the base URL (e.g. https:// instead of http://).'] },
+      );
+    }
+    return { status, statusText, headers: flatHeaders, body, url: url.href, elapsedMs };
+  }
+
+  /** Closes the Transport's own keep-alive connections (not a dispatcher that was passed in). */
+  async close(): Promise<void> {
+    if (this.ownsDispatcher) await this.dispatcher.close();
+  }
+
+  private log(line: () => string): void {
+    if (this.verbose) this.verbose(line());
+  }
+}
+
+/** Builds a Transport (the Context's entry point; same as `new Transport(options)`). */
+export function createTransport(options: TransportOptions = {}): Transport {
+  return new Transport(options);
+}
+
+function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined) continue;
+    out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return out;
+}
+
+function resolveLocation(location: string, base: URL): string {
+  try {
+    return new URL(location, base).href;
+  } catch {
+    return location;
+  }
+}
+
+function formatBytes(bytes: number): string {
+  return bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes} bytes`;
+}
+
+const TLS_CODES = new Set([
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_UNTRUSTED',
+  'CERT_REVOKED',
+  'EPROTO',
+]);
+
+/** Every `code` found on the error, its `cause` chain and an AggregateError's members. */
+function errorCodes(error: unknown): string[] {
+  const codes: string[] = [];
+  const visit = (value: unknown, depth: number): void => {
+    if (depth > 5 || value === null || typeof value !== 'object') return;
+    const record = value as { code?: unknown; cause?: unknown; errors?: unknown };
+    if (typeof record.code === 'string') codes.push(record.code);
+    visit(record.cause, depth + 1);
+    if (Array.isArray(record.errors)) for (const inner of record.errors) visit(inner, depth + 1);
+  };
+  visit(error, 0);
+  return codes;
+}
+
+function errorText(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.replace(/\.$/, '');
+}
+
+interface FailureContext {
+  host: string;
+  timeoutMs: number;
+  timedOut: boolean;
+  gotHeaders: boolean;
+  partial: Buffer;
+  redact: (text: string) => string;
+}
+
+/** Turns an undici/socket failure into one sentence about what happened, and a kind. */
+export function describeFailure(error: unknown, ctx: FailureContext): TransportError {
+  const codes = errorCodes(error);
+  const has = (...wanted: string[]): boolean => wanted.some((code) => codes.includes(code));
+  const make = (message: string, kind: TransportFailureKind, hints?: readonly string[]): TransportError =>
+    new TransportError(message, kind, ctx.host, { cause: error, ...(hints ? { hints } : {}) });
+  const within = formatSeconds(ctx.timeoutMs);
+
+  if (ctx.timedOut || has('UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT') || (error as { name?: unknown })?.name === 'TimeoutError') {
+    return make(`No answer from ${ctx.host} within ${within}.`, 'timeout', ['Raise the limit with --timeout if the server is just slow.']);
+  }
+  if (has('UND_ERR_CONNECT_TIMEOUT')) {
+    return make(`Could not connect to ${ctx.host} within ${formatSeconds(CONNECT_TIMEOUT_MS)}.`, 'connect-timeout');
+  }
+  if (has('ECONNREFUSED')) {
+    return make(`Could not connect to ${ctx.host}: connection refused.`, 'refused', [
+      'Is the server running? For the sandbox, start it with `kactl sandbox start`.',
+    ]);
+  }
+  if (has('ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'EAI_FAIL')) {
+    return make(`Could not find the host ${ctx.host.replace(/:\d+$/, '')} (DNS lookup failed).`, 'dns', ['Check the base URL and your network.']);
+  }
+  if (has('EHOSTUNREACH', 'ENETUNREACH', 'EHOSTDOWN', 'ENETDOWN')) {
+    return make(`Could not reach ${ctx.host}: no route to the host.`, 'unreachable');
+  }
+  if (codes.some((code) => TLS_CODES.has(code) || code.startsWith('ERR_TLS_') || code.startsWith('ERR_SSL_'))) {
+    return make(`The TLS check of ${ctx.host} failed: ${errorText(error)}.`, 'tls');
+  }
+  if (ctx.gotHeaders && has('UND_ERR_SOCKET', 'ECONNRESET', 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH', 'EPIPE', 'UND_ERR_ABORTED')) {
+    const got = ctx.partial.length;
+    const sample = excerpt(ctx.partial.toString('utf8'), { redact: ctx.redact });
+    return make(`The answer from ${ctx.host} was cut off after ${got} bytes${sample === '' ? '' : ` ("${sample}")`}.`, 'truncated');
+  }
+  if (has('ECONNRESET', 'EPIPE')) {
+    return make(`The connection to ${ctx.host} was reset before an answer arrived.`, 'reset');
+  }
+  if (has('UND_ERR_SOCKET', 'UND_ERR_CLOSED')) {
+    return make(`${ctx.host} closed the connection without answering.`, 'closed');
+  }
+  return make(`The request to ${ctx.host} failed: ${ctx.redact(errorText(error))}.`, 'other');
+}

@@ -1,0 +1,145 @@
+/**
+ * Integrity checks of client-API answers (client-api.md §2).
+ *
+ * - 1.3: `x-signature-ed25519` = hex Ed25519 signature over the ASCII `x-signature-timestamp`
+ *   followed directly by the exact body bytes, made with the server's private key; we verify
+ *   with the profile's public key and refuse timestamps outside a window, which is what stops
+ *   an old answer from being replayed.
+ * - 1.2: `signature` = hex HMAC-SHA256 of the exact body bytes, keyed by the app secret for
+ *   `init` and by `<enckey>-<secret>` for everything after.
+ *
+ * Every failure is a SignatureError (exit 5) whose message says which check failed.
+ */
+import { createHmac, createPublicKey, timingSafeEqual, verify as cryptoVerify } from 'node:crypto';
+import type { KeyObject } from 'node:crypto';
+import { SignatureError, UsageError } from '../errors.js';
+
+/** DER prefix that turns a raw 32-byte Ed25519 public key into an SPKI structure Node can import. */
+export const ED25519_SPKI_PREFIX = '302a300506032b6570032100';
+/** Default accepted distance between the answer's timestamp and our clock, in seconds. */
+export const DEFAULT_SIGNATURE_WINDOW_SEC = 60;
+/** 1.3 header names (undici gives header names in lower case). */
+export const ED25519_SIGNATURE_HEADER = 'x-signature-ed25519';
+export const ED25519_TIMESTAMP_HEADER = 'x-signature-timestamp';
+/** 1.2 header name. */
+export const HMAC_SIGNATURE_HEADER = 'signature';
+/** What a 1.2 server puts in `signature` when the session was opened without an enckey. */
+export const NO_ENCKEY_SIGNATURE = 'No encryption key supplied';
+
+type Headers = Readonly<Record<string, string | undefined>>;
+
+/**
+ * Imports a raw Ed25519 public key given as 64 hex characters.
+ * A malformed key is a configuration mistake, so it is a UsageError (exit 2), not exit 5.
+ */
+export function ed25519PublicKey(hex: string): KeyObject {
+  const clean = hex.trim().toLowerCase();
+  if (!/^[0-9a-f]{64}$/.test(clean)) {
+    throw new UsageError('The public key must be 64 hex characters (a raw 32-byte Ed25519 key).', {
+      hints: ['`kactl sandbox start` prints the sandbox\'s key; set it with --public-key or KACTL_PUBLIC_KEY.'],
+    });
+  }
+  return createPublicKey({ key: Buffer.from(ED25519_SPKI_PREFIX + clean, 'hex'), format: 'der', type: 'spki' });
+}
+
+export interface Ed25519Check {
+  headers: Headers;
+  /** The exact body bytes as received. */
+  body: Buffer;
+  /** Raw hex public key, or one already imported. */
+  publicKey: string | KeyObject;
+  /** Our clock, ms since the epoch. */
+  nowMs: number;
+  /** Largest accepted |now − timestamp|, in seconds. */
+  windowSec?: number;
+}
+
+/** Verifies a 1.3 answer; returns the signed timestamp (Unix seconds) or throws SignatureError. */
+export function verifyEd25519(check: Ed25519Check): number {
+  const signatureText = check.headers[ED25519_SIGNATURE_HEADER]?.trim() ?? '';
+  const timestampText = check.headers[ED25519_TIMESTAMP_HEADER]?.trim() ?? '';
+  if (signatureText === '' || timestampText === '') {
+    const missing = [signatureText === '' ? ED25519_SIGNATURE_HEADER : '', timestampText === '' ? ED25519_TIMESTAMP_HEADER : '']
+      .filter(Boolean)
+      .join(' and ');
+    throw new SignatureError(`The answer is not signed: the ${missing} header${missing.includes(' and ') ? 's are' : ' is'} missing.`, {
+      hints: ['A 1.3 server signs every answer; this one may not be the server the profile\'s public key belongs to.'],
+    });
+  }
+  if (!/^\d{1,15}$/.test(timestampText)) {
+    throw new SignatureError(`The answer's ${ED25519_TIMESTAMP_HEADER} is not a number of seconds: "${timestampText.slice(0, 40)}".`);
+  }
+  const timestamp = Number(timestampText);
+  const windowSec = check.windowSec ?? DEFAULT_SIGNATURE_WINDOW_SEC;
+  const skew = check.nowMs / 1000 - timestamp;
+  if (Math.abs(skew) > windowSec) {
+    const distance = Math.round(Math.abs(skew));
+    const where = skew > 0 ? `${distance} s old` : `${distance} s in the future`;
+    throw new SignatureError(`The answer's timestamp is ${where}; kactl accepts at most ${windowSec} s.`, {
+      hints: ['Check this computer\'s clock, or widen the window with the profile\'s signatureWindow setting.'],
+    });
+  }
+  const key = typeof check.publicKey === 'string' ? ed25519PublicKey(check.publicKey) : check.publicKey;
+  const signatureHex = signatureText.toLowerCase().replace(/^0x/, '');
+  const signature = /^[0-9a-f]{128}$/.test(signatureHex) ? Buffer.from(signatureHex, 'hex') : undefined;
+  const message = Buffer.concat([Buffer.from(timestampText, 'ascii'), check.body]);
+  let valid: boolean;
+  try {
+    valid = signature !== undefined && cryptoVerify(null, message, key, signature);
+  } catch {
+    // A malformed signature makes Node throw rather than return false; it is the same failure.
+    valid = false;
+  }
+  if (!valid) {
+    throw new SignatureError('The answer\'s Ed25519 signature does not match its body.', {
+      hints: ['The answer was changed on the way, or the profile\'s public key is not this server\'s key.'],
+    });
+  }
+  return timestamp;
+}
+
+/** Lower-case hex HMAC-SHA256 of `body` keyed by `key` (1.2 signatures). */
+export function hmacSha256Hex(key: string, body: Buffer | string): string {
+  return createHmac('sha256', key).update(body).digest('hex');
+}
+
+/**
+ * The 1.2 HMAC key for an answer: the app secret for `init`, `<enckey>-<secret>` for any other
+ * type (the server stores that string on the session at init).
+ */
+export function hmacKeyFor(type: string, secret: string, enckey: string | undefined): string {
+  return type === 'init' || enckey === undefined ? secret : `${enckey}-${secret}`;
+}
+
+export interface HmacCheck {
+  headers: Headers;
+  body: Buffer;
+  /** The key from `hmacKeyFor`. */
+  key: string;
+  /** Whether we sent an enckey at init; if not, `No encryption key supplied` is expected, not a failure. */
+  enckeySent: boolean;
+  /** Which key it is, for the message (`the app secret`, `the session key`). */
+  keyLabel?: string;
+}
+
+/** Verifies a 1.2 answer's `signature` header or throws SignatureError. */
+export function verifyHmac(check: HmacCheck): void {
+  const header = check.headers[HMAC_SIGNATURE_HEADER]?.trim() ?? '';
+  if (header === NO_ENCKEY_SIGNATURE) {
+    if (!check.enckeySent) return;
+    throw new SignatureError('The server says no encryption key was supplied, but kactl sent one at init; the answer cannot be checked.', {
+      hints: ['Run `kactl client init` again to open a new session.'],
+    });
+  }
+  if (header === '') {
+    throw new SignatureError(`The answer is not signed: the ${HMAC_SIGNATURE_HEADER} header is missing.`);
+  }
+  const expected = Buffer.from(hmacSha256Hex(check.key, check.body), 'hex');
+  const givenHex = header.toLowerCase();
+  const given = /^[0-9a-f]{64}$/.test(givenHex) ? Buffer.from(givenHex, 'hex') : undefined;
+  if (given === undefined || !timingSafeEqual(given, expected)) {
+    throw new SignatureError(`The answer's HMAC signature does not match (checked with ${check.keyLabel ?? 'the app secret'}).`, {
+      hints: ['The profile\'s app secret may be wrong, or the answer was changed on the way.'],
+    });
+  }
+}

@@ -1,0 +1,77 @@
+import fs from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { Pacer, paceStateFile } from '../../../src/api/pacer.js';
+import { tempDir } from '../../helpers/temp-dir.js';
+import { fakeTime } from './helpers/servers.js';
+
+const KEY = 'pacerkeypacerkeypacerkeypacerk01';
+
+describe('Pacer', () => {
+  it('shares one budget between two instances (two processes) using the same folder', async () => {
+    const dir = tempDir();
+    const time = fakeTime();
+    const waits: number[] = [];
+    const options = { key: KEY, limit: 3, windowMs: 10_000, marginMs: 0, stateDir: dir, now: time.now, sleep: time.sleep, onWait: (ms: number) => waits.push(ms) };
+    const first = new Pacer(options);
+    const second = new Pacer(options);
+
+    await first.acquire();
+    time.advance(1000);
+    await first.acquire();
+    time.advance(1000);
+    await second.acquire();
+    expect(waits).toEqual([]);
+
+    // The fourth call in the window must wait until the first one is 10 s old: 7 s from now.
+    time.advance(1000);
+    expect(await second.acquire()).toBe(7000);
+    expect(waits).toEqual([7000]);
+
+    // And the next one, made by the other instance, waits for the second call to age out.
+    expect(await first.acquire()).toBe(1000);
+  });
+
+  it('keeps separate budgets for separate keys', async () => {
+    const dir = tempDir();
+    const time = fakeTime();
+    const make = (key: string) => new Pacer({ key, limit: 1, windowMs: 10_000, marginMs: 0, stateDir: dir, now: time.now, sleep: time.sleep });
+    await make(KEY).acquire();
+    expect(await make(`${KEY.slice(0, -1)}2`).acquire()).toBe(0);
+  });
+
+  it('names its state file from a hash of the key and never writes the key', async () => {
+    const dir = tempDir();
+    await new Pacer({ key: KEY, limit: 5, stateDir: dir }).acquire();
+    const file = paceStateFile(dir, KEY);
+    expect(fs.readdirSync(dir)).toEqual([file.slice(dir.length + 1)]);
+    expect(file).not.toContain(KEY);
+    expect(fs.readFileSync(file, 'utf8')).not.toContain(KEY);
+  });
+
+  it('starts afresh when the state file is damaged', async () => {
+    const dir = tempDir();
+    fs.writeFileSync(paceStateFile(dir, KEY), '{not json');
+    expect(await new Pacer({ key: KEY, limit: 1, stateDir: dir }).acquire()).toBe(0);
+  });
+
+  it('adds the safety margin to the window', async () => {
+    const time = fakeTime();
+    const pacer = new Pacer({ key: `${KEY}-margin`, limit: 1, windowMs: 10_000, marginMs: 500, now: time.now, sleep: time.sleep });
+    await pacer.acquire();
+    expect(await pacer.acquire()).toBe(10_500);
+  });
+
+  it('paces in memory without a folder, shared within the process', async () => {
+    const time = fakeTime();
+    const options = { key: `${KEY}-memory`, limit: 1, windowMs: 5000, marginMs: 0, now: time.now, sleep: time.sleep };
+    await new Pacer(options).acquire();
+    expect(await new Pacer(options).acquire()).toBe(5000);
+  });
+
+  it('does nothing with a limit of 0', async () => {
+    const time = fakeTime();
+    const pacer = new Pacer({ key: `${KEY}-off`, limit: 0, now: time.now, sleep: time.sleep });
+    for (let i = 0; i < 500; i++) await pacer.acquire();
+    expect(time.slept).toEqual([]);
+  });
+});
