@@ -176,7 +176,6 @@ export class Context {
     const store = await this.config();
     const profileName = await this.sessionProfileName();
     const origin = `${baseUrl}|${appName}|${ownerid}`;
-    this.warnIfUnverified();
     return new ClientApi({
       baseUrl,
       appName,
@@ -236,13 +235,6 @@ export class Context {
     return name ? (await this.config()).profile(name) : undefined;
   }
 
-  private warnedUnverified = false;
-  private warnIfUnverified(): void {
-    if (!this.globalOptions.verify && !this.warnedUnverified) {
-      this.warnedUnverified = true;
-      this.output.warn('--no-verify: response signatures are not checked.');
-    }
-  }
 }
 
 interface SessionWithOrigin extends StoredSession {

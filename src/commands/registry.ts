@@ -8,7 +8,16 @@ import { registerProfileCommands } from './profile/index.js';
 import { registerSandboxCommands } from './sandbox/index.js';
 import { registerClientCommands } from './client/index.js';
 import { registerSellerCall } from './seller/call.js';
+import { registerSellerGroups } from './seller/index.js';
+import { registerDemoCommand } from './demo.js';
 
 export type RegisterCommands = (program: Command, ctx: Context) => void;
 
-export const COMMAND_GROUPS: readonly RegisterCommands[] = [registerProfileCommands, registerClientCommands, registerSellerCall, registerSandboxCommands];
+export const COMMAND_GROUPS: readonly RegisterCommands[] = [
+  registerProfileCommands,
+  registerClientCommands,
+  registerSellerGroups,
+  registerSellerCall,
+  registerSandboxCommands,
+  registerDemoCommand,
+];
