@@ -1,0 +1,29 @@
+/**
+ * Resolving the seller API's app from `sellerkey`, with the real server's messages
+ * (seller-api.md §1.3). Both refusals are failures, so they go out as 400 (200 with
+ * `failureStatus: 200`), as design.md's status policy wants for an invalid seller key.
+ */
+import { findAppBySellerKey } from '../domain/apps.js';
+import type { AppRow } from '../domain/rows.js';
+import type { Store } from '../store/store.js';
+import { fail } from './reply.js';
+import type { Reply } from './types.js';
+
+export const SELLER_KEY_LENGTH = 32;
+export const SELLER_KEY_LENGTH_MESSAGE = 'Seller key should be 32 characters long. Copy it from https://keyauth.cc/app/?page=seller-settings';
+export const SELLER_APP_NOT_FOUND_MESSAGE = 'No application found';
+
+/** The refusal for a missing or wrong-length key (always JSON, even with `format=text`); else undefined. */
+export function sellerKeyFormatError(sellerKey: string | undefined): Reply | undefined {
+  if (sellerKey === undefined || sellerKey.length !== SELLER_KEY_LENGTH) return fail(SELLER_KEY_LENGTH_MESSAGE);
+  return undefined;
+}
+
+/** The seller key's app, or the failure answer for an invalid key. */
+export function resolveSellerApp(store: Store, sellerKey: string | undefined): { app: AppRow } | { reply: Reply } {
+  const malformed = sellerKeyFormatError(sellerKey);
+  if (malformed) return { reply: malformed };
+  const app = findAppBySellerKey(store, sellerKey ?? '');
+  if (app === undefined) return { reply: fail(SELLER_APP_NOT_FOUND_MESSAGE) };
+  return { app };
+}

@@ -1,0 +1,150 @@
+/**
+ * Redeeming a license into a new account: `register` (client-api.md §4.4) and `license`
+ * (§4.5: registers on first use, logs in after).
+ *
+ * Concurrency: every check and every write happens inside one transaction, and better-sqlite3
+ * runs a transaction to completion before any other request's code runs. Twenty simultaneous
+ * registers with one unused key therefore see the key one after the other: the first marks it
+ * used, the nineteen others find it used. Only the slow password hashing runs before the
+ * transaction (outside it nothing is written).
+ */
+import type { Store } from '../store/store.js';
+import { isBlacklisted } from './blacklists.js';
+import { findLicense, markLicenseUsed } from './licenses.js';
+import { checkHwidRules, loginUser, SESSION_NOT_FOUND_MESSAGE, type LoginFailure, type LoginResult } from './login.js';
+import { appMessage } from './messages.js';
+import { failure, success, type Failure, type Outcome } from './outcome.js';
+import { hashPassword } from './passwords.js';
+import type { AppRow, LicenseRow, SessionRow } from './rows.js';
+import { findLiveSession, validateSession } from './sessions.js';
+import { subscriptionsAtLevel } from './subscriptions.js';
+import { registerInfo } from './user-info.js';
+import { grantSubsForLevel } from './user-subs.js';
+import { createUser, findUser } from './users.js';
+
+/** Longest username and key the real server accepts. */
+export const MAX_USERNAME_LENGTH = 70;
+export const MAX_KEY_LENGTH = 70;
+
+export interface RegisterInput {
+  readonly username: string | undefined;
+  readonly pass: string | undefined;
+  readonly key: string | undefined;
+  /** Plain address; stored only as its SHA-1. */
+  readonly email?: string | undefined;
+  /** Stored as the user's HWID; register applies no HWID length rules (as the source). */
+  readonly hwid?: string | undefined;
+  readonly ip: string;
+}
+
+export type RegisterFailure =
+  | 'usernametoolong'
+  | 'keytoolong'
+  | 'untooshort'
+  | 'passwordmissing'
+  | 'usernametaken'
+  | 'keynotfound'
+  | 'keyused'
+  | 'keybanned'
+  | 'hwidblacked'
+  | 'nosublevel'
+  | 'sessionnotfound';
+
+/** A license that may not be redeemed: used (or paused), or banned. */
+export function licenseRefusal(store: Store, app: AppRow, license: LicenseRow | undefined): Failure<'keynotfound' | 'keyused' | 'keybanned'> | undefined {
+  if (license === undefined) return failure('keynotfound', appMessage(store, app.id, 'keynotfound'));
+  if (license.status === 'Banned' || license.banned !== null) return failure('keybanned', appMessage(store, app.id, 'keybanned', license.banned));
+  if (license.status !== 'Not Used') return failure('keyused', appMessage(store, app.id, 'keyused'));
+  return undefined;
+}
+
+/** Every register check in §4.4 order; undefined when the registration may go ahead. */
+function registerRefusal(store: Store, app: AppRow, input: RegisterInput): Failure<RegisterFailure> | undefined {
+  const msg = (key: Parameters<typeof appMessage>[2]) => appMessage(store, app.id, key);
+  const username = input.username ?? '';
+  if (username.length > MAX_USERNAME_LENGTH) return failure('usernametoolong', 'Username must be shorter than 70 characters');
+  if ((input.key ?? '').length > MAX_KEY_LENGTH) return failure('keytoolong', 'Key must be shorter than 70 characters');
+  if (username.length < Math.max(1, app.minUsernameLength)) return failure('untooshort', msg('unTooShort'));
+  // The source would hash an empty password; an account anyone can claim is not worth copying.
+  if (input.pass === undefined) return failure('passwordmissing', 'No password provided');
+  if (findUser(store, app.id, username) !== undefined) return failure('usernametaken', msg('usernametaken'));
+  const license = input.key === undefined ? undefined : findLicense(store, app.id, input.key);
+  const refused = licenseRefusal(store, app, license);
+  if (refused) return refused;
+  if (isBlacklisted(store, app.id, { hwid: input.hwid, ip: input.ip })) return failure('hwidblacked', msg('hwidblacked'));
+  if (license !== undefined && subscriptionsAtLevel(store, app.id, license.level).length === 0) return failure('nosublevel', msg('nosublevel'));
+  return undefined;
+}
+
+/**
+ * Registers a new user with an unused license and logs them in on `session`: the key becomes
+ * used, the user gets one subscription per definition at the key's level (expiring now + the
+ * key's duration), the session is validated. Success carries the register variant of `info`.
+ */
+export async function registerWithKey(store: Store, app: AppRow, session: SessionRow, input: RegisterInput, now: number): Promise<Outcome<LoginResult, RegisterFailure>> {
+  // Fail fast before the costly hash; the transaction below repeats every check.
+  const early = registerRefusal(store, app, input);
+  if (early) return early;
+  const passwordHash = await hashPassword(input.pass ?? '');
+
+  return store.tx(() => {
+    const refused = registerRefusal(store, app, input);
+    if (refused) return refused;
+    if (findLiveSession(store, app.id, session.id, now) === undefined) return failure('sessionnotfound', SESSION_NOT_FOUND_MESSAGE);
+    const license = findLicense(store, app.id, input.key ?? '');
+    const username = input.username ?? '';
+    if (license === undefined) throw new Error('License vanished inside the register transaction');
+
+    markLicenseUsed(store, license.id, username, now);
+    const user = createUser(store, app.id, {
+      username,
+      passwordHash,
+      email: input.email,
+      hwid: input.hwid,
+      ip: input.ip,
+      owner: license.genby,
+      loggedIn: true,
+    }, now);
+    grantSubsForLevel(store, app.id, user.id, license.level, license.expires, license.key, now);
+    validateSession(store, session.id, username);
+    return success({
+      user,
+      info: registerInfo(store, user, { ip: input.ip, hwid: input.hwid ?? null, now }),
+      message: appMessage(store, app.id, 'loggedInMsg'),
+    });
+  });
+}
+
+export interface LicenseLoginInput {
+  readonly key: string | undefined;
+  readonly hwid: string | undefined;
+  /** 2FA code. */
+  readonly code: string | undefined;
+  readonly ip: string;
+}
+
+export type LicenseLoginFailure = LoginFailure | RegisterFailure;
+
+/**
+ * `license` (§4.5): the key is both username and password. First use registers a user named
+ * after the key; every later use logs that user in. A banned key is refused on both paths
+ * (a license ban that still let its user log in was a reported problem, ux.md #7).
+ */
+export async function licenseLogin(store: Store, app: AppRow, session: SessionRow, input: LicenseLoginInput, now: number): Promise<Outcome<LoginResult, LicenseLoginFailure>> {
+  const refused = checkHwidRules(app, input.hwid);
+  if (refused) return refused;
+  const key = input.key;
+  if (key === undefined) return failure('keynotfound', appMessage(store, app.id, 'keynotfound'));
+  if (key.length > MAX_KEY_LENGTH) return failure('keytoolong', 'Key must be shorter than 70 characters');
+  const license = findLicense(store, app.id, key);
+  if (license !== undefined && (license.status === 'Banned' || license.banned !== null)) {
+    return failure('keybanned', appMessage(store, app.id, 'keybanned', license.banned));
+  }
+
+  const login = () => loginUser(store, app, session, { username: key, credential: { kind: 'password', pass: key }, hwid: input.hwid, code: input.code, ip: input.ip, checkHwidRules: false }, now);
+  if (findUser(store, app.id, key) !== undefined) return login();
+  const registered = await registerWithKey(store, app, session, { username: key, pass: key, key, hwid: input.hwid, ip: input.ip }, now);
+  // Another request registered this key's user while we were hashing: log in as it instead.
+  if (!registered.ok && registered.code === 'usernametaken') return login();
+  return registered;
+}

@@ -1,0 +1,83 @@
+/**
+ * Client sessions. Every `init` opens a new session with a fresh random id (design.md: the real
+ * server's one-session-per-IP reuse is not copied). A session lives for the app's session length
+ * from its creation, with no sliding renewal; `login`, `license`, `register` validate it.
+ */
+import type { Store } from '../store/store.js';
+import { randomString } from './random.js';
+import type { AppRow, ApiVersion, SessionRow } from './rows.js';
+
+/** 10 alphanumerics, as the real 1.2 server and its `sessions.id varchar(10)`: ~59 bits. */
+export const SESSION_ID_LENGTH = 10;
+
+export interface NewSession {
+  /** The client's init `enckey` (sanitized, ≤ 35 characters), if it sent one. */
+  readonly enckey?: string | undefined;
+  readonly ip: string;
+  readonly api: ApiVersion;
+}
+
+/**
+ * Opens a new, unvalidated session of `app` expiring `app.sessionLength` seconds from `now`.
+ * Expired sessions of the app are purged in the same transaction.
+ */
+export function createSession(store: Store, app: AppRow, input: NewSession, now: number): SessionRow {
+  return store.tx(() => {
+    store.run('DELETE FROM sessions WHERE appId = ? AND expiry <= ?', app.id, now);
+    for (;;) {
+      const id = randomString(SESSION_ID_LENGTH);
+      const inserted = store.run(
+        'INSERT OR IGNORE INTO sessions (id, appId, credential, validated, expiry, createdAt, enckey, ip, api) VALUES (?, ?, NULL, 0, ?, ?, ?, ?, ?)',
+        id, app.id, now + app.sessionLength, now, input.enckey ?? null, input.ip, input.api,
+      );
+      // A clash of two random 10-character ids is astronomically rare; draw again if it happens.
+      if (inserted.changes === 1) return getSessionRow(store, id);
+    }
+  });
+}
+
+function getSessionRow(store: Store, id: string): SessionRow {
+  const row = store.get<SessionRow>('SELECT * FROM sessions WHERE id = ?', id);
+  if (row === undefined) throw new Error('Session vanished right after its insert');
+  return row;
+}
+
+/** The app's session `id` if it exists and has not expired (`expiry > now`). */
+export function findLiveSession(store: Store, appId: number, id: string, now: number): SessionRow | undefined {
+  return store.get<SessionRow>('SELECT * FROM sessions WHERE id = ? AND appId = ? AND expiry > ?', id, appId, now);
+}
+
+/** Marks the session validated for `credential` (a username; a license user's key). */
+export function validateSession(store: Store, sessionId: string, credential: string): void {
+  store.run('UPDATE sessions SET validated = 1, credential = ? WHERE id = ?', credential, sessionId);
+}
+
+/** Ends one session of the app. Returns whether it existed. */
+export function deleteSession(store: Store, appId: number, id: string): boolean {
+  return store.run('DELETE FROM sessions WHERE id = ? AND appId = ?', id, appId).changes > 0;
+}
+
+/** Ends every session of the app. Returns how many there were. */
+export function deleteAllSessions(store: Store, appId: number): number {
+  return store.run('DELETE FROM sessions WHERE appId = ?', appId).changes;
+}
+
+/** Ends every session logged in as `credential` (user deleted, renamed by the client...). */
+export function deleteSessionsOf(store: Store, appId: number, credential: string): number {
+  return store.run('DELETE FROM sessions WHERE appId = ? AND credential = ?', appId, credential).changes;
+}
+
+/** The app's live sessions, oldest first. */
+export function listLiveSessions(store: Store, appId: number, now: number): SessionRow[] {
+  return store.all<SessionRow>('SELECT * FROM sessions WHERE appId = ? AND expiry > ? ORDER BY createdAt, id', appId, now);
+}
+
+/** Distinct credentials of validated live sessions (`fetchOnline`), in order of first login. */
+export function onlineCredentials(store: Store, appId: number, now: number): string[] {
+  return store
+    .all<{ credential: string }>(
+      'SELECT credential FROM sessions WHERE appId = ? AND validated = 1 AND expiry > ? AND credential IS NOT NULL GROUP BY credential ORDER BY MIN(createdAt), credential',
+      appId, now,
+    )
+    .map((row) => row.credential);
+}

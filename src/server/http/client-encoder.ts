@@ -1,0 +1,95 @@
+/**
+ * Serialising and signing client API replies (client-api.md §2).
+ *
+ * 1.3: `{"success",…,"code",<fields>,"nonce"?,"ownerid"}` in the order of the observed hosted
+ * body: `code` right after `success` (68 on success; 0 on failure, our choice, since the hosted
+ * failure value is unknown and clients only need a number), the handler's fields, a UUID v4
+ * `nonce` when the reply wants one, then `ownerid` = the request's ownerid. Pure-ASCII JSON.
+ * Every answer, text bodies and errors included, gets `x-signature-timestamp` and
+ * `x-signature-ed25519` = Ed25519(timestamp ‖ body).
+ *
+ * 1.2: `{"success",<fields>,"nonce"?}` as PHP json_encode (`\/`), nonce 32 alphanumerics;
+ * `signature` = HMAC-SHA256(body) keyed by the app secret for `init` and `enckey-secret` after
+ * (the literal `No encryption key supplied` when the session has none; no header where the
+ * source sends none).
+ */
+import { randomUUID, type KeyObject } from 'node:crypto';
+import { randomString } from '../domain/random.js';
+import type { ApiVersion, AppRow, SessionRow } from '../domain/rows.js';
+import type { Reply } from '../dispatch/types.js';
+import { JSON_CONTENT_TYPE, replyStatus, type EncodedResponse } from './encoded-response.js';
+import { asciiJson, phpJson } from './json-encode.js';
+import { ed25519Signature, hmacSha256Hex, NO_ENCRYPTION_KEY } from './signing.js';
+
+/** `code` of a successful 1.3 answer (the official C++ SDK exits unless it is 68). */
+export const CODE_SUCCESS = 68;
+/** `code` of a failed 1.3 answer. */
+export const CODE_FAILURE = 0;
+
+export interface ClientEncodeContext {
+  readonly version: ApiVersion;
+  /** The request's `ownerid`, echoed by 1.3 (null when it sent none). */
+  readonly ownerid: string | null;
+  /** The app addressed, once known. */
+  readonly app: AppRow | undefined;
+  /** The request's session, once known (1.2 HMAC key). */
+  readonly session: SessionRow | undefined;
+  /** The request is an `init` (1.2 signs it with the app secret). */
+  readonly isInit: boolean;
+  readonly failureStatus: number;
+  readonly privateKey: KeyObject;
+  /** Milliseconds since the epoch, for the signature timestamp. */
+  readonly nowMs: number;
+}
+
+export function encodeClientReply(reply: Reply, ctx: ClientEncodeContext): EncodedResponse {
+  const status = replyStatus(reply, ctx.failureStatus);
+  const withNonce = reply.nonce ?? reply.success;
+  if (ctx.version === '1.3') {
+    const body = Buffer.from(
+      reply.text ??
+        asciiJson({
+          success: reply.success,
+          code: reply.success ? CODE_SUCCESS : CODE_FAILURE,
+          ...reply.fields,
+          ...(withNonce ? { nonce: randomUUID() } : {}),
+          ownerid: ctx.ownerid,
+        }),
+      'utf8',
+    );
+    const timestamp = String(Math.floor(ctx.nowMs / 1000));
+    return {
+      status,
+      headers: {
+        'content-type': JSON_CONTENT_TYPE,
+        'x-signature-timestamp': timestamp,
+        'x-signature-ed25519': ed25519Signature(ctx.privateKey, timestamp, body),
+        ...reply.headers,
+      },
+      body,
+    };
+  }
+  const body = Buffer.from(
+    reply.text ??
+      phpJson({ success: reply.success, ...reply.fields, ...(withNonce ? { nonce: randomString(32) } : {}) }, { escapeSlashes: reply.unescapedSlashes !== true }),
+    'utf8',
+  );
+  const signature = reply.unsigned === true ? undefined : hmacHeader(ctx, reply.success, body);
+  return {
+    status,
+    headers: { 'content-type': JSON_CONTENT_TYPE, ...(signature === undefined ? {} : { signature }), ...reply.headers },
+    body,
+  };
+}
+
+function hmacHeader(ctx: ClientEncodeContext, success: boolean, body: Buffer): string | undefined {
+  const { app, session } = ctx;
+  if (app === undefined) return undefined;
+  if (ctx.isInit) {
+    // The source signs init failures with the secret, and a successful init without enckey
+    // with the literal text (the client has no key to check it with).
+    return success && session !== undefined && session.enckey === null ? NO_ENCRYPTION_KEY : hmacSha256Hex(app.secret, body);
+  }
+  if (session === undefined) return undefined;
+  return session.enckey === null ? NO_ENCRYPTION_KEY : hmacSha256Hex(`${session.enckey}-${app.secret}`, body);
+}

@@ -1,0 +1,79 @@
+/**
+ * `/api/1.3/` and `/api/1.2/`: the global checks of client-api.md §1.4 in the source's order,
+ * then dispatch on `type` to the shared client handler table.
+ */
+import { findAppByNameAndOwnerid } from '../domain/apps.js';
+import type { ApiVersion, AppRow } from '../domain/rows.js';
+import { fail } from '../dispatch/reply.js';
+import type { HandlerContext, Reply } from '../dispatch/types.js';
+import { encodeClientReply } from './client-encoder.js';
+import type { EncodedResponse } from './encoded-response.js';
+import { createHandlerContext, runHandler, type RequestBasics } from './handler-context.js';
+import type { RequestInput } from './request-input.js';
+import type { Limiters, ServerDeps } from './server-deps.js';
+
+const PANEL_HINT = 'Select app & copy code snippet from https://keyauth.cc/app/';
+export const CLIENT_MESSAGES = {
+  noOwnerid: `No OwnerID specified. ${PANEL_HINT}`,
+  noName: `No app name specified. ${PANEL_HINT}`,
+  owneridLength: `OwnerID should be 10 characters long. ${PANEL_HINT}`,
+  rateLimited: 'This application has sent too many requests. Try again in a minute.',
+  appBanned: 'This application has been banned from KeyAuth.cc for violating terms.',
+  /** 1.3 spelling, which the C++ SDK's file fallback looks for. */
+  unknownType13: 'The value inputted for type parameter was not found',
+  /** 1.2 keeps the source's spelling. */
+  unknownType12: 'The value inputted for type paramater was not found',
+  invalidApp: 'KeyAuth_Invalid',
+} as const;
+
+/** The global errors go out unsigned in 1.2, as the source sends them. */
+function globalFailure(message: string): Reply {
+  return { ...fail(message), unsigned: true };
+}
+
+export interface ClientOutcome {
+  readonly response: EncodedResponse;
+  readonly type: string | undefined;
+}
+
+export async function serveClient(version: ApiVersion, input: RequestInput, basics: RequestBasics, deps: ServerDeps, limiters: Limiters): Promise<ClientOutcome> {
+  const { params } = input;
+  const ownerid = params.get('ownerid');
+  const name = params.get('name');
+  const type = params.get('type');
+  // Filled in as the checks pass; the encoder needs them (1.2 HMAC key).
+  const known: { app?: AppRow; ctx?: HandlerContext } = {};
+
+  const reply = await (async (): Promise<Reply> => {
+    if (ownerid === undefined) return globalFailure(CLIENT_MESSAGES.noOwnerid);
+    if (name === undefined) return globalFailure(CLIENT_MESSAGES.noName);
+    if (ownerid.length !== 10) return globalFailure(CLIENT_MESSAGES.owneridLength);
+    if (deps.options.rateLimit) {
+      const decision = limiters.client.hit(`${ownerid}\u0000${name}`);
+      if (!decision.allowed) {
+        return { ...globalFailure(CLIENT_MESSAGES.rateLimited), status: 429, headers: { 'retry-after': String(decision.retryAfterSeconds) } };
+      }
+    }
+    const app = findAppByNameAndOwnerid(deps.store, name, ownerid);
+    known.app = app;
+    if (app === undefined) return { success: false, fields: {}, text: CLIENT_MESSAGES.invalidApp, unsigned: true };
+    if (app.banned) return globalFailure(CLIENT_MESSAGES.appBanned);
+    const handler = type === undefined ? undefined : Object.hasOwn(deps.clientHandlers, type) ? deps.clientHandlers[type] : undefined;
+    if (handler === undefined || type === undefined) return globalFailure(version === '1.3' ? CLIENT_MESSAGES.unknownType13 : CLIENT_MESSAGES.unknownType12);
+    const ctx = createHandlerContext(deps, version, type, app, basics);
+    known.ctx = ctx;
+    return runHandler(handler, ctx, params, deps.log);
+  })();
+
+  const response = encodeClientReply(reply, {
+    version,
+    ownerid: ownerid ?? null,
+    app: known.app,
+    session: known.ctx?.session,
+    isInit: type === 'init',
+    failureStatus: deps.options.failureStatus,
+    privateKey: deps.identity.privateKey,
+    nowMs: deps.clock(),
+  });
+  return { response, type };
+}

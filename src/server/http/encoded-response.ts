@@ -1,0 +1,14 @@
+/** A response ready to write: status, headers and the exact body bytes (already signed). */
+export interface EncodedResponse {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: Buffer;
+}
+
+export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+export const TEXT_CONTENT_TYPE = 'text/plain; charset=utf-8';
+
+/** Status of a reply under the sandbox's policy (design.md): explicit, else 200 / failure status. */
+export function replyStatus(reply: { success: boolean; status?: number | undefined }, failureStatus: number): number {
+  return reply.status ?? (reply.success ? 200 : failureStatus);
+}

@@ -1,0 +1,46 @@
+/** Building the HandlerContext of one request, and running a handler with the 500 safety net. */
+import { addOutboxMessage } from '../domain/outbox.js';
+import type { AppRow } from '../domain/rows.js';
+import type { Params } from '../dispatch/params.js';
+import { fail } from '../dispatch/reply.js';
+import type { ApiKind, Handler, HandlerContext, Reply, RequestInfo } from '../dispatch/types.js';
+import { MESSAGES } from './input-error.js';
+import type { ServerDeps } from './server-deps.js';
+
+export interface RequestBasics {
+  readonly ip: string;
+  readonly request: RequestInfo;
+  readonly signal: AbortSignal;
+}
+
+export function createHandlerContext(deps: ServerDeps, api: ApiKind, type: string, app: AppRow, basics: RequestBasics): HandlerContext {
+  const now = Math.floor(deps.clock() / 1000);
+  return {
+    api,
+    type,
+    store: deps.store,
+    app,
+    now,
+    ip: basics.ip,
+    baseUrl: deps.baseUrl(),
+    options: deps.options,
+    request: basics.request,
+    signal: basics.signal,
+    outbox: { send: (message) => addOutboxMessage(deps.store, { ...message, appId: app.id }, now) },
+    log: deps.log,
+    session: undefined,
+  };
+}
+
+/**
+ * Runs a handler. An exception becomes a 500 with the spec's error shape and nothing of the
+ * error in the body (no stack trace, no SQL); the log gets the details.
+ */
+export async function runHandler(handler: Handler, ctx: HandlerContext, params: Params, log: (line: string) => void): Promise<Reply> {
+  try {
+    return await handler(ctx, params);
+  } catch (err) {
+    log(`handler ${ctx.api} ${ctx.type} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    return { ...fail(MESSAGES.internal), status: 500, unsigned: true };
+  }
+}

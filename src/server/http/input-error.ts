@@ -1,0 +1,24 @@
+/** A request the sandbox refuses before any handler runs: bad encoding, too large, wrong type... */
+export class InputError extends Error {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  constructor(status: number, message: string, headers: Readonly<Record<string, string>> = {}) {
+    super(message);
+    this.name = 'InputError';
+    this.status = status;
+    this.headers = headers;
+  }
+}
+
+export const MESSAGES = {
+  malformedEncoding: 'Malformed percent-encoding in the request parameters',
+  invalidUtf8: 'The request parameters are not valid UTF-8',
+  bodyTooLarge: 'Request body too large',
+  urlTooLong: 'Request URL too long',
+  headersTooLarge: 'Request headers too large',
+  badRequest: 'Malformed HTTP request',
+  unsupportedType: 'Unsupported content type; send application/x-www-form-urlencoded',
+  methodNotAllowed: 'Method not allowed',
+  notFound: 'Not found',
+  internal: 'Error: internal server error',
+} as const;

@@ -1,0 +1,37 @@
+/**
+ * Fixed-window rate limiting, as the real server: a window opens with a key's first request and
+ * lasts `windowMs`; past `limit` requests in it, the key is refused until the window ends.
+ */
+export type RateDecision = { readonly allowed: true } | { readonly allowed: false; readonly retryAfterSeconds: number };
+
+export class FixedWindowLimiter {
+  private readonly windows = new Map<string, { start: number; count: number }>();
+  private lastSweep = 0;
+
+  constructor(
+    private readonly limit: number,
+    private readonly windowMs: number,
+    private readonly clock: () => number,
+  ) {}
+
+  /** Counts one request of `key`. */
+  hit(key: string): RateDecision {
+    const now = this.clock();
+    this.sweep(now);
+    let window = this.windows.get(key);
+    if (window === undefined || now - window.start >= this.windowMs) {
+      window = { start: now, count: 0 };
+      this.windows.set(key, window);
+    }
+    window.count++;
+    if (window.count <= this.limit) return { allowed: true };
+    return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((window.start + this.windowMs - now) / 1000)) };
+  }
+
+  /** Forget finished windows now and then, so random keys cannot grow the map for ever. */
+  private sweep(now: number): void {
+    if (now - this.lastSweep < this.windowMs) return;
+    this.lastSweep = now;
+    for (const [key, window] of this.windows) if (now - window.start >= this.windowMs) this.windows.delete(key);
+  }
+}

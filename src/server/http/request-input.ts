@@ -1,0 +1,79 @@
+/**
+ * Turning an HTTP request into a path, a raw query and Params, with the sandbox's limits:
+ * URL ≤ 32 KiB (414), body ≤ 1 MiB (413), strict percent-decoding and UTF-8 (400), and a POST
+ * body must be a form (415) — except where JSON is allowed (the seller `add` shop hook).
+ */
+import type { IncomingMessage } from 'node:http';
+import { Params } from '../dispatch/params.js';
+import { decodeForm, decodeUtf8 } from './form-decode.js';
+import { InputError, MESSAGES } from './input-error.js';
+import { readBody } from './read-body.js';
+
+export const MAX_URL_LENGTH = 32 * 1024;
+export const MAX_BODY_BYTES = 1024 * 1024;
+/** Node's own header parser limit; a request line past it never reaches us (see server.ts). */
+export const MAX_HEADER_BYTES = 64 * 1024;
+
+export interface RequestInput {
+  readonly path: string;
+  readonly rawQuery: string;
+  readonly params: Params;
+  /** A JSON body as text, where allowed; else undefined. */
+  readonly body: string | undefined;
+}
+
+/** Splits `req.url` into path and raw query (URL length already checked). */
+export function splitUrl(url: string): { path: string; rawQuery: string } {
+  const q = url.indexOf('?');
+  return q < 0 ? { path: url, rawQuery: '' } : { path: url.slice(0, q), rawQuery: url.slice(q + 1) };
+}
+
+/** Raw non-ASCII bytes in the request line arrive as latin1 characters; they must be UTF-8. */
+function urlText(url: string): string {
+  return [...url].some((ch) => ch.charCodeAt(0) > 0x7f) ? decodeUtf8(Buffer.from(url, 'latin1')) : url;
+}
+
+function mediaType(req: IncomingMessage): { type: string; charset: string | undefined } | undefined {
+  const header = req.headers['content-type'];
+  if (header === undefined || header.trim() === '') return undefined;
+  const [type = '', ...rest] = header.split(';');
+  const charset = rest.map((p) => p.trim().toLowerCase()).find((p) => p.startsWith('charset='))?.slice('charset='.length).replace(/"/g, '');
+  return { type: type.trim().toLowerCase(), charset };
+}
+
+function hasBody(req: IncomingMessage): boolean {
+  const length = req.headers['content-length'];
+  if (length !== undefined) return Number(length) > 0;
+  return req.headers['transfer-encoding'] !== undefined;
+}
+
+export async function readRequestInput(req: IncomingMessage, options: { allowJsonBody: boolean }): Promise<RequestInput> {
+  const url = req.url ?? '/';
+  if (url.length > MAX_URL_LENGTH) throw new InputError(414, MESSAGES.urlTooLong);
+  const { path, rawQuery } = splitUrl(urlText(url));
+  const query = decodeForm(rawQuery);
+  if (req.method !== 'POST') return { path, rawQuery, params: Params.merge([], query), body: undefined };
+
+  const media = mediaType(req);
+  if (media === undefined) {
+    if (hasBody(req)) throw new InputError(415, MESSAGES.unsupportedType);
+    return { path, rawQuery, params: Params.merge([], query), body: undefined };
+  }
+  if (media.charset !== undefined && media.charset !== 'utf-8' && media.charset !== 'utf8') throw new InputError(415, MESSAGES.unsupportedType);
+  const isForm = media.type === 'application/x-www-form-urlencoded';
+  const isJson = media.type === 'application/json' && options.allowJsonBody;
+  if (!isForm && !isJson) throw new InputError(415, MESSAGES.unsupportedType);
+
+  const text = decodeUtf8(await readBody(req, MAX_BODY_BYTES));
+  if (isJson) return { path, rawQuery, params: Params.merge([], query), body: text };
+  return { path, rawQuery, params: Params.merge(decodeForm(text), query), body: undefined };
+}
+
+/** Best-effort read of one query parameter for an error answer (never throws). */
+export function lenientQueryParam(url: string | undefined, name: string): string | undefined {
+  try {
+    return new URLSearchParams(splitUrl(url ?? '').rawQuery).get(name)?.trim() || undefined;
+  } catch {
+    return undefined;
+  }
+}

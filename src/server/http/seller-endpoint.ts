@@ -1,0 +1,69 @@
+/**
+ * `/api/seller/`: the global checks of seller-api.md §1.3 in the real server's order, then
+ * dispatch on `type`. Answers are PHP-style JSON `{"success",<fields>}` (no nonce, no
+ * signature); with `format=text` a message-only answer is just its text, as the real server's
+ * generic helpers print it. The key-length, rate-limit and duplicate-type refusals are always JSON.
+ */
+import { fail } from '../dispatch/reply.js';
+import { resolveSellerApp, sellerKeyFormatError } from '../dispatch/seller-auth.js';
+import type { Reply } from '../dispatch/types.js';
+import { JSON_CONTENT_TYPE, TEXT_CONTENT_TYPE, replyStatus, type EncodedResponse } from './encoded-response.js';
+import { countRawParam } from './form-decode.js';
+import { createHandlerContext, runHandler, type RequestBasics } from './handler-context.js';
+import { phpJson } from './json-encode.js';
+import type { RequestInput } from './request-input.js';
+import type { Limiters, ServerDeps } from './server-deps.js';
+
+export const SELLER_MESSAGES = {
+  rateLimited: 'Seller key used too frequently! Try again in 1 minute. Keep seller key private, use webhook function. Also, store data after fetching first time.',
+  duplicateType: 'You have "type" defined more than 1 time. Remove 1 of the types and keep only 1',
+  noType: 'Type not specified',
+  appBanned: 'This application has been banned from KeyAuth.cc for violating terms',
+  unknownType: "Type doesn't exist",
+} as const;
+
+export interface SellerOutcome {
+  readonly response: EncodedResponse;
+  readonly type: string | undefined;
+}
+
+export async function serveSeller(input: RequestInput, basics: RequestBasics, deps: ServerDeps, limiters: Limiters): Promise<SellerOutcome> {
+  const { params } = input;
+  const type = params.get('type');
+  const textFormat = params.get('format') === 'text';
+  const encode = (reply: Reply, allowText: boolean): SellerOutcome => ({
+    response: encodeSellerReply(reply, allowText && textFormat, deps.options.failureStatus),
+    type,
+  });
+
+  const sellerKey = params.get('sellerkey');
+  const malformed = sellerKeyFormatError(sellerKey);
+  if (malformed) return encode(malformed, false);
+  if (deps.options.rateLimit && sellerKey !== undefined) {
+    const decision = limiters.seller.hit(sellerKey);
+    if (!decision.allowed) {
+      return encode({ ...fail(SELLER_MESSAGES.rateLimited), status: 429, headers: { 'retry-after': String(decision.retryAfterSeconds) } }, false);
+    }
+  }
+  if (countRawParam(input.rawQuery, 'type') > 1) return encode(fail(SELLER_MESSAGES.duplicateType), false);
+  if (type === undefined) return encode(fail(SELLER_MESSAGES.noType), true);
+  const resolved = resolveSellerApp(deps.store, sellerKey);
+  if ('reply' in resolved) return encode(resolved.reply, true);
+  const { app } = resolved;
+  if (app.banned) return encode(fail(SELLER_MESSAGES.appBanned), true);
+  const handler = Object.hasOwn(deps.sellerHandlers, type) ? deps.sellerHandlers[type] : undefined;
+  if (handler === undefined) return encode(fail(SELLER_MESSAGES.unknownType), true);
+  const ctx = createHandlerContext(deps, 'seller', type, app, basics);
+  return encode(await runHandler(handler, ctx, params, deps.log), true);
+}
+
+export function encodeSellerReply(reply: Reply, textFormat: boolean, failureStatus: number): EncodedResponse {
+  const status = replyStatus(reply, failureStatus);
+  const messageOnly = Object.keys(reply.fields).length === 1 && typeof reply.fields['message'] === 'string';
+  const text = reply.text ?? (textFormat && messageOnly ? (reply.fields['message'] as string) : undefined);
+  if (text !== undefined) {
+    return { status, headers: { 'content-type': TEXT_CONTENT_TYPE, ...reply.headers }, body: Buffer.from(text, 'utf8') };
+  }
+  const body = phpJson({ success: reply.success, ...reply.fields }, { escapeSlashes: reply.unescapedSlashes !== true });
+  return { status, headers: { 'content-type': JSON_CONTENT_TYPE, ...reply.headers }, body: Buffer.from(body, 'utf8') };
+}

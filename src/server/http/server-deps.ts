@@ -1,0 +1,26 @@
+/** What the HTTP layer is built from (see server.ts); startSandbox assembles it. */
+import type { HandlerTable, RuntimeOptions } from '../dispatch/types.js';
+import type { SandboxIdentity } from '../store/identity.js';
+import type { Store } from '../store/store.js';
+import type { PageRoute } from './pages.js';
+import type { FixedWindowLimiter } from './rate-limiter.js';
+
+export interface ServerDeps {
+  readonly store: Store;
+  readonly identity: SandboxIdentity;
+  readonly clientHandlers: HandlerTable;
+  readonly sellerHandlers: HandlerTable;
+  readonly pages: readonly PageRoute[];
+  readonly options: RuntimeOptions;
+  /** Milliseconds since the epoch. */
+  readonly clock: () => number;
+  readonly log: (line: string) => void;
+  /** The base URL, known once the server listens. */
+  readonly baseUrl: () => string;
+}
+
+/** The two rate limiters of one server (client: per application; seller: per seller key). */
+export interface Limiters {
+  readonly client: FixedWindowLimiter;
+  readonly seller: FixedWindowLimiter;
+}

@@ -1,0 +1,127 @@
+/**
+ * startSandbox(options): open (or create) the store, seed it, start the HTTP server, and hand
+ * back the ready line of design.md ("Sandbox start") plus a clean `close()`.
+ */
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { clientHandlers } from './client/index.js';
+import { clientPages } from './client/pages.js';
+import type { HandlerTable } from './dispatch/types.js';
+import { createSandboxServer } from './http/server.js';
+import type { PageRoute } from './http/pages.js';
+import { sellerHandlers } from './seller/index.js';
+import { loadOrCreateIdentity } from './store/identity.js';
+import { SandboxConfigError, seedStore } from './store/seed.js';
+import { openStore } from './store/store.js';
+
+export { SandboxConfigError };
+
+export interface SandboxOptions {
+  /** Interface to listen on. Default `127.0.0.1`. */
+  readonly host?: string;
+  /** Port; 0 picks a free one. Default 0. */
+  readonly port?: number;
+  /** Store: a file path (its folder is created) or `:memory:`. */
+  readonly data: string;
+  /** Fix the seeded app's name / ownerid / seller key (checked against an existing store). */
+  readonly appName?: string | undefined;
+  readonly ownerid?: string | undefined;
+  readonly sellerKey?: string | undefined;
+  /** Status of `success:false` answers: 400 (spec, default) or 200 (the hosted service's habit). */
+  readonly failureStatus?: 200 | 400;
+  /** Enforce the client (200/min per app) and seller (120/min per key) rate limits. Default true. */
+  readonly rateLimit?: boolean;
+  /** Take the client IP from X-Forwarded-For (only behind a proxy you run). Default false. */
+  readonly trustProxy?: boolean;
+  /** Clock in milliseconds since the epoch (tests). Default Date.now. */
+  readonly now?: () => number;
+  /** Diagnostic lines (one per request, errors). Never receives secrets. Default: dropped. */
+  readonly log?: (line: string) => void;
+  /** Extra or replacement handlers and pages, merged over the built-in ones (tests, experiments). */
+  readonly handlers?: { readonly client?: HandlerTable; readonly seller?: HandlerTable; readonly pages?: readonly PageRoute[] };
+}
+
+/** The `--json` ready line, exactly: `{"baseUrl","app":{"name","ownerid","secret","version"},"sellerKey","publicKey","adminToken"}`. */
+export interface SandboxInfo {
+  readonly baseUrl: string;
+  readonly app: { readonly name: string; readonly ownerid: string; readonly secret: string; readonly version: string };
+  readonly sellerKey: string;
+  /** Ed25519 public key, 64 hex characters (raw 32 bytes). */
+  readonly publicKey: string;
+  readonly adminToken: string;
+}
+
+export interface RunningSandbox {
+  readonly baseUrl: string;
+  readonly info: SandboxInfo;
+  /** Stops accepting, finishes in-flight requests, closes the store. Safe to call twice. */
+  close(): Promise<void>;
+}
+
+export async function startSandbox(options: SandboxOptions): Promise<RunningSandbox> {
+  const host = options.host ?? '127.0.0.1';
+  const port = options.port ?? 0;
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new SandboxConfigError('--port must be an integer from 0 to 65535.');
+  if (options.failureStatus !== undefined && options.failureStatus !== 200 && options.failureStatus !== 400) {
+    throw new SandboxConfigError('--failure-status must be 200 or 400.');
+  }
+  const clock = options.now ?? Date.now;
+  const log = options.log ?? (() => undefined);
+
+  const store = openStore(options.data);
+  let baseUrl = '';
+  try {
+    const app = seedStore(store, { appName: options.appName, ownerid: options.ownerid, sellerKey: options.sellerKey }, Math.floor(clock() / 1000));
+    const identity = loadOrCreateIdentity(store);
+    const sandbox = createSandboxServer({
+      store,
+      identity,
+      clientHandlers: { ...clientHandlers, ...options.handlers?.client },
+      sellerHandlers: { ...sellerHandlers, ...options.handlers?.seller },
+      pages: [...(options.handlers?.pages ?? []), ...clientPages],
+      options: { failureStatus: options.failureStatus ?? 400, rateLimit: options.rateLimit ?? true, trustProxy: options.trustProxy ?? false },
+      clock,
+      log,
+      baseUrl: () => baseUrl,
+    });
+    await listen(sandbox.server, host, port);
+    baseUrl = formatBaseUrl(host, (sandbox.server.address() as AddressInfo).port);
+    const info: SandboxInfo = {
+      baseUrl,
+      app: { name: app.name, ownerid: app.ownerid, secret: app.secret, version: app.ver },
+      sellerKey: app.sellerKey,
+      publicKey: identity.publicKey,
+      adminToken: identity.adminToken,
+    };
+    log(`sandbox listening on ${baseUrl} (store ${store.location})`);
+    let closing: Promise<void> | undefined;
+    return {
+      baseUrl,
+      info,
+      close: () => {
+        closing ??= sandbox.shutdown().finally(() => store.close());
+        return closing;
+      },
+    };
+  } catch (err) {
+    store.close();
+    throw err;
+  }
+}
+
+function listen(server: Server, host: string, port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onError = (err: Error) => reject(err);
+    server.once('error', onError);
+    server.listen(port, host, () => {
+      server.off('error', onError);
+      resolve();
+    });
+  });
+}
+
+/** A URL clients can reach: a wildcard host is reached through loopback; IPv6 gets brackets. */
+function formatBaseUrl(host: string, port: number): string {
+  const reachable = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host;
+  return `http://${reachable.includes(':') ? `[${reachable}]` : reachable}:${port}`;
+}

@@ -1,0 +1,36 @@
+/**
+ * Schema migrations keyed on `PRAGMA user_version`. Each migration runs in its own transaction
+ * together with the version bump, so a store is always at exactly one version. Never edit a
+ * migration that has shipped; add the next one.
+ */
+import type Database from 'better-sqlite3';
+import { SCHEMA_V1 } from './schema-v1.js';
+
+interface Migration {
+  readonly version: number;
+  readonly up: (db: Database.Database) => void;
+}
+
+const MIGRATIONS: readonly Migration[] = [{ version: 1, up: (db) => db.exec(SCHEMA_V1) }];
+
+/** The schema version this build writes. */
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+export class StoreVersionError extends Error {
+  constructor(found: number) {
+    super(`The sandbox store has schema version ${found}, newer than this kactl understands (${SCHEMA_VERSION}); upgrade kactl or use another data file.`);
+    this.name = 'StoreVersionError';
+  }
+}
+
+export function migrate(db: Database.Database): void {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  if (current > SCHEMA_VERSION) throw new StoreVersionError(current);
+  for (const migration of MIGRATIONS) {
+    if (migration.version <= current) continue;
+    db.transaction(() => {
+      migration.up(db);
+      db.pragma(`user_version = ${migration.version}`);
+    }).immediate();
+  }
+}

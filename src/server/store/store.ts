@@ -1,0 +1,105 @@
+/**
+ * The sandbox's one store: a better-sqlite3 connection plus the few helpers every domain
+ * function uses (cached prepared statements, one transaction per change of state).
+ *
+ * better-sqlite3 is synchronous: a statement or a whole transaction runs to completion before
+ * any other JavaScript does. So "read, check, write" inside `store.tx()` can never interleave
+ * with another request; that is what makes the concurrency rules (one key, one user) hold.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { migrate } from './migrations.js';
+
+/** A value SQLite can bind. Booleans are not bindable: store 0/1. */
+export type SqlValue = string | number | bigint | null | Buffer;
+/** Positional values, or one object for `@name` placeholders. */
+export type SqlArgs = readonly SqlValue[] | readonly [Readonly<Record<string, SqlValue>>];
+
+export interface RunResult {
+  /** Rows inserted, updated or deleted. */
+  readonly changes: number;
+  readonly lastInsertRowid: number;
+}
+
+export interface Store {
+  /** The raw connection, for the rare case the helpers below do not fit. */
+  readonly db: Database.Database;
+  /** `':memory:'` or the absolute path of the data file. */
+  readonly location: string;
+  /** First row of `sql`, or undefined. The statement is prepared once and cached. */
+  get<R>(sql: string, ...args: SqlArgs): R | undefined;
+  /** All rows of `sql`. */
+  all<R>(sql: string, ...args: SqlArgs): R[];
+  /** Runs a write statement. */
+  run(sql: string, ...args: SqlArgs): RunResult;
+  /**
+   * Runs `fn` inside one transaction (BEGIN IMMEDIATE) and returns its result; a throw rolls
+   * everything back. Nested calls become savepoints of the outer transaction. `fn` must be
+   * synchronous: an `await` inside would let other requests run in the middle of it.
+   */
+  tx<T>(fn: () => T): T;
+  /** Closes the connection (checkpoints the WAL). Safe to call twice. */
+  close(): void;
+}
+
+export interface OpenStoreOptions {
+  /** Milliseconds a statement waits for another connection's write lock (default 5000). */
+  busyTimeoutMs?: number;
+}
+
+/** Opens (creating when needed) the store at `location` and brings its schema up to date. */
+export function openStore(location: string, options: OpenStoreOptions = {}): Store {
+  const memory = location === ':memory:';
+  const resolved = memory ? location : path.resolve(location);
+  if (!memory) prepareDataFile(resolved);
+  const db = new Database(resolved, { timeout: options.busyTimeoutMs ?? 5000 });
+  try {
+    // WAL: readers never block the writer, and a commit is one append to the -wal file.
+    db.pragma('journal_mode = WAL');
+    // NORMAL instead of FULL: in WAL mode a commit's pages are written (write(2)) to the WAL
+    // before COMMIT returns; only the fsync is deferred to checkpoints. Once written they sit in
+    // the OS page cache, which survives the death of this process, so a SIGKILL after a write
+    // was acknowledged loses nothing. Only an OS crash or power cut can drop the last commits,
+    // which is an acceptable trade for a local test server and much faster than FULL.
+    db.pragma('synchronous = NORMAL');
+    db.pragma('foreign_keys = ON');
+    migrate(db);
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+  return createStore(db, resolved);
+}
+
+/** The data file holds secrets (seller key, app secret, signing key): keep it private. */
+function prepareDataFile(file: string): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  if (!fs.existsSync(file)) fs.closeSync(fs.openSync(file, 'a', 0o600));
+}
+
+function createStore(db: Database.Database, location: string): Store {
+  const cache = new Map<string, Database.Statement<unknown[]>>();
+  const prepare = (sql: string): Database.Statement<unknown[]> => {
+    let stmt = cache.get(sql);
+    if (stmt === undefined) {
+      stmt = db.prepare<unknown[]>(sql);
+      cache.set(sql, stmt);
+    }
+    return stmt;
+  };
+  return {
+    db,
+    location,
+    get: <R>(sql: string, ...args: SqlArgs) => prepare(sql).get(...args) as R | undefined,
+    all: <R>(sql: string, ...args: SqlArgs) => prepare(sql).all(...args) as R[],
+    run: (sql: string, ...args: SqlArgs) => {
+      const result = prepare(sql).run(...args);
+      return { changes: result.changes, lastInsertRowid: Number(result.lastInsertRowid) };
+    },
+    tx: <T>(fn: () => T): T => db.transaction(fn).immediate(),
+    close: () => {
+      if (db.open) db.close();
+    },
+  };
+}
