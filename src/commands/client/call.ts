@@ -5,7 +5,7 @@
  */
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { ApiFailure, UsageError } from '../../errors.js';
+import { ApiFailure, AuthError, UsageError } from '../../errors.js';
 import { parseKeyValues, rejectReserved } from '../raw-params.js';
 
 interface CallOptions {
@@ -50,6 +50,7 @@ export async function clientCallRun(ctx: Context, type: string, pairs: readonly 
   } catch (error) {
     // The answer is data even when it says success:false: print it, then exit 1 with its message.
     if (error instanceof ApiFailure) ctx.output.json(error.body);
+    else if (error instanceof AuthError && error.body) ctx.output.json(error.body);
     throw error;
   }
 }

@@ -5,7 +5,7 @@
  */
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { ApiFailure } from '../../errors.js';
+import { ApiFailure, AuthError } from '../../errors.js';
 import { findSellerOp } from '../../api/seller-catalog/index.js';
 import { parseKeyValues, rejectReserved } from '../raw-params.js';
 
@@ -45,6 +45,7 @@ export async function sellerCallRun(ctx: Context, type: string, pairs: readonly 
     else ctx.output.json(answer);
   } catch (error) {
     if (error instanceof ApiFailure) ctx.output.json(error.body);
+    else if (error instanceof AuthError && error.body) ctx.output.json(error.body);
     throw error;
   }
 }
