@@ -8,7 +8,6 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
-  NO_BACKUP_REASON,
   SELLER_CATALOG,
   SELLER_GROUPS,
   commandsForGroup,
@@ -345,7 +344,11 @@ const checks = {
       if (keys.has(key)) problems.push(`${key} appears twice`);
       keys.add(key);
       const first = firstOfType(ops, op.type)!;
-      if (first === op) continue;
+      // Fixed parameters make a selector variant; the first entry is the wire contract.
+      if (first === op) {
+        if (Object.keys(fixedParamsFor(op)).length > 0) problems.push(`${key}: first entry fixes parameters`);
+        continue;
+      }
       if (first.selector !== undefined) problems.push(`${op.type}: first entry has a selector`);
       if (op.selector === undefined) problems.push(`${op.type}: second entry without a selector`);
       if (op.group !== first.group) problems.push(`${op.type}: variants in two groups`);
@@ -509,13 +512,14 @@ const checks = {
 
   backupFromIsUsableList: (ops) =>
     ops.flatMap((op) => {
+      if (op.noBackupReason !== undefined && op.effect !== 'bulk') return [`${opKey(op)}: noBackupReason on a ${op.effect}`];
       if (op.backupFrom === undefined) {
         if (op.effect !== 'bulk') return [];
-        return op.type in NO_BACKUP_REASON ? [] : [`${opKey(op)}: bulk without backupFrom or a NO_BACKUP_REASON`];
+        return op.noBackupReason?.trim() ? [] : [`${opKey(op)}: bulk without backupFrom or a noBackupReason`];
       }
       const problems: string[] = [];
       if (op.effect === 'read' || op.effect === 'write') problems.push(`${opKey(op)}: backupFrom on a ${op.effect}`);
-      if (op.type in NO_BACKUP_REASON) problems.push(`${opKey(op)}: both backupFrom and a NO_BACKUP_REASON`);
+      if (op.noBackupReason !== undefined) problems.push(`${opKey(op)}: both backupFrom and a noBackupReason`);
       const list = firstOfType(ops, op.backupFrom);
       if (!list || list.response.kind !== 'list' || list.effect !== 'read') return [...problems, `${opKey(op)}: backupFrom ${op.backupFrom} is not a list`];
       // The backup is taken with the op's own arguments (usersub needs the user delsub names).
@@ -604,6 +608,10 @@ const BROKEN: readonly [keyof typeof checks, string, (ops: Ops) => Ops][] = [
   ['bulkAsExpected', 'wrong backup list', (ops) => patch(ops, 'killall', (op) => ({ ...op, backupFrom: 'fetchallusers' }))],
   ['bulkHasSelectorOrOwnVerb', 'bulk as the default of delete', (ops) => patch(ops, 'delalllicenses', (op) => ({ ...op, command: ['delete-many'] }))],
   ['backupFromIsUsableList', 'bulk without a backup', (ops) => patch(ops, 'delblacks', ({ backupFrom: _, ...op }) => op)],
+  ['backupFromIsUsableList', 'both a backup list and a reason', (ops) => patch(ops, 'delallfiles', (op) => ({ ...op, noBackupReason: 'none' }))],
+  ['backupFromIsUsableList', 'blank reason', (ops) => patch(ops, 'clearchannel', (op) => ({ ...op, noBackupReason: ' ' }))],
+  ['backupFromIsUsableList', 'reason on a single delete', (ops) => patch(ops, 'delvar', (op) => ({ ...op, noBackupReason: 'none' }))],
+  ['sharedTypesAreSelectorVariants', 'first entry fixes user=all', (ops) => patch(ops, 'subtract', (op) => ({ ...op, fixedParams: { user: 'all' } }))],
   ['backupFromIsUsableList', 'backup from a delete', (ops) => patch(ops, 'delused', (op) => ({ ...op, backupFrom: 'del' }))],
   ['backupFromIsUsableList', 'backup list needs an argument the op lacks', (ops) => patch(ops, 'delexpusers', (op) => ({ ...op, backupFrom: 'usersub' }))],
   ['deletesNeedConfirmation', 'delete that does not confirm', (ops) => patch(ops, 'delvar', (op) => ({ ...op, effect: 'write' }))],

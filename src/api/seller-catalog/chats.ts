@@ -69,6 +69,7 @@ export const CHATS_OPS: readonly SellerOp[] = [
     group: 'chats',
     command: ['clear'],
     summary: "Delete every message in a channel (no seller operation lists messages to back up)",
+    noBackupReason: 'No seller operation lists chat messages, so they cannot be backed up.',
     params: [CHANNEL_ARG],
     response: { kind: 'message' },
     effect: 'bulk',

@@ -21,7 +21,8 @@
  *   `reset-hwid --all`, `kill --all`, `extend --all`. A path may have no default operation
  *   (`logs delete` needs `--all`).
  * - Variants: where the server takes `user=all`, the catalog has a second entry of the same
- *   `type` with the selector `all` and without `user`; `fixedParamsFor` gives what the CLI adds.
+ *   `type` with the selector `all` and without `user`, and `fixedParams: { user: 'all' }`: what
+ *   the CLI adds. A bulk entry with nothing to back up from says why in `noBackupReason`.
  *   `fetchteam`'s two lists are two entries the same way. The first entry of a type is the one
  *   the server-side lookups (`findSellerOp`, `wireParamsForType`) describe.
  */
@@ -87,25 +88,6 @@ export const SELLER_GROUP_ORDER = Object.keys(SELLER_GROUPS) as readonly SellerG
 /** Every operation, groups in display order. */
 export const SELLER_CATALOG: readonly SellerOp[] = SELLER_GROUP_ORDER.flatMap((group) => OPS_BY_GROUP[group]);
 
-/**
- * Wire parameters a variant sends that nobody types, keyed by `opKey`. types.ts has no field for
- * this, so it lives here; the selector is what makes the CLI add them.
- */
-const FIXED_PARAMS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
-  'extend --all': { user: 'all' },
-  'subtract --all': { user: 'all' },
-  'setvar --all': { user: 'all' },
-};
-
-/**
- * Bulk operations that cannot be backed up, with the reason the CLI shows before asking.
- * Every other bulk operation names its list in `backupFrom`.
- */
-export const NO_BACKUP_REASON: Readonly<Record<string, string>> = {
-  delallwhites: 'No seller operation lists whitelisted IPs, so they cannot be backed up.',
-  clearchannel: 'No seller operation lists chat messages, so they cannot be backed up.',
-};
-
 /** Types with more than one entry (`extend`, `subtract`, `setvar`, `fetchteam`). */
 const VARIANT_TYPES = new Set(SELLER_CATALOG.filter((op, i) => SELLER_CATALOG.findIndex((o) => o.type === op.type) !== i).map((op) => op.type));
 
@@ -126,7 +108,7 @@ export function opCommandLine(op: SellerOp): string {
 
 /** Wire parameters to add to the user's for this entry (`user=all` for the all-users variants). */
 export function fixedParamsFor(op: SellerOp): Readonly<Record<string, string>> {
-  return FIXED_PARAMS[opKey(op)] ?? {};
+  return op.fixedParams ?? {};
 }
 
 const BY_TYPE = new Map<string, SellerOp>();

@@ -3,7 +3,7 @@
  * User variables live in `kactl uservars`; subscription definitions in `kactl subs`.
  *
  * `extend` and `subtract` take `user=all` for every user. Each has a second entry with the
- * selector `all` that drops `user`; index.ts (`fixedParamsFor`) says the CLI then sends `user=all`.
+ * selector `all` that drops `user` and fixes `user=all` (`fixedParams`).
  * Units differ on purpose, as on the wire: extend counts days, subtract seconds.
  */
 import { passwordFlag, usernameArg, usernameFlag } from './shared-params.js';
@@ -278,6 +278,7 @@ export const USERS_OPS: readonly SellerOp[] = [
     command: ['extend'],
     selector: 'all',
     summary: "Add days to every user's subscription (sends user=all)",
+    fixedParams: { user: 'all' },
     params: [
       SUB_FLAG,
       EXTEND_DAYS,
@@ -316,6 +317,7 @@ export const USERS_OPS: readonly SellerOp[] = [
     command: ['subtract'],
     selector: 'all',
     summary: "Take seconds off every user's subscription (sends user=all)",
+    fixedParams: { user: 'all' },
     params: [SUB_FLAG, SUBTRACT_SECONDS],
     response: { kind: 'message' },
     effect: 'bulk',

@@ -1,7 +1,7 @@
 /**
  * `kactl uservars`: variables stored per user (seller-api.md §3.10, "User variables").
  * `setvar` takes `user=all` for every user: its second entry (selector `all`) drops `user` and
- * index.ts (`fixedParamsFor`) says the CLI sends `user=all`.
+ * fixes `user=all` (`fixedParams`).
  */
 import { usernameArg } from './shared-params.js';
 import type { ParamSpec, SellerOp } from './types.js';
@@ -59,6 +59,7 @@ export const USERVARS_OPS: readonly SellerOp[] = [
     command: ['set'],
     selector: 'all',
     summary: 'Set a variable for every user, replacing their values (sends user=all)',
+    fixedParams: { user: 'all' },
     params: SETVAR_VALUES,
     response: { kind: 'message' },
     effect: 'bulk',

@@ -38,6 +38,7 @@ export const WHITELISTS_OPS: readonly SellerOp[] = [
     command: ['delete'],
     selector: 'all',
     summary: 'Remove every whitelisted IP (nothing can list them for a backup)',
+    noBackupReason: 'No seller operation lists whitelisted IPs, so they cannot be backed up.',
     params: [],
     response: { kind: 'message' },
     effect: 'bulk',
