@@ -12,7 +12,7 @@ import type { PageRoute } from './http/pages.js';
 import { sellerHandlers } from './seller/index.js';
 import { loadOrCreateIdentity } from './store/identity.js';
 import { SandboxConfigError, seedStore } from './store/seed.js';
-import { openStore } from './store/store.js';
+import { openStore, type Store } from './store/store.js';
 
 export { SandboxConfigError };
 
@@ -54,6 +54,8 @@ export interface SandboxInfo {
 export interface RunningSandbox {
   readonly baseUrl: string;
   readonly info: SandboxInfo;
+  /** The open store, for in-process tools and tests (the domain functions take it). */
+  readonly store: Store;
   /** Stops accepting, finishes in-flight requests, closes the store. Safe to call twice. */
   close(): Promise<void>;
 }
@@ -98,6 +100,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     return {
       baseUrl,
       info,
+      store,
       close: () => {
         closing ??= sandbox.shutdown().finally(() => store.close());
         return closing;

@@ -13,7 +13,9 @@ export interface NewOutboxMessage {
   readonly to: string;
   readonly subject: string;
   readonly text: string;
-  /** Machine-readable extras for scripts and tests (`{ link, code, token }`). */
+  /** The link the mail asks to open (magic link, password reset), if any. */
+  readonly link?: string | null;
+  /** Machine-readable extras for scripts and tests (`{ code, token }`). */
   readonly data?: Readonly<Record<string, unknown>>;
 }
 
@@ -25,6 +27,7 @@ export interface OutboxMessage {
   readonly to: string;
   readonly subject: string;
   readonly text: string;
+  readonly link: string | null;
   readonly data: Record<string, unknown>;
   readonly appId: number | null;
 }
@@ -32,8 +35,8 @@ export interface OutboxMessage {
 /** Adds a message. Returns its id (increasing). */
 export function addOutboxMessage(store: Store, message: NewOutboxMessage, now: number): number {
   return store.run(
-    'INSERT INTO outbox (appId, kind, recipient, subject, text, data, createdAt) VALUES (?, ?, ?, ?, ?, ?, ?)',
-    message.appId ?? null, message.kind, message.to, message.subject, message.text, JSON.stringify(message.data ?? {}), now,
+    'INSERT INTO outbox (appId, kind, recipient, subject, text, link, data, createdAt) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    message.appId ?? null, message.kind, message.to, message.subject, message.text, message.link ?? null, JSON.stringify(message.data ?? {}), now,
   ).lastInsertRowid;
 }
 
@@ -58,6 +61,7 @@ export function listOutbox(store: Store, query: OutboxQuery = {}): OutboxMessage
     to: row.recipient,
     subject: row.subject,
     text: row.text,
+    link: row.link,
     data: JSON.parse(row.data) as Record<string, unknown>,
     appId: row.appId,
   }));

@@ -227,6 +227,7 @@ export interface OutboxRow {
   readonly recipient: string;
   readonly subject: string;
   readonly text: string;
+  readonly link: string | null;
   /** JSON text. */
   readonly data: string;
   readonly createdAt: number;

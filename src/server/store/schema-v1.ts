@@ -314,7 +314,8 @@ CREATE TABLE outbox (
   recipient TEXT NOT NULL,
   subject   TEXT NOT NULL,
   text      TEXT NOT NULL,
-  data      TEXT NOT NULL DEFAULT '{}',      -- JSON: link, code, token... for scripts
+  link      TEXT,                            -- the link to open (magic link, password reset)
+  data      TEXT NOT NULL DEFAULT '{}',      -- JSON: code, token... for scripts
   createdAt INTEGER NOT NULL
 );
 `;

@@ -1,0 +1,192 @@
+/**
+ * In-process sandbox for tests: `startTestSandbox()` runs the real server on 127.0.0.1, port 0,
+ * with a `:memory:` store (rate limits off unless asked for), closes it after the test file, and
+ * gives small request helpers that talk real HTTP:
+ *
+ *   const sb = await startTestSandbox();
+ *   const sid = await sb.init();                                  // 1.3 init → sessionid
+ *   const res = await sb.client('check', { sessionid: sid });     // name + ownerid added
+ *   expect(res.json.success).toBe(true);
+ *   expect(sb.verify13(res)).toBe(true);                          // Ed25519 with the published key
+ *   await sb.seller('fetchallkeys');                              // sellerkey added
+ *
+ * For handler-level tests without HTTP, `openTestStore()` gives a seeded in-memory store.
+ */
+import { createHmac, createPublicKey, verify } from 'node:crypto';
+import { afterAll } from 'vitest';
+import { startSandbox, type SandboxInfo, type SandboxOptions } from '../../src/server/start.js';
+import { openStore, type Store } from '../../src/server/store/store.js';
+import { seedStore } from '../../src/server/store/seed.js';
+import { createSession } from '../../src/server/domain/sessions.js';
+import { findAppBySellerKey } from '../../src/server/domain/apps.js';
+import type { ApiVersion, AppRow, SessionRow } from '../../src/server/domain/rows.js';
+import type { OutboxMessage } from '../../src/server/domain/outbox.js';
+
+export type { SandboxInfo };
+
+export interface HttpResult {
+  readonly status: number;
+  readonly headers: Headers;
+  /** The exact body bytes (what signatures cover). */
+  readonly bytes: Buffer;
+  readonly text: string;
+  /** The body parsed as JSON, or undefined when it is not JSON (`KeyAuth_Invalid`). Read loosely in tests. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  readonly json: any;
+}
+
+export type ParamValues = Readonly<Record<string, string | undefined>>;
+
+export interface CallOptions {
+  /** Client API version (default 1.3). */
+  readonly api?: ApiVersion;
+  /** GET with a query string (default) or POST with a form body. */
+  readonly method?: 'GET' | 'POST';
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+export interface TestSandbox {
+  readonly baseUrl: string;
+  readonly info: SandboxInfo;
+  /** The sandbox's own store (same process): arrange data with the domain functions. */
+  readonly store: Store;
+  /** The seeded app as stored now. */
+  app(): AppRow;
+  /** Client API call; adds `type`, `name` and `ownerid` (pass `undefined` to leave one out). */
+  client(type: string | undefined, params?: ParamValues, options?: CallOptions): Promise<HttpResult>;
+  /** `init` that must succeed; returns the session id. */
+  init(params?: ParamValues, options?: CallOptions): Promise<string>;
+  /** Seller API call (GET); adds `sellerkey` and `type`. */
+  seller(type: string | undefined, params?: ParamValues): Promise<HttpResult>;
+  /** GET /sandbox/outbox with the admin token. */
+  outbox(query?: ParamValues): Promise<OutboxMessage[]>;
+  /** Any request to the sandbox (path with query). */
+  request(pathAndQuery: string, init?: RequestInit): Promise<HttpResult>;
+  /** Whether a 1.3 answer carries a valid Ed25519 signature under the published public key. */
+  verify13(res: HttpResult): boolean;
+  close(): Promise<void>;
+}
+
+export type TestSandboxOptions = Partial<SandboxOptions>;
+
+/** A clock tests can move: `now()` in ms, `advance(seconds)`. Starts at 2026-01-01T00:00:00Z. */
+export function fakeClock(startMs = Date.UTC(2026, 0, 1)): { now: () => number; advance: (seconds: number) => void; seconds: () => number } {
+  let current = startMs;
+  return {
+    now: () => current,
+    advance: (seconds) => {
+      current += seconds * 1000;
+    },
+    seconds: () => Math.floor(current / 1000),
+  };
+}
+
+function query(params: ParamValues): string {
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(params)) if (value !== undefined) search.append(name, value);
+  return search.toString();
+}
+
+export async function toResult(res: Response): Promise<HttpResult> {
+  const bytes = Buffer.from(await res.arrayBuffer());
+  const text = bytes.toString('utf8');
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: res.status, headers: res.headers, bytes, text, json };
+}
+
+/** Ed25519 check with node:crypto and nothing but the raw 32-byte public key (hex). */
+export function verifyEd25519(publicKeyHex: string, timestamp: string, body: Buffer, signatureHex: string): boolean {
+  const spki = Buffer.concat([Buffer.from('302a300506032b6570032100', 'hex'), Buffer.from(publicKeyHex, 'hex')]);
+  const key = createPublicKey({ key: spki, format: 'der', type: 'spki' });
+  return verify(null, Buffer.concat([Buffer.from(timestamp, 'ascii'), body]), key, Buffer.from(signatureHex, 'hex'));
+}
+
+export function hmacHex(key: string, body: Buffer): string {
+  return createHmac('sha256', key).update(body).digest('hex');
+}
+
+const open: TestSandbox[] = [];
+let registered = false;
+
+export async function startTestSandbox(options: TestSandboxOptions = {}): Promise<TestSandbox> {
+  const running = await startSandbox({ host: '127.0.0.1', port: 0, data: ':memory:', rateLimit: false, ...options });
+  const { info } = running;
+
+  const request = async (pathAndQuery: string, init?: RequestInit): Promise<HttpResult> => toResult(await fetch(`${info.baseUrl}${pathAndQuery}`, init));
+
+  const client: TestSandbox['client'] = (type, params = {}, opts = {}) => {
+    const all = { type, name: info.app.name, ownerid: info.app.ownerid, ...params };
+    const path = `/api/${opts.api ?? '1.3'}/`;
+    if (opts.method === 'POST') {
+      return request(path, { method: 'POST', body: query(all), headers: { 'content-type': 'application/x-www-form-urlencoded', ...opts.headers } });
+    }
+    return request(`${path}?${query(all)}`, { headers: { ...opts.headers } });
+  };
+
+  let closed = false;
+  const sandbox: TestSandbox = {
+    baseUrl: info.baseUrl,
+    info,
+    store: running.store,
+    app: () => {
+      const app = findAppBySellerKey(running.store, info.sellerKey);
+      if (app === undefined) throw new Error('The seeded app is gone');
+      return app;
+    },
+    client,
+    async init(params = {}, opts = {}) {
+      const res = await client('init', { ver: info.app.version, ...params }, opts);
+      if (res.json?.success !== true) throw new Error(`init failed (${res.status}): ${res.text}`);
+      return res.json.sessionid as string;
+    },
+    seller: (type, params = {}) => request(`/api/seller/?${query({ sellerkey: info.sellerKey, type, ...params })}`),
+    async outbox(params = {}) {
+      const res = await request(`/sandbox/outbox?${query(params)}`, { headers: { authorization: `Bearer ${info.adminToken}` } });
+      if (res.status !== 200) throw new Error(`outbox answered ${res.status}: ${res.text}`);
+      return res.json as OutboxMessage[];
+    },
+    request,
+    verify13(res) {
+      const timestamp = res.headers.get('x-signature-timestamp');
+      const signature = res.headers.get('x-signature-ed25519');
+      if (timestamp === null || signature === null) return false;
+      return verifyEd25519(info.publicKey, timestamp, res.bytes, signature);
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await running.close();
+    },
+  };
+  open.push(sandbox);
+  if (!registered) {
+    registered = true;
+    afterAll(async () => {
+      await Promise.all(open.splice(0).map((s) => s.close()));
+    });
+  }
+  return sandbox;
+}
+
+export interface TestStore {
+  readonly store: Store;
+  readonly app: AppRow;
+  /** A fresh, unvalidated 1.3 session of the app from `ip`. */
+  session(now: number, ip?: string): SessionRow;
+}
+
+/** A seeded `:memory:` store for handler-level tests (no HTTP). Close it with `store.close()`. */
+export function openTestStore(now: number = Math.floor(Date.now() / 1000)): TestStore {
+  const store = openStore(':memory:');
+  const app = seedStore(store, {}, now);
+  return {
+    store,
+    app,
+    session: (at, ip = '127.0.0.1') => createSession(store, app, { ip, api: '1.3' }, at),
+  };
+}

@@ -1,0 +1,128 @@
+/**
+ * Durability: a restart on the same data file keeps the app and the signing key; a SIGKILL
+ * during a burst of writes loses no write the server had acknowledged.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, SandboxConfigError, type SandboxInfo } from '../../src/server/start.js';
+import { openStore } from '../../src/server/store/store.js';
+import { tempDir } from '../helpers/temp-dir.js';
+import { toResult, verifyEd25519 } from '../helpers/sandbox.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const CHILD = path.join(ROOT, 'test/fixtures/sandbox-child.mjs');
+const BUILT = path.join(ROOT, 'dist/server/start.js');
+
+function newestSource(dir: string): number {
+  let newest = 0;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestSource(full) : entry.name.endsWith('.ts') ? fs.statSync(full).mtimeMs : 0);
+  }
+  return newest;
+}
+
+describe('restart', () => {
+  it('keeps the app, the seller key, the public key and the admin token', async () => {
+    const data = path.join(tempDir(), 'nested', 'deeper', 'sandbox.db');
+    const first = await startSandbox({ data, appName: 'keepme', ownerid: 'AbCdEf1234', sellerKey: 'k'.repeat(32) });
+    const init1 = await fetch(`${first.baseUrl}/api/1.3/?type=init&name=keepme&ownerid=AbCdEf1234`);
+    expect(init1.status).toBe(200);
+    await first.close();
+    expect(fs.statSync(data).mode & 0o777).toBe(0o600);
+
+    const second = await startSandbox({ data });
+    try {
+      const { baseUrl: _a, ...same1 } = first.info;
+      const { baseUrl: _b, ...same2 } = second.info;
+      expect(same2).toEqual(same1);
+      expect(second.info.app).toMatchObject({ name: 'keepme', ownerid: 'AbCdEf1234', version: '1.0' });
+      // An answer of the second run verifies with the key published by the first.
+      const res = await toResult(await fetch(`${second.baseUrl}/api/1.3/?type=init&name=keepme&ownerid=AbCdEf1234`));
+      expect(verifyEd25519(first.info.publicKey, res.headers.get('x-signature-timestamp')!, res.bytes, res.headers.get('x-signature-ed25519')!)).toBe(true);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('refuses options that contradict the stored app, and malformed ones', async () => {
+    const data = path.join(tempDir(), 'sandbox.db');
+    const first = await startSandbox({ data, appName: 'one' });
+    await first.close();
+    await expect(startSandbox({ data, appName: 'two' })).rejects.toThrow(SandboxConfigError);
+    await expect(startSandbox({ data, ownerid: 'ZZZZZZZZZZ' })).rejects.toThrow(/already holds application "one" with another ownerid/);
+    await expect(startSandbox({ data, sellerKey: 'z'.repeat(32) })).rejects.toThrow(/--seller-key/);
+    await expect(startSandbox({ data: ':memory:', ownerid: 'short' })).rejects.toThrow(/exactly 10 letters or digits/);
+    await expect(startSandbox({ data: ':memory:', sellerKey: 'x'.repeat(31) })).rejects.toThrow(/exactly 32 letters or digits/);
+    // Matching options are fine.
+    const again = await startSandbox({ data, appName: 'one', ownerid: first.info.app.ownerid, sellerKey: first.info.sellerKey });
+    await again.close();
+  });
+
+  it('closes cleanly: the store is closed and the port released', async () => {
+    const data = path.join(tempDir(), 'sandbox.db');
+    const sb = await startSandbox({ data });
+    await sb.close();
+    await sb.close();
+    expect(sb.store.db.open).toBe(false);
+    await expect(fetch(`${sb.baseUrl}/api/1.3/`)).rejects.toThrow();
+    expect(fs.existsSync(`${data}-wal`)).toBe(false);
+  });
+});
+
+describe('SIGKILL during a burst of writes', () => {
+  beforeAll(() => {
+    if (!fs.existsSync(BUILT)) throw new Error('dist/server/start.js is missing: run `npm run build` first.');
+    if (fs.statSync(BUILT).mtimeMs < newestSource(path.join(ROOT, 'src/server'))) {
+      throw new Error('dist/ is older than src/server: run `npm run build` first.');
+    }
+  });
+
+  it('loses no acknowledged init', async () => {
+    const data = path.join(tempDir(), 'sandbox.db');
+    const child = spawn(process.execPath, [CHILD, data], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const exited = new Promise<NodeJS.Signals | null>((resolve) => child.once('exit', (_code, signal) => resolve(signal)));
+    const stderr: Buffer[] = [];
+    child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
+    const info = await new Promise<SandboxInfo>((resolve, reject) => {
+      createInterface({ input: child.stdout }).once('line', (line) => resolve(JSON.parse(line) as SandboxInfo));
+      child.once('exit', () => reject(new Error(`sandbox child exited early: ${Buffer.concat(stderr).toString()}`)));
+    });
+
+    const url = `${info.baseUrl}/api/1.3/?type=init&name=${info.app.name}&ownerid=${info.app.ownerid}`;
+    const acknowledged: string[] = [];
+    let killed = false;
+    const KILL_AFTER = 200;
+    const worker = async (): Promise<void> => {
+      for (;;) {
+        let body: { success?: boolean; sessionid?: string };
+        try {
+          body = (await (await fetch(url)).json()) as typeof body;
+        } catch {
+          return; // the process is gone
+        }
+        if (body.success === true && body.sessionid) acknowledged.push(body.sessionid);
+        if (acknowledged.length >= KILL_AFTER && !killed) {
+          killed = true;
+          child.kill('SIGKILL');
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: 8 }, worker));
+    expect(await exited).toBe('SIGKILL');
+    expect(acknowledged.length).toBeGreaterThanOrEqual(KILL_AFTER);
+
+    const store = openStore(data);
+    try {
+      const stored = new Set(store.all<{ id: string }>('SELECT id FROM sessions').map((row) => row.id));
+      const lost = acknowledged.filter((id) => !stored.has(id));
+      expect(lost).toEqual([]);
+    } finally {
+      store.close();
+    }
+  });
+});
