@@ -1,0 +1,44 @@
+/**
+ * One seller group (`kactl licenses`) from the catalog: a command per command path, nested
+ * where the path has two words (`app hash add`), and the group's help listing every verb's
+ * example. Loaded for `--help`: commander, the catalog and build-verb.ts only.
+ */
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { SELLER_GROUPS, commandsForGroup, opsForGroup } from '../../api/seller-catalog/index.js';
+import type { SellerGroup, SellerOp } from '../../api/seller-catalog/index.js';
+import { addVerb } from './build-verb.js';
+
+/** Help descriptions of the other groups start lower-case (`manage profiles: …`); keep `IPs`. */
+function lowerFirst(text: string): string {
+  return /^[A-Z][a-z]/.test(text) ? text[0]!.toLowerCase() + text.slice(1) : text;
+}
+
+function examplesOf(ops: readonly SellerOp[]): string {
+  return ['', 'Examples:', ...ops.map((op) => `  $ ${op.example}`)].join('\n');
+}
+
+/** The intermediate command of a two-word path (`app hash`), made once. */
+function parentFor(groupCommand: Command, words: readonly string[]): Command {
+  let parent = groupCommand;
+  for (const word of words) {
+    parent = parent.commands.find((c) => c.name() === word) ?? parent.command(word);
+  }
+  return parent;
+}
+
+export function addSellerGroup(program: Command, ctx: Context, group: SellerGroup): Command {
+  const groupCommand = program.command(group).description(lowerFirst(SELLER_GROUPS[group]));
+  const nested = new Map<Command, SellerOp[]>();
+  for (const { command, ops } of commandsForGroup(group)) {
+    const parent = parentFor(groupCommand, command.slice(0, -1));
+    addVerb(parent, { group, command, ops }, ctx);
+    if (parent !== groupCommand) nested.set(parent, [...(nested.get(parent) ?? []), ...ops]);
+  }
+  for (const [parent, ops] of nested) {
+    parent.description(`${parent.commands.map((c) => c.name()).join(', ')}: ${ops.map((op) => op.summary.toLowerCase()).join('; ')}`);
+    parent.addHelpText('after', examplesOf(ops));
+  }
+  groupCommand.addHelpText('after', examplesOf(opsForGroup(group)));
+  return groupCommand;
+}

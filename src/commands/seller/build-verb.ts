@@ -1,0 +1,130 @@
+/**
+ * One catalog command path as one commander command: `kactl licenses delete [key]` with the
+ * flags of every operation that shares the path, a boolean flag per selector (`--all`,
+ * `--used`), `--dry-run` / `--no-backup` where they mean something, and help with the
+ * summary, units and examples. The action loads the runner only when the command runs, so
+ * `--help` costs nothing but this file (cold start).
+ */
+import { Option } from 'commander';
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import type { ParamSpec, SellerGroup, SellerOp } from '../../api/seller-catalog/index.js';
+import { KeyedOption, optionsForParam, selectorKey } from './param-options.js';
+import { VERB_EXTRAS } from './verb-extras.js';
+
+/** The operations reached through one command path (catalog `commandsForGroup`). */
+export interface Verb {
+  readonly group: SellerGroup;
+  readonly command: readonly string[];
+  /** The default (no selector) first when there is one, then the selector variants. */
+  readonly ops: readonly SellerOp[];
+}
+
+/** Short names people type by habit (gh, docker): `ls`, `rm`, `info`. */
+const VERB_ALIASES: Readonly<Record<string, readonly string[]>> = { list: ['ls'], delete: ['rm'], get: ['info'] };
+
+/** The path's positional parameter, and whether every operation of the path needs it. */
+export function positionalOf(verb: Verb): { param: ParamSpec; everyOp: boolean } | undefined {
+  const found = verb.ops.flatMap((op) => op.params.filter((p) => p.positional));
+  const first = found[0];
+  if (!first) return undefined;
+  if (found.some((p) => p.flag !== first.flag)) {
+    throw new Error(`${verb.group} ${verb.command.join(' ')}: operations disagree on the positional argument`);
+  }
+  return { param: first, everyOp: found.length === verb.ops.length };
+}
+
+/** The default operation of the path (no selector), if any. */
+export function defaultOp(verb: Verb): SellerOp | undefined {
+  return verb.ops.find((op) => op.selector === undefined);
+}
+
+/** Every flag of the path (positionals apart), with the operations that take it. */
+export function flagsOf(verb: Verb): Map<string, { param: ParamSpec; ops: SellerOp[] }> {
+  const flags = new Map<string, { param: ParamSpec; ops: SellerOp[] }>();
+  for (const op of verb.ops) {
+    for (const param of op.params) {
+      if (param.positional) continue;
+      const known = flags.get(param.flag);
+      if (!known) {
+        flags.set(param.flag, { param, ops: [op] });
+        continue;
+      }
+      if (known.param.type !== param.type || Boolean(known.param.secret) !== Boolean(param.secret)) {
+        throw new Error(`${verb.group} ${verb.command.join(' ')}: --${param.flag} means two different things`);
+      }
+      known.ops.push(op);
+    }
+  }
+  return flags;
+}
+
+/** "(only with --all)" / "(not with --all)" when a flag belongs to some of the path's operations. */
+function scopeNote(verb: Verb, ops: readonly SellerOp[]): string | undefined {
+  if (ops.length === verb.ops.length) return undefined;
+  const without = verb.ops.filter((op) => !ops.includes(op));
+  if (without.some((op) => op.selector === undefined)) {
+    return `(only with ${ops.map((op) => `--${op.selector}`).join(' or ')})`;
+  }
+  return `(not with ${without.map((op) => `--${op.selector}`).join(', ')})`;
+}
+
+function selectorDescription(op: SellerOp): string {
+  return op.effect === 'bulk' ? `${op.summary} (asks for the app name or --yes; backs up first)` : op.summary;
+}
+
+/** The help text under the options: examples, and what guards a destructive verb. */
+function helpAfter(verb: Verb): string {
+  const lines = ['', 'Examples:', ...verb.ops.map((op) => `  $ ${op.example}`)];
+  const units = verb.ops.flatMap((op) => op.params.filter((p) => p.unit).map((p) => `--${p.flag} is in ${p.unit}`));
+  if (units.length > 0) lines.push('', `Units: ${[...new Set(units)].join('; ')}.`);
+  if (verb.ops.some((op) => op.effect === 'bulk')) {
+    lines.push(
+      '',
+      'Changes to many records ask you to type the application name on a terminal and need --yes',
+      'without one. The records are first saved to a backup file in the data folder (--no-backup',
+      'skips it); --dry-run prints the request and sends nothing.',
+    );
+  } else if (verb.ops.some((op) => op.effect === 'delete-one')) {
+    lines.push('', 'Asks y/N on a terminal; needs --yes without one. --dry-run prints the request and sends nothing.');
+  }
+  return lines.join('\n');
+}
+
+export function addVerb(parent: Command, verb: Verb, ctx: Context): Command {
+  const name = verb.command[verb.command.length - 1]!;
+  const main = defaultOp(verb) ?? verb.ops[0]!;
+  const command = parent.command(name).description(main.summary);
+  for (const alias of VERB_ALIASES[name] ?? []) command.alias(alias);
+
+  const positional = positionalOf(verb);
+  if (positional) {
+    const { param, everyOp } = positional;
+    command.argument(everyOp ? `<${param.flag}>` : `[${param.flag}]`, everyOp ? param.description : `${param.description} (not with ${verb.ops.filter((op) => !op.params.includes(param)).map((op) => `--${op.selector}`).join(', ')})`);
+  }
+
+  const extras = verb.ops.map((op) => VERB_EXTRAS[op.type]).filter((e) => e !== undefined);
+  for (const [flag, { param, ops }] of flagsOf(verb)) {
+    const notes = [scopeNote(verb, ops), ...extras.map((e) => e.flagNotes?.[flag])].filter((n): n is string => n !== undefined);
+    const description = extras.map((e) => e.flagDescriptions?.[flag]).find((d) => d !== undefined);
+    const shown = description === undefined ? param : { ...param, description, serverDefault: undefined };
+    for (const option of optionsForParam(shown, notes.join(' ') || undefined)) command.addOption(option);
+  }
+  for (const op of verb.ops) {
+    if (op.selector !== undefined) command.addOption(new KeyedOption(`--${op.selector}`, selectorDescription(op), selectorKey(op.selector)));
+  }
+  for (const extra of extras) for (const option of extra.options?.() ?? []) command.addOption(option);
+  if (verb.ops.some((op) => op.effect !== 'read')) {
+    command.addOption(new Option('--dry-run', 'print the request that would be sent, and send nothing'));
+  }
+  if (verb.ops.some((op) => op.effect === 'bulk' && op.backupFrom !== undefined)) {
+    command.addOption(new Option('--no-backup', 'skip the backup of the records the change touches'));
+  }
+
+  command.addHelpText('after', helpAfter(verb));
+  command.action(async (...args: unknown[]) => {
+    const { runVerb } = await import('./run-verb.js');
+    await runVerb(ctx, verb, args[args.length - 1] as Command);
+  });
+  return command;
+}

@@ -1,0 +1,76 @@
+/**
+ * Printing an answer by the kind the catalog gives it: a list as a table / CSV / NDJSON / TSV,
+ * a record as field-value lines, a single value bare on stdout, a bare message as a success
+ * line on stderr. `--json` (or `-o json`) prints the server's JSON instead: a list's array, or
+ * the whole body for everything else.
+ */
+import type { Context } from '../../context.js';
+import type { SellerOp } from '../../api/seller-catalog/index.js';
+import type { Column, ColumnKind } from '../../io/format.js';
+import { stripControl } from '../../io/format.js';
+
+/** Unix times in seconds, shown as dates to people and as ISO 8601 to machines. */
+const DATE_FIELDS = new Set(['gendate', 'usedon', 'createdate', 'lastlogin', 'expiry', 'logdate', 'uploaddate', 'creationdate']);
+/** Lengths of time in seconds (a license's `expires` is its duration until redeemed). */
+const DURATION_FIELDS = new Set(['expires', 'duration', 'delay', 'cooldown']);
+/** Names that mean something else in one answer: a mute's `time` is when it ends. */
+const KIND_BY_TYPE: Readonly<Record<string, Readonly<Record<string, ColumnKind>>>> = { fetchallmutes: { time: 'date' } };
+
+export function columnsFor(op: SellerOp, names: readonly string[]): Column[] {
+  return names.map((key) => {
+    const kind = KIND_BY_TYPE[op.type]?.[key] ?? (DATE_FIELDS.has(key) ? 'date' : DURATION_FIELDS.has(key) ? 'duration' : undefined);
+    return kind === undefined ? { key } : { key, kind };
+  });
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The rows of a list answer. Not an array means nothing (E's `usersub` answers `subs: "not_found"`
+ * with success); plain strings (older `fetchallusernames`) become rows of the first column.
+ */
+export function listRows(body: Record<string, unknown>, key: string, firstColumn: string): { raw: unknown[]; rows: Record<string, unknown>[] } {
+  const value = body[key];
+  const raw = Array.isArray(value) ? (value as unknown[]) : [];
+  return { raw, rows: raw.map((row) => (isRecord(row) ? row : { [firstColumn]: row })) };
+}
+
+function pick(source: Record<string, unknown>, fields: readonly string[]): Record<string, unknown> {
+  return Object.fromEntries(fields.map((field) => [field, source[field]]));
+}
+
+/** A change that also returns data (upload's id, activate's user) still says what it did. */
+function sayDone(ctx: Context, op: SellerOp, body: Record<string, unknown>, valueKey?: string): void {
+  if (op.effect !== 'read' && valueKey !== 'message' && typeof body.message === 'string' && body.message !== '') ctx.output.success(body.message);
+}
+
+export async function renderAnswer(ctx: Context, op: SellerOp, body: Record<string, unknown>): Promise<void> {
+  const response = op.response;
+  if (response.kind === 'list') {
+    const { raw, rows } = listRows(body, response.key, response.columns[0] ?? 'value');
+    if (ctx.output.wantsJson) return ctx.output.json(raw);
+    return ctx.output.list(rows, columnsFor(op, response.columns));
+  }
+  if (ctx.output.wantsJson) return ctx.output.json(body);
+  switch (response.kind) {
+    case 'object': {
+      sayDone(ctx, op, body);
+      const record = body[response.key];
+      return ctx.output.record(pick(isRecord(record) ? record : {}, response.fields), columnsFor(op, response.fields));
+    }
+    case 'flat':
+      return ctx.output.record(pick(body, response.fields), columnsFor(op, response.fields));
+    case 'value': {
+      sayDone(ctx, op, body, response.key);
+      const value = body[response.key];
+      const text = value === undefined || value === null ? '' : typeof value === 'string' ? value : JSON.stringify(value);
+      // A variable's value is end-user data: on a terminal it must not drive the terminal.
+      return ctx.output.line(ctx.io.isStdoutTTY ? stripControl(text) : text);
+    }
+    case 'message':
+    case 'keys':
+      return ctx.output.success(typeof body.message === 'string' && body.message !== '' ? body.message : 'Done.');
+  }
+}

@@ -1,0 +1,119 @@
+/**
+ * Flags and arguments → the operation's wire parameters. The catalog says what each one is;
+ * this applies it: switches become 1/0, secrets come from the flag, stdin or a hidden prompt,
+ * a missing required value is asked for on a terminal and otherwise stops with exit 2 naming
+ * the flag, and the entry's fixed parameters (`user=all`) are added. The few operations that
+ * take more than the catalog gives (verb-extras.ts) are handled here too.
+ */
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import type { Context } from '../../context.js';
+import { fixedParamsFor, reservedPositionalValues } from '../../api/seller-catalog/index.js';
+import type { ParamSpec, SellerOp } from '../../api/seller-catalog/index.js';
+import { UsageError } from '../../errors.js';
+import { readStdinText, valueOrAsk } from '../../io/ask.js';
+import { paramKey, stdinKey, valueProblem } from './param-options.js';
+import { VERB_EXTRAS } from './verb-extras.js';
+
+export interface FlagInput {
+  /** The command's positional argument, if given. */
+  positional: string | undefined;
+  /** commander's option values. */
+  opts: Readonly<Record<string, unknown>>;
+  /** Whether the user gave the option stored under `key`. */
+  given: (key: string) => boolean;
+}
+
+function text(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+/** MD5 of a file, read as a stream (program builds can be large). */
+async function md5OfFile(path: string): Promise<string> {
+  const hash = createHash('md5');
+  try {
+    for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
+    throw new UsageError(`Can't read --file ${path} (${code}).`);
+  }
+  return hash.digest('hex');
+}
+
+/** `delete-many --keys`: any separators in, the exact ", " the server splits on out. */
+function joinKeys(raw: string): string {
+  const keys = raw.split(/[\s,]+/).filter((k) => k !== '');
+  if (keys.length === 0) throw new UsageError('--keys holds no keys.');
+  return keys.join(', ');
+}
+
+/** A value the operation takes from somewhere other than its flag (verb-extras.ts). */
+async function specialValue(ctx: Context, op: SellerOp, param: ParamSpec, input: FlagInput): Promise<string | undefined> {
+  if (op.type === 'addhash' && param.wire === 'hash') {
+    const file = text(input.opts.file);
+    if (file === undefined) return undefined;
+    if (text(input.opts[paramKey(param.flag)]) !== undefined) throw new UsageError('Give --md5 or --file, not both.');
+    return md5OfFile(file);
+  }
+  if (op.type === 'getbalance' && param.wire === 'appname' && text(input.opts[paramKey(param.flag)]) === undefined) {
+    return (await ctx.settings()).appName.value;
+  }
+  if (op.type === 'delmultiple' && param.wire === 'key') {
+    const raw = text(input.opts[paramKey(param.flag)]);
+    if (raw === undefined) return undefined;
+    return joinKeys(raw === '-' ? await readStdinText(ctx, '--keys -') : raw);
+  }
+  return undefined;
+}
+
+/** Flags that would each read stdin; only one can. */
+function stdinReaders(op: SellerOp, input: FlagInput): string[] {
+  const readers = op.params.filter((p) => p.secret && input.opts[stdinKey(p.flag)] === true).map((p) => `--${p.flag}-stdin`);
+  if (op.type === 'delmultiple' && input.opts[paramKey('keys')] === '-') readers.push('--keys -');
+  return readers;
+}
+
+async function valueFor(ctx: Context, op: SellerOp, param: ParamSpec, input: FlagInput): Promise<string | undefined> {
+  if (param.positional) {
+    const value = input.positional;
+    if (value !== undefined && reservedPositionalValues(op).includes(value)) {
+      throw new UsageError(`"${value}" would act on every record without the safeguards; use --all instead.`);
+    }
+    if (value !== undefined) return value;
+    return valueOrAsk(ctx, { value: undefined, flag: `<${param.flag}>`, label: param.description, validate: (v) => valueProblem(param, v) ?? true });
+  }
+  const special = await specialValue(ctx, op, param, input);
+  if (special !== undefined) return special;
+  if (param.type === 'bool01') {
+    if (input.opts[paramKey(param.flag)] === true) return '1';
+    // A required switch (`authed`) is sent as 0: the server refuses it missing.
+    return param.required ? '0' : undefined;
+  }
+  const flagValue = text(input.opts[paramKey(param.flag)]);
+  if (param.secret && input.opts[stdinKey(param.flag)] === true) {
+    if (flagValue !== undefined) throw new UsageError(`Give --${param.flag} or --${param.flag}-stdin, not both.`);
+    return readStdinText(ctx, `--${param.flag}-stdin`);
+  }
+  if (flagValue !== undefined) return flagValue;
+  const defaulted = VERB_EXTRAS[op.type]?.defaulted?.includes(param.flag) === true;
+  if (!param.required && !defaulted) return undefined;
+  return valueOrAsk(ctx, {
+    value: undefined,
+    flag: `--${param.flag}`,
+    label: param.unit ? `${param.description} [${param.unit}]` : param.description,
+    ...(param.secret ? { secret: true, alternative: `--${param.flag}-stdin` } : {}),
+    validate: (v) => valueProblem(param, v) ?? true,
+  });
+}
+
+/** The wire parameters for `op` from what the user gave, asking for what is missing. */
+export async function collectWireParams(ctx: Context, op: SellerOp, input: FlagInput): Promise<Record<string, string>> {
+  const readers = stdinReaders(op, input);
+  if (readers.length > 1) throw new UsageError(`Only one value can come from stdin; ${readers.join(' and ')} both ask for it.`);
+  const params: Record<string, string> = {};
+  for (const param of op.params) {
+    const value = await valueFor(ctx, op, param, input);
+    if (value !== undefined) params[param.wire] = value;
+  }
+  return { ...params, ...fixedParamsFor(op) };
+}

@@ -1,0 +1,57 @@
+/**
+ * A one-line progress bar on stderr, drawn only when stderr is a terminal (ux.md §14): piped or
+ * in CI it draws nothing, so logs stay clean. Data printed meanwhile to the same terminal goes
+ * through `above`, which lifts the bar off the line, prints, and draws it again below.
+ */
+import type { IOStreams } from './streams.js';
+
+export interface Progress {
+  /** `done` of the total are finished. */
+  update(done: number): void;
+  /** Runs `write` (which prints something) with the bar out of the way. */
+  above(write: () => void): void;
+  /** Removes the bar for good. */
+  stop(): void;
+}
+
+const CLEAR_LINE = '\r\u001b[2K';
+
+/** The bar's text for `done` of `total` in `width` columns: `label [████░░░░] 300/1000`. */
+export function progressLine(label: string, done: number, total: number, width: number): string {
+  const counter = ` ${done}/${total}`;
+  const room = Math.max(0, Math.min(40, width - label.length - counter.length - 4));
+  const filled = total > 0 ? Math.round((room * Math.min(done, total)) / total) : 0;
+  return `${label} [${'█'.repeat(filled)}${'░'.repeat(room - filled)}]${counter}`;
+}
+
+export function createProgress(io: IOStreams, options: { total: number; label: string; enabled?: boolean }): Progress {
+  if (!io.isStderrTTY || options.enabled === false) return { update: () => undefined, above: (write) => write(), stop: () => undefined };
+  let done = 0;
+  let shown = false;
+  let stopped = false;
+  const draw = (): void => {
+    if (stopped) return;
+    io.err(`${CLEAR_LINE}${progressLine(options.label, done, options.total, io.columns)}`);
+    shown = true;
+  };
+  const lift = (): void => {
+    if (shown) io.err(CLEAR_LINE);
+    shown = false;
+  };
+  draw();
+  return {
+    update(value) {
+      done = value;
+      draw();
+    },
+    above(write) {
+      lift();
+      write();
+      draw();
+    },
+    stop() {
+      lift();
+      stopped = true;
+    },
+  };
+}
