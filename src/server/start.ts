@@ -67,6 +67,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   if (options.failureStatus !== undefined && options.failureStatus !== 200 && options.failureStatus !== 400) {
     throw new SandboxConfigError('--failure-status must be 200 or 400.');
   }
+  if (typeof options.data !== 'string' || options.data.trim() === '') throw new SandboxConfigError('--data must be a file path or :memory:.');
   const clock = options.now ?? Date.now;
   const log = options.log ?? (() => undefined);
 

@@ -17,13 +17,18 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const CHILD = path.join(ROOT, 'test/fixtures/sandbox-child.mjs');
 const BUILT = path.join(ROOT, 'dist/server/start.js');
 
-function newestSource(dir: string): number {
-  let newest = 0;
+/** Sources under src/server whose built .js is missing or older (tsc --incremental only rewrites what changed). */
+function staleSources(dir: string): string[] {
+  const stale: string[] = [];
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
     const full = path.join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestSource(full) : entry.name.endsWith('.ts') ? fs.statSync(full).mtimeMs : 0);
+    if (entry.isDirectory()) stale.push(...staleSources(full));
+    else if (entry.name.endsWith('.ts')) {
+      const built = path.join(ROOT, 'dist', path.relative(path.join(ROOT, 'src'), full)).replace(/\.ts$/, '.js');
+      if (!fs.existsSync(built) || fs.statSync(built).mtimeMs < fs.statSync(full).mtimeMs) stale.push(path.relative(ROOT, full));
+    }
   }
-  return newest;
+  return stale;
 }
 
 describe('restart', () => {
@@ -77,9 +82,8 @@ describe('restart', () => {
 describe('SIGKILL during a burst of writes', () => {
   beforeAll(() => {
     if (!fs.existsSync(BUILT)) throw new Error('dist/server/start.js is missing: run `npm run build` first.');
-    if (fs.statSync(BUILT).mtimeMs < newestSource(path.join(ROOT, 'src/server'))) {
-      throw new Error('dist/ is older than src/server: run `npm run build` first.');
-    }
+    const stale = staleSources(path.join(ROOT, 'src/server'));
+    if (stale.length > 0) throw new Error(`dist/ is older than ${stale.slice(0, 3).join(', ')}: run \`npm run build\` first.`);
   });
 
   it('loses no acknowledged init', async () => {

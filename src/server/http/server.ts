@@ -52,10 +52,24 @@ export function createSandboxServer(deps: ServerDeps): SandboxServer {
   let closing = false;
 
   const server = http.createServer({ maxHeaderSize: MAX_HEADER_BYTES, requestTimeout: 60_000, headersTimeout: 30_000, keepAliveTimeout: 5_000 }, (req, res) => {
-    const task = handleRequest(req, res).finally(() => inflight.delete(task));
+    const task = handleRequest(req, res)
+      .catch((err: unknown) => lastResort(res, err))
+      .finally(() => inflight.delete(task));
     inflight.add(task);
   });
   server.on('clientError', answerParserError);
+
+  /** Writing the answer itself failed (a bad header value, say): never let that reach the process. */
+  function lastResort(res: ServerResponse, err: unknown): void {
+    deps.log(`writing a response failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    const body = Buffer.from(asciiJson({ success: false, message: MESSAGES.internal }));
+    res.writeHead(500, { 'content-type': JSON_CONTENT_TYPE, 'content-length': String(body.length), connection: 'close' });
+    res.end(body);
+  }
 
   async function handleRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const started = deps.clock();
