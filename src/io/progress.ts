@@ -18,7 +18,8 @@ const CLEAR_LINE = '\r\u001b[2K';
 
 /** The bar's text for `done` of `total` in `width` columns: `label [████░░░░] 300/1000`. */
 export function progressLine(label: string, done: number, total: number, width: number): string {
-  const counter = ` ${done}/${total}`;
+  // Padded to the total's width, so the bar keeps its length as the count grows.
+  const counter = ` ${String(done).padStart(String(total).length)}/${total}`;
   const room = Math.max(0, Math.min(40, width - label.length - counter.length - 4));
   const filled = total > 0 ? Math.round((room * Math.min(done, total)) / total) : 0;
   return `${label} [${'█'.repeat(filled)}${'░'.repeat(room - filled)}]${counter}`;

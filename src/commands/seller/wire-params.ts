@@ -66,13 +66,6 @@ async function specialValue(ctx: Context, op: SellerOp, param: ParamSpec, input:
   return undefined;
 }
 
-/** Flags that would each read stdin; only one can. */
-function stdinReaders(op: SellerOp, input: FlagInput): string[] {
-  const readers = op.params.filter((p) => p.secret && input.opts[stdinKey(p.flag)] === true).map((p) => `--${p.flag}-stdin`);
-  if (op.type === 'delmultiple' && input.opts[paramKey('keys')] === '-') readers.push('--keys -');
-  return readers;
-}
-
 async function valueFor(ctx: Context, op: SellerOp, param: ParamSpec, input: FlagInput): Promise<string | undefined> {
   if (param.positional) {
     const value = input.positional;
@@ -108,8 +101,6 @@ async function valueFor(ctx: Context, op: SellerOp, param: ParamSpec, input: Fla
 
 /** The wire parameters for `op` from what the user gave, asking for what is missing. */
 export async function collectWireParams(ctx: Context, op: SellerOp, input: FlagInput): Promise<Record<string, string>> {
-  const readers = stdinReaders(op, input);
-  if (readers.length > 1) throw new UsageError(`Only one value can come from stdin; ${readers.join(' and ')} both ask for it.`);
   const params: Record<string, string> = {};
   for (const param of op.params) {
     const value = await valueFor(ctx, op, param, input);

@@ -1,0 +1,154 @@
+/**
+ * Destructive actions: refusal without a terminal unless --yes (nothing sent), the backup
+ * written before the change (and the change not made when the backup fails), --no-backup,
+ * --dry-run, and single-record confirmation.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { fakeSeller, json, SELLER_KEY } from './helpers.js';
+
+const USERS = [
+  { id: '1', username: 'alice', email: null, password: '$2y$hash', hwid: 'H1', app: 'APP-SECRET', owner: 'SellerAPI', createdate: '1700000000', lastlogin: null, banned: null, ip: '10.0.0.1', cooldown: '0' },
+  { id: '2', username: 'bob', email: null, password: null, hwid: null, app: 'APP-SECRET', owner: 'SellerAPI', createdate: '1700000000', lastlogin: null, banned: null, ip: null, cooldown: '0' },
+];
+
+function backupFiles(configDir: string): string[] {
+  const dir = path.join(configDir, 'data', 'backups');
+  return fs.existsSync(dir) ? fs.readdirSync(dir).map((f) => path.join(dir, f)) : [];
+}
+
+async function usersServer() {
+  return fakeSeller({
+    fetchallusers: () => json({ success: true, message: 'Successfully Retrieved Users', users: USERS }),
+    usersub: (_req, params) => json({ success: true, message: 'ok', subs: [{ id: '1', user: params.user, subscription: 'default', expiry: '1900000000', key: null, paused: '0' }] }),
+  });
+}
+
+describe('changes to many records', () => {
+  it('refuses without a terminal and without --yes: exit 2, nothing sent, no backup', async () => {
+    const seller = await usersServer();
+    const { code, stderr, stdout } = await seller.run(['users', 'delete', '--all']);
+    expect(code).toBe(2);
+    expect(stderr).toContain('Delete every user needs confirmation: add --yes');
+    expect(stdout).toBe('');
+    expect(seller.sent()).toEqual([]);
+    expect(backupFiles(seller.configDir)).toEqual([]);
+  });
+
+  it('with --yes, backs up the list first (0600 in a 0700 folder), prints the path, then acts', async () => {
+    const seller = await usersServer();
+    const { code, stderr } = await seller.run(['users', 'delete', '--all', '--yes']);
+    expect(code, stderr).toBe(0);
+    expect(seller.sent().map((p) => p.type)).toEqual(['fetchallusers', 'delallusers']);
+    const [file] = backupFiles(seller.configDir);
+    expect(file).toBeDefined();
+    expect(stderr).toContain(`Backup of 2 records written to ${file}`);
+    expect(path.basename(file!)).toMatch(/^\d{4}-\d\d-\d\dT[\d-]+Z-kactl-delallusers\.json$/);
+    expect(fs.statSync(file!).mode & 0o777).toBe(0o600);
+    expect(fs.statSync(path.dirname(file!)).mode & 0o777).toBe(0o700);
+    const backup = JSON.parse(fs.readFileSync(file!, 'utf8'));
+    expect(backup).toMatchObject({ kactl: 'backup', version: 1, action: { type: 'delallusers', command: 'users delete --all' }, source: { type: 'fetchallusers', key: 'users' } });
+    expect(backup.records).toEqual(USERS);
+    expect(JSON.stringify(backup)).not.toContain(SELLER_KEY);
+  });
+
+  it('names the backup after the application when the profile knows it', async () => {
+    const seller = await usersServer();
+    await seller.run(['users', 'reset-hwid', '--all', '--yes'], { env: { KACTL_APP_NAME: 'My App!' } });
+    expect(path.basename(backupFiles(seller.configDir)[0]!)).toMatch(/-My_App_-resetalluser\.json$/);
+  });
+
+  it("keeps each user's subscriptions in the backup of extend --all", async () => {
+    const seller = await usersServer();
+    const { code, stderr } = await seller.run(['users', 'extend', '--all', '--sub', 'default', '--expiry', '2', '--yes']);
+    expect(code, stderr).toBe(0);
+    expect(seller.sent().map((p) => p.type)).toEqual(['fetchallusers', 'usersub', 'usersub', 'extend']);
+    const backup = JSON.parse(fs.readFileSync(backupFiles(seller.configDir)[0]!, 'utf8'));
+    expect(Object.keys(backup.subscriptions)).toEqual(['alice', 'bob']);
+    expect(backup.subscriptions.alice[0]).toMatchObject({ subscription: 'default', expiry: '1900000000' });
+  });
+
+  it('with --no-backup, acts without listing or writing anything', async () => {
+    const seller = await usersServer();
+    const { code, stderr } = await seller.run(['users', 'delete', '--expired', '--yes', '--no-backup']);
+    expect(code, stderr).toBe(0);
+    expect(seller.sent().map((p) => p.type)).toEqual(['delexpusers']);
+    expect(backupFiles(seller.configDir)).toEqual([]);
+    expect(stderr).toContain('No backup (--no-backup).');
+  });
+
+  it('does not act when the backup cannot be made', async () => {
+    const seller = await fakeSeller({ fetchallusers: () => ({ status: 500, body: 'Internal Server Error' }) });
+    const { code, stderr } = await seller.run(['users', 'delete', '--all', '--yes']);
+    expect(code).toBe(4);
+    expect(stderr).toContain('The backup could not be made, so nothing was changed.');
+    expect(seller.sent().map((p) => p.type)).toEqual(['fetchallusers']);
+  });
+
+  it('backs up an empty list too, then lets the server answer', async () => {
+    const seller = await fakeSeller({
+      fetchallkeys: () => json({ success: false, message: 'No keys found' }, 406),
+      delunused: () => json({ success: false, message: "Didn't find any unused keys!" }),
+    });
+    const { code, stderr } = await seller.run(['licenses', 'delete', '--unused', '--yes']);
+    expect(code).toBe(1);
+    expect(stderr).toContain('Backup of 0 records');
+    expect(stderr).toContain("Didn't find any unused keys!");
+  });
+
+  it('says why an action without a list has no backup', async () => {
+    const seller = await fakeSeller();
+    const { code, stderr } = await seller.run(['whitelists', 'delete', '--all', '--yes']);
+    expect(code, stderr).toBe(0);
+    expect(stderr).toContain('No seller operation lists whitelisted IPs');
+    expect(seller.sent().map((p) => p.type)).toEqual(['delallwhites']);
+  });
+
+  it('--dry-run prints the request with the seller key masked and sends nothing', async () => {
+    const seller = await usersServer();
+    const { code, stdout, stderr } = await seller.run(['users', 'extend', '--all', '--sub', 'default', '--expiry', '2', '--dry-run']);
+    expect(code, stderr).toBe(0);
+    expect(seller.sent()).toEqual([]);
+    expect(stdout).toBe(`GET ${seller.server.baseUrl}/api/seller/?sellerkey=${SELLER_KEY.slice(0, 4)}…&type=extend&sub=default&expiry=2&user=all\n`);
+    expect(stdout + stderr).not.toContain(SELLER_KEY);
+    expect(stderr).toContain('Dry run: nothing was sent');
+    expect(backupFiles(seller.configDir)).toEqual([]);
+  });
+
+  it('--dry-run --json prints the requests as JSON', async () => {
+    const seller = await fakeSeller();
+    const { stdout } = await seller.run(['licenses', 'delete', '--all', '--dry-run', '--json']);
+    expect(JSON.parse(stdout)).toEqual({ dryRun: true, requests: [{ method: 'GET', url: expect.stringContaining('type=delalllicenses'), type: 'delalllicenses', params: {} }] });
+    expect(seller.sent()).toEqual([]);
+  });
+});
+
+describe('single-record deletes', () => {
+  it('refuse without a terminal unless --yes, naming --yes', async () => {
+    const seller = await fakeSeller();
+    const refused = await seller.run(['vars', 'delete', 'motd']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('Delete a global variable (motd): add --yes');
+    expect(seller.sent()).toEqual([]);
+    const done = await seller.run(['vars', 'rm', 'motd', '-y']);
+    expect(done.code, done.stderr).toBe(0);
+    expect(seller.sent().map((p) => p.type)).toEqual(['delvar']);
+    expect(backupFiles(seller.configDir)).toEqual([]);
+  });
+
+  it('--dry-run sends nothing and needs no --yes', async () => {
+    const seller = await fakeSeller();
+    const { code, stdout } = await seller.run(['sessions', 'kill', 'a1b2c3d4e5', '--dry-run']);
+    expect(code).toBe(0);
+    expect(stdout).toContain('type=kill&sessid=');
+    expect(seller.sent()).toEqual([]);
+  });
+
+  it('plain writes run without confirmation', async () => {
+    const seller = await fakeSeller();
+    const { code } = await seller.run(['users', 'ban', 'alice', '--reason', 'spam']);
+    expect(code).toBe(0);
+    expect(seller.sent().map((p) => p.type)).toEqual(['banuser']);
+  });
+});
