@@ -6,9 +6,12 @@ import type { HandlerTable } from '../../src/server/dispatch/types.js';
 import type { PageRoute } from '../../src/server/http/pages.js';
 import { startSandbox } from '../../src/server/start.js';
 
+let slowStarted: () => void = () => undefined;
+
 const whoami: HandlerTable = {
   whoami: (ctx) => ok('you', { ip: ctx.ip, api: ctx.api, now: ctx.now }),
   slow: async (ctx) => {
+    slowStarted();
     await new Promise((resolve) => setTimeout(resolve, 300));
     return ok('done', { aborted: ctx.signal.aborted });
   },
@@ -17,8 +20,9 @@ const whoami: HandlerTable = {
 describe('graceful close', () => {
   it('finishes in-flight requests before closing the store', async () => {
     const sb = await startTestSandbox({ handlers: { client: whoami } });
+    const started = new Promise<void>((resolve) => (slowStarted = resolve));
     const pending = sb.client('slow');
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await started;
     const closed = sb.close();
     const res = await pending;
     expect(res.status).toBe(200);
