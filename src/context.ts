@@ -169,9 +169,9 @@ export class Context {
 
   async clientApi(): Promise<ClientApi> {
     const settings = await this.settings();
-    const baseUrl = requireSetting(settings.baseUrl.value, 'a server base URL', '--base-url or KACTL_BASE_URL');
-    const appName = requireSetting(settings.appName.value, 'the application name', '--app-name or KACTL_APP_NAME');
-    const ownerid = requireSetting(settings.ownerid.value, 'the application owner id', '--ownerid or KACTL_OWNERID');
+    const baseUrl = requireSetting(settings.baseUrl.value, 'server base URL', '--base-url or KACTL_BASE_URL');
+    const appName = requireSetting(settings.appName.value, 'application name', '--app-name or KACTL_APP_NAME');
+    const ownerid = requireSetting(settings.ownerid.value, 'application owner id', '--ownerid or KACTL_OWNERID');
     const { ClientApi } = await import('./api/client-api.js');
     const store = await this.config();
     const profileName = await this.sessionProfileName();
@@ -206,8 +206,8 @@ export class Context {
 
   async sellerApi(): Promise<SellerApi> {
     const settings = await this.settings();
-    const baseUrl = requireSetting(settings.baseUrl.value, 'a server base URL', '--base-url or KACTL_BASE_URL');
-    const sellerKey = requireSetting(settings.sellerKey.value, 'a seller key', 'KACTL_SELLER_KEY or `kactl profile add … --seller-key-stdin`');
+    const baseUrl = requireSetting(settings.baseUrl.value, 'server base URL', '--base-url or KACTL_BASE_URL');
+    const sellerKey = requireSetting(settings.sellerKey.value, 'seller key', 'KACTL_SELLER_KEY or `kactl profile add … --seller-key-stdin`');
     const { SellerApi } = await import('./api/seller-api.js');
     const path = await import('node:path');
     return new SellerApi({

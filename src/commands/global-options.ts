@@ -8,14 +8,12 @@ import type { Command } from 'commander';
 import type { GlobalOptions } from '../context.js';
 import { DEFAULT_GLOBALS } from '../context.js';
 import { OUTPUT_FORMATS } from '../io/format.js';
+import { DURATION_HINT, durationSeconds } from '../util/duration.js';
 
-/** `15`, `15s`, `500ms`, `2m` → seconds. */
+/** Commander parser: `15`, `15s`, `500ms`, `2m`, `1h`, `7d` → seconds; anything else is a usage error. */
 export function parseDurationSeconds(raw: string): number {
-  const match = /^(\d+(?:\.\d+)?)(ms|s|m)?$/.exec(raw.trim());
-  if (!match) throw new InvalidArgumentError('Give a duration like 15, 15s, 500ms or 2m.');
-  const amount = Number(match[1]);
-  const seconds = match[2] === 'ms' ? amount / 1000 : match[2] === 'm' ? amount * 60 : amount;
-  if (seconds <= 0) throw new InvalidArgumentError('The duration must be more than zero.');
+  const seconds = durationSeconds(raw);
+  if (seconds === undefined) throw new InvalidArgumentError(DURATION_HINT);
   return seconds;
 }
 

@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { registerSandboxStart } from './start.js';
 import { registerSandboxOutbox } from './outbox.js';
+import { registerSandboxClock } from './clock.js';
 
 export function registerSandboxCommands(program: Command, ctx: Context): void {
   const group = program
@@ -16,4 +17,5 @@ email it would send (magic links, one-time codes, password resets) in an outbox.
     );
   registerSandboxStart(group, ctx);
   registerSandboxOutbox(group, ctx);
+  registerSandboxClock(group, ctx);
 }
