@@ -106,5 +106,10 @@ export async function collectWireParams(ctx: Context, op: SellerOp, input: FlagI
     const value = await valueFor(ctx, op, param, input);
     if (value !== undefined) params[param.wire] = value;
   }
+  // A change made only of optional values (`app set`, `blacklists create`) with none given would
+  // be answered "success" by the server while changing nothing.
+  if (op.effect === 'write' && op.params.length > 0 && op.params.every((p) => !p.required) && Object.keys(params).length === 0) {
+    throw new UsageError(`Nothing to change: give at least one of ${op.params.map((p) => `--${p.flag}`).join(', ')}.`);
+  }
   return { ...params, ...fixedParamsFor(op) };
 }

@@ -87,6 +87,8 @@ describe('refusals before anything is sent', () => {
     ['both --password and --password-stdin', ['users', 'set-password', 'alice', '--password', 'a', '--password-stdin'], 'not both'],
     ['--md5 and --file together', ['app', 'hash', 'add', '--md5', 'abc', '--file', '/nonexistent'], 'Give --md5 or --file, not both'],
     ['an unreadable --file', ['app', 'hash', 'add', '--file', '/nonexistent/app.exe'], "Can't read --file"],
+    ['a change with nothing to change', ['app', 'set'], 'Nothing to change: give at least one of --enabled, --hwid-lock'],
+    ['a blacklist entry with neither value', ['blacklists', 'create'], 'Nothing to change: give at least one of --ip, --hwid'],
   ] as const)('%s', async (_what, args, message) => {
     const seller = await fakeSeller();
     const result = await seller.run(args);
