@@ -36,7 +36,7 @@ export function addSellerGroup(program: Command, ctx: Context, group: SellerGrou
     if (parent !== groupCommand) nested.set(parent, [...(nested.get(parent) ?? []), ...ops]);
   }
   for (const [parent, ops] of nested) {
-    parent.description(`${parent.commands.map((c) => c.name()).join(', ')}: ${ops.map((op) => op.summary.toLowerCase()).join('; ')}`);
+    parent.description(`${parent.commands.map((c) => c.name()).join(', ')}: ${ops.map((op) => lowerFirst(op.summary)).join('; ')}`);
     parent.addHelpText('after', examplesOf(ops));
   }
   groupCommand.addHelpText('after', examplesOf(opsForGroup(group)));

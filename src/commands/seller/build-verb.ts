@@ -100,7 +100,9 @@ export function addVerb(parent: Command, verb: Verb, ctx: Context): Command {
   const positional = positionalOf(verb);
   if (positional) {
     const { param, everyOp } = positional;
-    command.argument(everyOp ? `<${param.flag}>` : `[${param.flag}]`, everyOp ? param.description : `${param.description} (not with ${verb.ops.filter((op) => !op.params.includes(param)).map((op) => `--${op.selector}`).join(', ')})`);
+    const without = verb.ops.filter((op) => !op.params.includes(param)).map((op) => `--${op.selector}`);
+    const note = everyOp || without.every((flag) => param.description.includes(flag)) ? '' : ` (not with ${without.join(', ')})`;
+    command.argument(everyOp ? `<${param.flag}>` : `[${param.flag}]`, `${param.description}${note}`);
   }
 
   const extras = verb.ops.map((op) => VERB_EXTRAS[op.type]).filter((e) => e !== undefined);
