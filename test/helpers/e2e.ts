@@ -93,7 +93,7 @@ export async function startE2ESandbox(options: StartOptions = {}): Promise<E2ESa
     },
     async outbox() {
       const res = await fetch(`${info.baseUrl}/sandbox/outbox`, { headers: { authorization: `Bearer ${info.adminToken}` } });
-      const body = (await res.json());
+      const body: unknown = await res.json();
       return (Array.isArray(body) ? body : (body as { messages: unknown[] }).messages) as Awaited<ReturnType<E2ESandbox['outbox']>>;
     },
     stop() {
