@@ -14,12 +14,17 @@ export function hashEmail(email: string): string {
 }
 
 /**
- * The web-loader login token of a user (client-api.md §4.29): MD5 hex of the last five
- * characters of the stored password hash; null while the user has no password.
+ * The web-loader login token of a user (client-api.md §4.29), 32 hex characters like the real
+ * one; null while the user has no password. It changes whenever the password does.
+ *
+ * The real server uses MD5 of the hash's last five characters: about 30 bits, so it can be
+ * guessed, and the seller API's `userdata` hands it out. Here it is SHA-256 over the whole
+ * stored hash (random salt included), cut to 128 bits: no guessable input, and nothing of the
+ * hash can be recovered from it.
  */
 export function webLoaderToken(user: Pick<UserRow, 'passwordHash'>): string | null {
   if (user.passwordHash === null) return null;
-  return createHash('md5').update(user.passwordHash.slice(-5)).digest('hex');
+  return createHash('sha256').update(`kactl web-loader token\0${user.passwordHash}`).digest('hex').slice(0, 32);
 }
 
 export function findUser(store: Store, appId: number, username: string): UserRow | undefined {

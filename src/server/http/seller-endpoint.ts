@@ -3,7 +3,13 @@
  * dispatch on `type`. Answers are PHP-style JSON `{"success",<fields>}` (no nonce, no
  * signature); with `format=text` a message-only answer is just its text, as the real server's
  * generic helpers print it. The key-length, rate-limit and duplicate-type refusals are always JSON.
+ *
+ * Which operations honour `format=text` is the catalog's `textFormat`: the lists, `appdetails`,
+ * `stats`, `info`, `userdata`, `getkey`, `fetchfile`, `getbalance`... print JSON in E whatever
+ * the format, failures included. (E's `activate` prints its failures as text; the sandbox keeps
+ * that one operation all-JSON, as the catalog describes it.)
  */
+import { findSellerOp } from '../../api/seller-catalog/index.js';
 import { fail } from '../dispatch/reply.js';
 import { resolveSellerApp, sellerKeyFormatError } from '../dispatch/seller-auth.js';
 import type { Reply } from '../dispatch/types.js';
@@ -54,7 +60,7 @@ export async function serveSeller(input: RequestInput, basics: RequestBasics, de
   const handler = Object.hasOwn(deps.sellerHandlers, type) ? deps.sellerHandlers[type] : undefined;
   if (handler === undefined) return encode(fail(SELLER_MESSAGES.unknownType), true);
   const ctx = createHandlerContext(deps, 'seller', type, app, basics);
-  return encode(await runHandler(handler, ctx, params, deps.log), true);
+  return encode(await runHandler(handler, ctx, params, deps.log), findSellerOp(type)?.textFormat === true);
 }
 
 export function encodeSellerReply(reply: Reply, textFormat: boolean, failureStatus: number): EncodedResponse {

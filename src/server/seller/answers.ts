@@ -1,0 +1,32 @@
+/**
+ * Reply shapes the seller handlers share: lists with the catalog's empty-list message, answers
+ * that are just one of two sentences, and the string form the real server gives numbers in.
+ */
+import { findSellerOp } from '../../api/seller-catalog/index.js';
+import { fail, ok } from '../dispatch/reply.js';
+import type { HandlerContext, Reply } from '../dispatch/types.js';
+
+/**
+ * A list answer: `{"success":true,"message":…,"<key>":[…]}` under the catalog's key for the
+ * type being served. No rows is a failure with the catalog's empty message (`No keys found`),
+ * as the real server answers it (406 there; the sandbox's failure status here, design.md).
+ */
+export function listReply(ctx: HandlerContext, message: string, rows: readonly object[]): Reply {
+  const response = findSellerOp(ctx.type)?.response;
+  if (response?.kind !== 'list') throw new Error(`Seller type ${ctx.type} is not a list in the catalog`);
+  if (rows.length === 0) return fail(response.emptyMessage);
+  return ok(message, { [response.key]: rows });
+}
+
+/** `ok(success)` when `done`, else `fail(failure)`: most writes answer one of two sentences. */
+export function either(done: boolean, success: string, failure: string): Reply {
+  return done ? ok(success) : fail(failure);
+}
+
+/**
+ * Numbers as the real server sends database values: as strings (`"1700000000"`), null kept.
+ * Clients parse them; sending JSON numbers would break those that compare strings.
+ */
+export function str(value: number | string | null): string | null {
+  return value === null ? null : String(value);
+}

@@ -1,0 +1,166 @@
+/**
+ * Application settings (seller-api.md §3.1): details, settings, stats, pause, program hashes.
+ */
+import { listAppAccounts } from '../domain/accounts.js';
+import { addAppHash, getApp, pauseApp, resetAppHash, unpauseApp, updateAppSettings, type AppSettings } from '../domain/apps.js';
+import { listFiles } from '../domain/files.js';
+import { listGlobalVars } from '../domain/global-vars.js';
+import { licenseCounts } from '../domain/licenses.js';
+import { appMessages, setAppMessage, type AppMessageKey } from '../domain/messages.js';
+import { listWebhooks } from '../domain/webhooks.js';
+import type { Params } from '../dispatch/params.js';
+import { fail, ok, reply } from '../dispatch/reply.js';
+import type { HandlerContext, HandlerTable, Reply } from '../dispatch/types.js';
+import { wantsText } from './params.js';
+
+/**
+ * The custom client messages as `getsettings` names them, and the `updatesettings` parameter
+ * that writes each, in the page's order (also the order of the `format=text` lines).
+ */
+const MESSAGE_SETTINGS: readonly { readonly out: string; readonly param: string; readonly key: AppMessageKey }[] = [
+  { out: 'disabledmsg', param: 'appdisabled', key: 'appdisabled' },
+  { out: 'usernametakenmsg', param: 'usernametaken', key: 'usernametaken' },
+  { out: 'licenseinvalidmsg', param: 'keynotfound', key: 'keynotfound' },
+  { out: 'keytakenmsg', param: 'keyused', key: 'keyused' },
+  { out: 'nosubmsg', param: 'nosublevel', key: 'nosublevel' },
+  { out: 'userinvalidmsg', param: 'usernamenotfound', key: 'usernamenotfound' },
+  { out: 'passinvalidmsg', param: 'passmismatch', key: 'passmismatch' },
+  { out: 'hwidmismatchmsg', param: 'hwidmismatch', key: 'hwidmismatch' },
+  { out: 'noactivesubmsg', param: 'noactivesubs', key: 'noactivesubs' },
+  { out: 'blackedmsg', param: 'hwidblacked', key: 'hwidblacked' },
+];
+
+function appdetails(ctx: HandlerContext): Reply {
+  const { name, ownerid, secret, ver } = ctx.app;
+  // The secret is the real contract: a seller needs it for 1.2 signatures and client setup.
+  return ok('Fetched Application Details Successfully', { appdetails: { name, ownerid, secret, version: ver } });
+}
+
+/**
+ * `getsettings`. With `format=text`, one value a line in the page's order. E glues the line
+ * after `hwid-lock` onto it when the lock is on (operator precedence); the sandbox writes every
+ * newline, since a client splitting on lines would otherwise read shifted values.
+ */
+function getsettings(ctx: HandlerContext, params: Params): Reply {
+  const app = ctx.app;
+  const messages = appMessages(ctx.store, app.id);
+  const fields: Record<string, unknown> = {
+    message: 'Retrieved Settings Successfully',
+    enabled: app.enabled === 1,
+    'hwid-lock': app.hwidcheck === 1,
+    version: app.ver,
+    download: app.download,
+    webdownload: app.webdownload,
+    webhook: app.webhook,
+    resellerstore: app.resellerstore,
+  };
+  for (const setting of MESSAGE_SETTINGS) fields[setting.out] = messages[setting.key];
+  // The seller's own Sellix secret: returned to the holder of the seller key, as appdetails returns the app secret.
+  fields['sellixsecret'] = app.sellixsecret;
+  fields['cooldown'] = String(app.cooldown);
+  if (!wantsText(params)) return reply(true, fields);
+  const lines = Object.entries(fields)
+    .filter(([name]) => name !== 'message')
+    .map(([, value]) => (value === null || value === undefined ? '' : String(value as string | boolean)));
+  return { ...reply(true, fields), text: lines.join('\n') };
+}
+
+/** `updatesettings`: a partial update; only the parameters given are written. */
+function updatesettings(ctx: HandlerContext, params: Params): Reply {
+  const patch: Partial<AppSettings> = {};
+  const enabled = params.get('enabled');
+  if (enabled !== undefined) patch.enabled = enabled === 'true';
+  const hwidcheck = params.get('hwidcheck');
+  if (hwidcheck !== undefined) patch.hwidcheck = hwidcheck === 'true';
+  const text: [keyof AppSettings, string][] = [
+    ['ver', 'ver'],
+    ['download', 'download'],
+    ['webhook', 'webhook'],
+    ['resellerstore', 'resellerstore'],
+    ['sellixsecret', 'sellixsecret'],
+  ];
+  for (const [column, wire] of text) {
+    const value = params.get(wire);
+    if (value !== undefined) (patch as Record<string, string>)[column] = value;
+  }
+  ctx.store.tx(() => {
+    updateAppSettings(ctx.store, ctx.app.id, patch);
+    for (const setting of MESSAGE_SETTINGS) {
+      const value = params.get(setting.param);
+      if (value !== undefined) setAppMessage(ctx.store, ctx.app.id, setting.key, value);
+    }
+  });
+  return ok('Settings Update Successful');
+}
+
+function stats(ctx: HandlerContext): Reply {
+  const { store, app } = ctx;
+  const keys = licenseCounts(store, app.id);
+  const accounts = listAppAccounts(store, app.id);
+  const resellers = accounts.filter((a) => a.role === 'Reseller').length;
+  const managers = accounts.filter((a) => a.role === 'Manager').length;
+  const total = keys['Not Used'] + keys.Used + keys.Paused + keys.Banned;
+  // Counts as strings and no `message`, as E.
+  return reply(true, {
+    unused: String(keys['Not Used']),
+    used: String(keys.Used),
+    paused: String(keys.Paused),
+    banned: String(keys.Banned),
+    totalkeys: String(total),
+    webhooks: String(listWebhooks(store, app.id).length),
+    files: String(listFiles(store, app.id).length),
+    vars: String(listGlobalVars(store, app.id).length),
+    resellers: String(resellers),
+    managers: String(managers),
+    totalaccs: String(resellers + managers),
+  });
+}
+
+/**
+ * Pausing a paused app (or unpausing a running one) is refused with the page's failure
+ * sentence: E would run it again and report success, but a second pause has nothing to freeze.
+ */
+function pauseapp(ctx: HandlerContext): Reply {
+  const done = ctx.store.tx(() => {
+    if (getApp(ctx.store, ctx.app.id).paused) return false;
+    pauseApp(ctx.store, ctx.app.id, ctx.now);
+    return true;
+  });
+  return done ? ok('Successfully paused application') : fail('Failed to pause application');
+}
+
+function unpauseapp(ctx: HandlerContext): Reply {
+  const done = ctx.store.tx(() => {
+    if (!getApp(ctx.store, ctx.app.id).paused) return false;
+    unpauseApp(ctx.store, ctx.app.id, ctx.now);
+    return true;
+  });
+  return done ? ok('Successfully unpaused application') : fail('Failed to unpause application');
+}
+
+function addhash(ctx: HandlerContext, params: Params): Reply {
+  addAppHash(ctx.store, ctx.app.id, params.get('hash') ?? '');
+  return ok('Successfully added hash!');
+}
+
+function resethash(ctx: HandlerContext): Reply {
+  resetAppHash(ctx.store, ctx.app.id);
+  return ok('Successfully reset hash!');
+}
+
+/** A no-op: the endpoint has already accepted the key. */
+function setseller(): Reply {
+  return ok('Seller Key Successfully Found');
+}
+
+export const appHandlers: HandlerTable = {
+  appdetails,
+  getsettings,
+  updatesettings,
+  stats,
+  pauseapp,
+  unpauseapp,
+  addhash,
+  resethash,
+  setseller,
+};

@@ -1,0 +1,68 @@
+/**
+ * `add` (seller-api.md §3.6): create license keys. Durations are days (fractions allowed),
+ * stored as seconds. At most 100 keys a call and 5000 per app per 24 hours; a mask without `*`
+ * is one custom key; `format=text` answers the keys alone, CRLF between them.
+ *
+ * Several keys answer 200 here: E sends 302 (with no Location), which some HTTP clients chase
+ * or treat as an error; design.md's status policy is 200 for every success.
+ */
+import { generateLicenses } from '../domain/licenses.js';
+import { isFixedMask, normalizeMask, parseCharacterSet } from '../domain/license-keys.js';
+import type { Params } from '../dispatch/params.js';
+import { fail, ok } from '../dispatch/reply.js';
+import type { HandlerContext, Reply } from '../dispatch/types.js';
+import { dailyQuota, DAILY_QUOTA_MESSAGE, MAX_KEYS_PER_CALL, TOO_MANY_PER_CALL_MESSAGE } from './key-quota.js';
+import { daysToSeconds, numberParam, wantsText } from './params.js';
+
+/**
+ * The quantity a shop's JSON webhook body carries (Sellix `data.quantity`, Shoppy
+ * `data.order.quantity`, Sell.app `data.Quantity`); it overrides `amount`, as in E.
+ */
+export function shopQuantity(body: string | undefined): number | undefined {
+  if (body === undefined) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return undefined;
+  }
+  const data = (parsed as { data?: unknown } | null)?.data;
+  if (typeof data !== 'object' || data === null) return undefined;
+  const record = data as { quantity?: unknown; order?: { quantity?: unknown } | null; Quantity?: unknown };
+  for (const candidate of [record.quantity, record.order?.quantity, record.Quantity]) {
+    const n = typeof candidate === 'string' ? Number(candidate) : candidate;
+    if (typeof n === 'number' && Number.isInteger(n)) return n;
+  }
+  return undefined;
+}
+
+export function addLicenses(ctx: HandlerContext, params: Params): Reply {
+  const amount = shopQuantity(ctx.request.body) ?? numberParam(params, 'amount', 1);
+  if (amount > MAX_KEYS_PER_CALL) return fail(TOO_MANY_PER_CALL_MESSAGE);
+  if (amount < 1) return fail('Invalid parameter: amount must be from 1 to 100');
+  const mask = normalizeMask(params.get('mask'));
+  if (isFixedMask(mask) && amount > 1) return fail("Can't do custom key with amount greater than one");
+
+  const quota = dailyQuota(ctx.store, ctx.app.id, amount, ctx.now);
+  if (!quota.allowed) {
+    // 429 even with --failure-status 200: this is the real server's status, and kactl reads it
+    // as a quota (not retried), not as a rate limit.
+    return { ...fail(DAILY_QUOTA_MESSAGE), status: 429, headers: { 'retry-after': String(quota.retryAfter) } };
+  }
+
+  const made = generateLicenses(ctx.store, ctx.app.id, {
+    mask,
+    amount,
+    level: params.get('level') ?? '1',
+    character: parseCharacterSet(params.get('character')),
+    note: params.get('note') ?? null,
+    genby: params.get('owner') ?? 'SellerAPI',
+    expires: daysToSeconds(numberParam(params, 'expiry', 0)),
+  }, ctx.now);
+  if (!made.ok) return fail(made.message);
+
+  const keys = made.value;
+  if (wantsText(params)) return { ...ok('Licenses successfully generated', { keys }), text: keys.join('\r\n') };
+  const [first] = keys;
+  return keys.length === 1 && first !== undefined ? ok('License Successfully Generated', { key: first }) : ok('Licenses successfully generated', { keys });
+}

@@ -1,0 +1,126 @@
+/**
+ * A user's account fields (seller-api.md §3.10): password, email, name, HWIDs, cooldown, bans,
+ * pause. Users are looked up by exact name within the app.
+ */
+import { banUser, unbanUser } from '../domain/bans.js';
+import { hashPassword } from '../domain/passwords.js';
+import { MAX_USERNAME_LENGTH } from '../domain/register.js';
+import { deleteSession, deleteSessionsOf } from '../domain/sessions.js';
+import { freezeSubs, thawSubs } from '../domain/user-subs.js';
+import { addUserHwid, findUser, renameUser, resetAllHwids, resetUserHwid, setUserCooldown, setUserEmail, setUserPassword } from '../domain/users.js';
+import type { Params } from '../dispatch/params.js';
+import { fail, ok } from '../dispatch/reply.js';
+import type { HandlerContext, HandlerTable, Reply } from '../dispatch/types.js';
+import { either } from './answers.js';
+import { numberParam } from './params.js';
+
+/** Runs `change` on the named user inside one transaction; false when there is no such user. */
+function withUser(ctx: HandlerContext, username: string | undefined, change: (userId: number) => void): boolean {
+  return ctx.store.tx(() => {
+    const user = username === undefined ? undefined : findUser(ctx.store, ctx.app.id, username);
+    if (user === undefined) return false;
+    change(user.id);
+    return true;
+  });
+}
+
+/** `resetpw`: a new password, or none (the next login's becomes it). E answers a failure with 500; here it is 400. */
+async function resetpw(ctx: HandlerContext, params: Params): Promise<Reply> {
+  const username = params.get('user');
+  if (username === undefined || findUser(ctx.store, ctx.app.id, username) === undefined) return fail('Failed To reset password');
+  const passwd = params.get('passwd');
+  const hash = passwd === undefined ? null : await hashPassword(passwd);
+  const done = withUser(ctx, username, (id) => setUserPassword(ctx.store, id, hash));
+  return either(done, 'Password reset successful', 'Failed To reset password');
+}
+
+/** `editemail`: stored only as the SHA-1 of the lower-cased address. */
+function editemail(ctx: HandlerContext, params: Params): Reply {
+  const done = withUser(ctx, params.get('user'), (id) => setUserEmail(ctx.store, id, params.get('email') ?? null));
+  return either(done, 'Successfully changed email!', 'Failed to change email!');
+}
+
+/**
+ * `editusername`: renames the user everywhere they appear. The message says the user is logged
+ * out, so every session logged in as them ends (E ends only `sessionID`, which is ended too).
+ */
+function editusername(ctx: HandlerContext, params: Params): Reply {
+  const from = params.get('currentUsername') ?? '';
+  const to = params.get('newUsername') ?? '';
+  if (to === 'all') return fail('Username not allowed!');
+  if (to.length > MAX_USERNAME_LENGTH) return fail('Username must be shorter than 70 characters');
+  return ctx.store.tx(() => {
+    const renamed = renameUser(ctx.store, ctx.app.id, from, to);
+    if (!renamed.ok) return fail(renamed.code === 'taken' ? 'Username already used!' : 'Failed to change username!');
+    deleteSessionsOf(ctx.store, ctx.app.id, to);
+    const sessionId = params.get('sessionID');
+    if (sessionId !== undefined) deleteSession(ctx.store, ctx.app.id, sessionId);
+    return ok('Successfully changed username, user logged out!');
+  });
+}
+
+/** `addhwiduser`: appends a HWID. E answers `Added HWID` even for an unknown user; the sandbox says so. */
+function addhwiduser(ctx: HandlerContext, params: Params): Reply {
+  const done = withUser(ctx, params.get('user'), (id) => addUserHwid(ctx.store, id, params.get('hwid') ?? ''));
+  return either(done, 'Added HWID', 'User not found!');
+}
+
+function resetuser(ctx: HandlerContext, params: Params): Reply {
+  const done = withUser(ctx, params.get('user'), (id) => resetUserHwid(ctx.store, id));
+  return either(done, 'Successfully reset user!', 'Failed to reset user!');
+}
+
+function resetalluser(ctx: HandlerContext): Reply {
+  return either(resetAllHwids(ctx.store, ctx.app.id) > 0, 'Successfully reset all users!', 'Failed to reset all users!');
+}
+
+function setcooldown(ctx: HandlerContext, params: Params): Reply {
+  const seconds = numberParam(params, 'cooldown', 0);
+  if (seconds < 0) return fail('Invalid parameter: cooldown must be 0 or more');
+  const done = withUser(ctx, params.get('user'), (id) => setUserCooldown(ctx.store, id, seconds));
+  return either(done, 'Cooldown set successfully!', 'Failed to set cooldown!');
+}
+
+/**
+ * `banuser`: the reason is stored and the user's HWID and IP blacklisted (loopback excepted,
+ * design.md). Their sessions end too (E leaves them open): a ban should not wait for a logout.
+ */
+function banuser(ctx: HandlerContext, params: Params): Reply {
+  return ctx.store.tx(() => {
+    const user = findUser(ctx.store, ctx.app.id, params.get('user') ?? '');
+    if (user === undefined) return fail('User not found!');
+    banUser(ctx.store, ctx.app.id, user.username, params.get('reason') ?? '', { hwid: user.hwid, ip: user.ip });
+    deleteSessionsOf(ctx.store, ctx.app.id, user.username);
+    return ok('Successfully banned user!');
+  });
+}
+
+function unbanuser(ctx: HandlerContext, params: Params): Reply {
+  const user = unbanUser(ctx.store, ctx.app.id, params.get('user') ?? '');
+  return either(user !== undefined, 'Successfully unbanned user!', 'User not found!');
+}
+
+/** `pauseuser` / `unpauseuser` take `username` (not `user`), as E. */
+function pauseuser(ctx: HandlerContext, params: Params): Reply {
+  const done = withUser(ctx, params.get('username'), (userId) => freezeSubs(ctx.store, { appId: ctx.app.id, userId }, ctx.now));
+  return either(done, 'Successfully paused user!', 'Failed to pause user!');
+}
+
+function unpauseuser(ctx: HandlerContext, params: Params): Reply {
+  const done = withUser(ctx, params.get('username'), (userId) => thawSubs(ctx.store, { appId: ctx.app.id, userId }, ctx.now));
+  return either(done, 'Successfully unpaused user!', 'Failed to unpause user!');
+}
+
+export const userAccountHandlers: HandlerTable = {
+  resetpw,
+  editemail,
+  editusername,
+  addhwiduser,
+  resetuser,
+  resetalluser,
+  setcooldown,
+  banuser,
+  unbanuser,
+  pauseuser,
+  unpauseuser,
+};

@@ -1,0 +1,63 @@
+/**
+ * User variables (seller-api.md §3.10, "User variables"). `setvar` takes `user=all` for every
+ * user of the app; the seller may write read-only variables (the client may not).
+ */
+import { deleteUserVar, deleteUserVarsByName, getUserVar, listAppUserVars, setUserVar, USER_VAR_DATA_MAX, USER_VAR_NAME_MAX } from '../domain/user-vars.js';
+import { findUser, listUsers } from '../domain/users.js';
+import type { Params } from '../dispatch/params.js';
+import { fail, ok } from '../dispatch/reply.js';
+import type { HandlerContext, HandlerTable, Reply } from '../dispatch/types.js';
+import { either, listReply } from './answers.js';
+import { wantsText } from './params.js';
+
+function fetchalluservars(ctx: HandlerContext): Reply {
+  const rows = listAppUserVars(ctx.store, ctx.app.id).map((v) => ({ name: v.name, data: v.data, user: v.user }));
+  return listReply(ctx, 'Successfully retrieved user variables', rows);
+}
+
+/** `setvar`: an upsert; `readOnly` absent keeps an existing variable's flag (new: writable). */
+function setvar(ctx: HandlerContext, params: Params): Reply {
+  const target = params.get('user') ?? '';
+  const name = params.get('var') ?? '';
+  const data = params.get('data') ?? '';
+  // The store's column sizes (E: name ≤ 99, data ≤ 500); the page gives no wording for these.
+  if ([...name].length > USER_VAR_NAME_MAX) return fail(`Invalid parameter: var must be at most ${USER_VAR_NAME_MAX} characters`);
+  if ([...data].length > USER_VAR_DATA_MAX) return fail(`Invalid parameter: data must be at most ${USER_VAR_DATA_MAX} characters`);
+  const readOnlyText = params.get('readOnly');
+  const options = readOnlyText === undefined ? {} : { readOnly: readOnlyText === '1' };
+  return ctx.store.tx(() => {
+    if (target === 'all') {
+      const users = listUsers(ctx.store, ctx.app.id);
+      if (users.length === 0) return fail('No users found!');
+      for (const user of users) setUserVar(ctx.store, ctx.app.id, user.id, name, data, options);
+      return ok('Successfully set variable!');
+    }
+    const user = findUser(ctx.store, ctx.app.id, target);
+    if (user === undefined) return fail('Failed to set variable!');
+    setUserVar(ctx.store, ctx.app.id, user.id, name, data, options);
+    return ok('Successfully set variable!');
+  });
+}
+
+/** `getvar`: the value in `response`; with `format=text` the value alone. */
+function getvar(ctx: HandlerContext, params: Params): Reply {
+  const user = findUser(ctx.store, ctx.app.id, params.get('user') ?? '');
+  const row = user === undefined ? undefined : getUserVar(ctx.store, user.id, params.get('var') ?? '');
+  // E answers 404 here; a failure is the failure status under design.md's policy.
+  if (row === undefined) return fail('Variable not found for user');
+  const answer = ok('Successfully retrieved variable', { response: row.data });
+  return wantsText(params) ? { ...answer, text: row.data } : answer;
+}
+
+function deluservar(ctx: HandlerContext, params: Params): Reply {
+  const user = findUser(ctx.store, ctx.app.id, params.get('user') ?? '');
+  const done = user !== undefined && deleteUserVar(ctx.store, user.id, params.get('var') ?? '');
+  return either(done, 'Successfully deleted variable', 'Failed to delete variable');
+}
+
+function massUserVarDelete(ctx: HandlerContext, params: Params): Reply {
+  const deleted = deleteUserVarsByName(ctx.store, ctx.app.id, params.get('name') ?? '');
+  return either(deleted > 0, 'Successfully deleted user variables with that name!', 'Failed to delete user variables with that name!');
+}
+
+export const userVarHandlers: HandlerTable = { fetchalluservars, setvar, getvar, deluservar, massUserVarDelete };

@@ -1,0 +1,57 @@
+/**
+ * Helpers for the seller API tests: a sandbox on 127.0.0.1:0 and assertions on the answer
+ * shapes design.md fixes (200 + success:true; 400 + exactly `{"success":false,"message"}`).
+ */
+import { expect } from 'vitest';
+import { startTestSandbox, type HttpResult, type ParamValues, type TestSandbox, type TestSandboxOptions } from '../../helpers/sandbox.js';
+import { testLoginHandlers } from './test-handlers.js';
+
+export type { HttpResult, TestSandbox };
+
+/**
+ * A sandbox for seller tests. The client handlers of the real client API are used when they
+ * exist; the test login/register/license/upgrade handlers only fill in what is missing.
+ */
+export async function startSellerSandbox(options: TestSandboxOptions = {}): Promise<TestSandbox> {
+  const { clientHandlers } = await import('../../../src/server/client/index.js');
+  const fallback = Object.fromEntries(Object.entries(testLoginHandlers).filter(([type]) => !Object.hasOwn(clientHandlers, type)));
+  return startTestSandbox({ ...options, handlers: { ...options.handlers, client: { ...fallback, ...options.handlers?.client } } });
+}
+
+/** 200, `success:true`, and the message when given. Returns the body. */
+export function expectOk(res: HttpResult, message?: string): Record<string, unknown> {
+  expect(res.status, res.text).toBe(200);
+  expect(res.json?.success, res.text).toBe(true);
+  if (message !== undefined) expect(res.json.message).toBe(message);
+  return res.json as Record<string, unknown>;
+}
+
+/** 400 and exactly `{"success":false,"message":message}`. */
+export function expectFail(res: HttpResult, message: string, status = 400): void {
+  expect(res.status, res.text).toBe(status);
+  expect(res.json).toEqual({ success: false, message });
+}
+
+/** A seller call that must succeed; returns the body. */
+export async function sellerOk(sb: TestSandbox, type: string, params: ParamValues = {}, message?: string): Promise<Record<string, unknown>> {
+  return expectOk(await sb.seller(type, params), message);
+}
+
+/** Creates one key through the seller API (expiry in days, default 1) and returns it. */
+export async function makeKey(sb: TestSandbox, params: ParamValues = {}): Promise<string> {
+  const body = await sellerOk(sb, 'add', { expiry: '1', ...params });
+  return body['key'] as string;
+}
+
+/** Creates a user through the seller API (`default` subscription, 1 day, password `pw`). */
+export async function makeUser(sb: TestSandbox, user: string, params: ParamValues = {}): Promise<void> {
+  await sellerOk(sb, 'adduser', { user, sub: 'default', expiry: '1', pass: 'pw', ...params }, 'Successfully created user!');
+}
+
+/** A client session logged in as `username` / `pass` (1.3); returns its id. */
+export async function loginSession(sb: TestSandbox, username: string, pass = 'pw', hwid = 'HWID-0000000000000000001'): Promise<string> {
+  const sessionid = await sb.init();
+  const res = await sb.client('login', { sessionid, username, pass, hwid });
+  expect(res.json?.success, res.text).toBe(true);
+  return sessionid;
+}
