@@ -4,8 +4,32 @@
  * line below.
  */
 import type { HandlerTable } from '../dispatch/types.js';
+import { accountHandlers } from './account.js';
+import { authHandlers } from './auth.js';
+import { banHandlers } from './bans.js';
+import { chatHandlers } from './chat.js';
+import { emailCodeHandlers } from './email-code.js';
+import { fileHandlers } from './file.js';
+import { logHandlers } from './log.js';
+import { magicLinkHandlers } from './magic-link.js';
 import { sessionHandlers } from './session.js';
+import { statsHandlers } from './stats.js';
+import { twofaHandlers } from './twofa.js';
+import { varHandlers } from './vars.js';
+import { webhookHandlers } from './webhook.js';
 
 export const clientHandlers: HandlerTable = {
   ...sessionHandlers,
+  ...authHandlers,
+  ...twofaHandlers,
+  ...magicLinkHandlers,
+  ...emailCodeHandlers,
+  ...varHandlers,
+  ...chatHandlers,
+  ...webhookHandlers,
+  ...fileHandlers,
+  ...logHandlers,
+  ...banHandlers,
+  ...accountHandlers,
+  ...statsHandlers,
 };

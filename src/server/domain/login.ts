@@ -12,6 +12,7 @@
  *  7. HWID lock: stored HWID does not contain it   → app msg `hwidmismatch`
  *  8. no active subscription (some paused)         → app msg `pausedsub`, else `noactivesubs`
  *  9. 2FA on and no code / a wrong code            → `2FA code required.` / `Invalid 2FA code.`
+ * 10. a single-use proof (magic link, email code) already spent by a simultaneous request
  *
  * Step 5 is not in the 1.2 source's login (only its register checks the blacklist); the real
  * service's documentation and our issue tracker want blacklists enforced on every login path.
@@ -55,6 +56,13 @@ export interface LoginInput {
   readonly ip: string;
   /** Apply the HWID length and forceHwid rules (steps 1–2). Default true. */
   readonly checkHwidRules?: boolean;
+  /**
+   * Spends a single-use proof of identity (an approved magic link, an email code). Runs inside
+   * the login transaction after every check has passed and before anything is written, so the
+   * proof is spent exactly when the login succeeds, and only once. Returns a refusal message
+   * when the proof was spent meanwhile.
+   */
+  readonly consume?: () => string | undefined;
 }
 
 export type LoginFailure =
@@ -69,6 +77,7 @@ export type LoginFailure =
   | 'noactivesubs'
   | '2farequired'
   | '2fainvalid'
+  | 'credentialused'
   | 'sessionnotfound';
 
 export interface LoginResult {
@@ -136,6 +145,8 @@ export async function loginUser(store: Store, app: AppRow, session: SessionRow, 
     }
 
     if (findLiveSession(store, app.id, session.id, now) === undefined) return failure('sessionnotfound', SESSION_NOT_FOUND_MESSAGE);
+    const spent = input.consume?.();
+    if (spent !== undefined) return failure('credentialused', spent);
 
     store.run(
       'UPDATE users SET ip = ?, lastlogin = ?, hwid = COALESCE(hwid, ?), passwordHash = COALESCE(passwordHash, ?) WHERE id = ?',

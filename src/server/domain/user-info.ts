@@ -83,3 +83,16 @@ export function registerInfo(store: Store, user: UserRow, input: InfoInput): Use
     lastlogin: String(input.now),
   };
 }
+
+/**
+ * `info` with `level` in every subscription item (items that have one keep it). The 1.3 API
+ * always answers in this shape, register included: only the 1.2 source's register path lacks
+ * `level`, and 1.3 clients gain nothing from two shapes of one object.
+ */
+export function withLevels(store: Store, appId: number, info: UserInfo): UserInfo {
+  const levels = new Map(store.all<{ name: string; level: string }>('SELECT name, level FROM subscriptions WHERE appId = ?', appId).map((row) => [row.name, row.level]));
+  return {
+    ...info,
+    subscriptions: info.subscriptions.map((sub) => (sub.level !== undefined ? sub : { ...sub, level: levels.get(sub.subscription) ?? null })),
+  };
+}

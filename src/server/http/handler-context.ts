@@ -1,4 +1,5 @@
 /** Building the HandlerContext of one request, and running a handler with the 500 safety net. */
+import { domainNow } from '../domain/clock.js';
 import { addOutboxMessage } from '../domain/outbox.js';
 import type { AppRow } from '../domain/rows.js';
 import type { Params } from '../dispatch/params.js';
@@ -14,7 +15,8 @@ export interface RequestBasics {
 }
 
 export function createHandlerContext(deps: ServerDeps, api: ApiKind, type: string, app: AppRow, basics: RequestBasics): HandlerContext {
-  const now = Math.floor(deps.clock() / 1000);
+  // The domain clock (real time + the admin clock's offset); signatures keep using deps.clock.
+  const now = domainNow(deps.store, deps.clock());
   return {
     api,
     type,

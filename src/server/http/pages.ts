@@ -1,6 +1,7 @@
 /**
- * Plain web pages the sandbox serves beside the APIs (the magic-link approval page). The client
- * area lists its pages in src/server/client/pages.ts; each is one PageRoute.
+ * Plain web pages the sandbox serves beside the APIs (the magic-link approval page, the
+ * password-reset page). The client area lists its pages in src/server/client/pages.ts; each is
+ * one PageRoute.
  */
 import type { Params } from '../dispatch/params.js';
 import type { RequestInfo } from '../dispatch/types.js';
@@ -9,7 +10,7 @@ import type { Store } from '../store/store.js';
 
 export interface PageContext {
   readonly store: Store;
-  /** Unix seconds, fixed for the request. */
+  /** Unix seconds on the domain clock, fixed for the request. */
   readonly now: number;
   readonly ip: string;
   readonly baseUrl: string;
@@ -17,6 +18,8 @@ export interface PageContext {
   readonly signal: AbortSignal;
   readonly log: (line: string) => void;
   readonly outbox: { send(message: NewOutboxMessage): number };
+  /** Values of the path's `:name` segments (`/sandbox/magic/:token` → `{ token }`), decoded. */
+  readonly pathParams: Readonly<Record<string, string>>;
 }
 
 export interface PageReply {
@@ -30,15 +33,50 @@ export interface PageReply {
 
 export interface PageRoute {
   readonly method: 'GET' | 'POST';
-  /** Exact path, e.g. `/magic`; a trailing slash on the request is ignored. */
+  /**
+   * The path, e.g. `/sandbox/outbox-help`; a segment `:name` matches any one non-empty segment
+   * and hands it to the page as `pathParams.name`. A trailing slash on the request is ignored.
+   */
   readonly path: string;
   /** Params as the APIs read them: form body first, then query string. */
   readonly handle: (ctx: PageContext, params: Params) => PageReply | Promise<PageReply>;
 }
 
+/** A page whose path matched, with the values of its `:name` segments. */
+export interface MatchedPage {
+  readonly page: PageRoute;
+  readonly pathParams: Readonly<Record<string, string>>;
+}
+
 const trimSlash = (path: string): string => (path.length > 1 ? path.replace(/\/+$/, '') : path);
 
-/** The routes registered for `path` (any method). */
-export function pagesFor(pages: readonly PageRoute[], path: string): PageRoute[] {
-  return pages.filter((page) => trimSlash(page.path) === trimSlash(path));
+/** The routes whose path matches `path` (any method). */
+export function matchPages(pages: readonly PageRoute[], path: string): MatchedPage[] {
+  const wanted = trimSlash(path).split('/');
+  const matched: MatchedPage[] = [];
+  for (const page of pages) {
+    const pattern = trimSlash(page.path).split('/');
+    if (pattern.length !== wanted.length) continue;
+    const pathParams: Record<string, string> = {};
+    const fits = pattern.every((segment, i) => {
+      const actual = wanted[i] ?? '';
+      if (!segment.startsWith(':')) return segment === actual;
+      const value = decodeSegment(actual);
+      if (value === undefined || value === '') return false;
+      pathParams[segment.slice(1)] = value;
+      return true;
+    });
+    if (fits) matched.push({ page, pathParams });
+  }
+  return matched;
+}
+
+/** Percent-decoded segment; undefined when the escapes are broken or it would hold a `/`. */
+function decodeSegment(segment: string): string | undefined {
+  try {
+    const value = decodeURIComponent(segment);
+    return value.includes('/') ? undefined : value;
+  } catch {
+    return undefined;
+  }
 }

@@ -1,24 +1,26 @@
 /** Which part of the sandbox a path belongs to. API paths match with or without a trailing slash. */
 import type { ApiVersion } from '../domain/rows.js';
-import { pagesFor, type PageRoute } from './pages.js';
+import { matchPages, type MatchedPage } from './pages.js';
 
 export type Route =
   | { readonly kind: 'client'; readonly version: ApiVersion }
   | { readonly kind: 'seller' }
   | { readonly kind: 'outbox' }
-  | { readonly kind: 'page'; readonly pages: readonly PageRoute[] };
+  | { readonly kind: 'clock' }
+  | { readonly kind: 'page'; readonly pages: readonly MatchedPage[] };
 
 const FIXED: Readonly<Record<string, Route>> = {
   '/api/1.3': { kind: 'client', version: '1.3' },
   '/api/1.2': { kind: 'client', version: '1.2' },
   '/api/seller': { kind: 'seller' },
   '/sandbox/outbox': { kind: 'outbox' },
+  '/sandbox/clock': { kind: 'clock' },
 };
 
-export function matchRoute(path: string, pages: readonly PageRoute[]): Route | undefined {
+export function matchRoute(path: string, pages: Parameters<typeof matchPages>[0]): Route | undefined {
   const trimmed = path.length > 1 ? path.replace(/\/+$/, '') : path;
   if (Object.hasOwn(FIXED, trimmed)) return FIXED[trimmed];
-  const matched = pagesFor(pages, path);
+  const matched = matchPages(pages, path);
   return matched.length > 0 ? { kind: 'page', pages: matched } : undefined;
 }
 
@@ -27,10 +29,11 @@ export function allowedMethods(route: Route): string[] {
   switch (route.kind) {
     case 'client':
     case 'seller':
+    case 'clock':
       return ['GET', 'POST'];
     case 'outbox':
       return ['GET'];
     case 'page':
-      return [...new Set(route.pages.map((page) => page.method))];
+      return [...new Set(route.pages.map((matched) => matched.page.method))];
   }
 }

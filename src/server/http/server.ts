@@ -11,9 +11,11 @@
 import http, { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Params } from '../dispatch/params.js';
+import { domainNow } from '../domain/clock.js';
 import { addOutboxMessage } from '../domain/outbox.js';
 import { fail } from '../dispatch/reply.js';
 import { clientIp } from './client-ip.js';
+import { serveClock } from './clock-endpoint.js';
 import { encodeClientReply } from './client-encoder.js';
 import { serveClient } from './client-endpoint.js';
 import { JSON_CONTENT_TYPE, type EncodedResponse } from './encoded-response.js';
@@ -21,7 +23,7 @@ import type { RequestBasics } from './handler-context.js';
 import { InputError, MESSAGES } from './input-error.js';
 import { asciiJson } from './json-encode.js';
 import { serveOutbox } from './outbox-endpoint.js';
-import type { PageRoute } from './pages.js';
+import type { MatchedPage } from './pages.js';
 import { FixedWindowLimiter } from './rate-limiter.js';
 import { lenientQueryParam, MAX_HEADER_BYTES, readRequestInput, splitUrl, type RequestInput } from './request-input.js';
 import { allowedMethods, matchRoute, type Route } from './routes.js';
@@ -86,7 +88,7 @@ export function createSandboxServer(deps: ServerDeps): SandboxServer {
       } else if (!allowedMethods(route).includes(req.method ?? '')) {
         response = errorFor(route, req, 405, MESSAGES.methodNotAllowed, { allow: [...allowedMethods(route), 'OPTIONS'].join(', ') });
       } else {
-        const input = await readRequestInput(req, { allowJsonBody: route.kind === 'seller' });
+        const input = await readRequestInput(req, { allowJsonBody: route.kind === 'seller' || route.kind === 'clock' });
         const outcome = await serve(route, req, res, input);
         response = outcome.response;
         type = outcome.type;
@@ -119,16 +121,18 @@ export function createSandboxServer(deps: ServerDeps): SandboxServer {
         return serveSeller(input, basics, deps, limiters);
       case 'outbox':
         return { response: serveOutbox(req, input.params, deps.store, deps.identity.adminToken) };
+      case 'clock':
+        return { response: serveClock(req, input, { store: deps.store, adminToken: deps.identity.adminToken, clock: deps.clock }) };
       case 'page':
         return { response: await servePage(route.pages, req.method ?? 'GET', input.params, basics) };
     }
   }
 
-  async function servePage(pages: readonly PageRoute[], method: string, params: Params, basics: RequestBasics): Promise<EncodedResponse> {
-    const page = pages.find((candidate) => candidate.method === method);
-    if (page === undefined) return plainError(405, MESSAGES.methodNotAllowed);
-    const now = Math.floor(deps.clock() / 1000);
-    const reply = await page.handle(
+  async function servePage(pages: readonly MatchedPage[], method: string, params: Params, basics: RequestBasics): Promise<EncodedResponse> {
+    const matched = pages.find((candidate) => candidate.page.method === method);
+    if (matched === undefined) return plainError(405, MESSAGES.methodNotAllowed);
+    const now = domainNow(deps.store, deps.clock());
+    const reply = await matched.page.handle(
       {
         store: deps.store,
         now,
@@ -138,6 +142,7 @@ export function createSandboxServer(deps: ServerDeps): SandboxServer {
         signal: basics.signal,
         log: deps.log,
         outbox: { send: (message) => addOutboxMessage(deps.store, message, now) },
+        pathParams: matched.pathParams,
       },
       params,
     );

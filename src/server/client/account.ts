@@ -1,0 +1,60 @@
+/**
+ * The user's own account: `changeUsername` (client-api.md §4.21) and `forgot` (§4.22).
+ *
+ * `changeUsername` renames the user (subscriptions, variables, chat authorship, license
+ * `usedby` and other sessions follow) and ends this session. A new name is held to the
+ * register rules (app minimum length, 70 characters at most).
+ *
+ * `forgot` puts a `password-reset` mail in the outbox with a link to the sandbox's reset page
+ * (`/sandbox/reset/<secret>`, 24 hours), where the user really sets a new password.
+ */
+import { appMessage } from '../domain/messages.js';
+import { FORGOT_MESSAGES, PASSWORD_RESET_TTL, passwordResetPath, requestPasswordReset } from '../domain/password-resets.js';
+import { MAX_USERNAME_LENGTH } from '../domain/register.js';
+import { deleteSession } from '../domain/sessions.js';
+import { renameUser } from '../domain/users.js';
+import { fail, ok } from '../dispatch/reply.js';
+import { sessionUnauthed, withSession, withValidatedSession } from '../dispatch/session-guard.js';
+import type { HandlerTable } from '../dispatch/types.js';
+
+export const ACCOUNT_MESSAGES = {
+  usernameTooLong: `Username must be shorter than ${MAX_USERNAME_LENGTH} characters`,
+  usernameTaken: 'Username already used!',
+  renamed: 'Successfully changed username, user logged out.',
+} as const;
+
+const changeUsername = withValidatedSession((ctx, params) => {
+  const from = ctx.session.credential;
+  if (from === null) return sessionUnauthed(ctx);
+  const to = params.get('newUsername') ?? '';
+  if (to.length > MAX_USERNAME_LENGTH) return fail(ACCOUNT_MESSAGES.usernameTooLong);
+  if (to.length < Math.max(1, ctx.app.minUsernameLength)) return fail(appMessage(ctx.store, ctx.app.id, 'unTooShort'));
+  return ctx.store.tx(() => {
+    const renamed = renameUser(ctx.store, ctx.app.id, from, to);
+    if (!renamed.ok) return renamed.code === 'taken' ? fail(ACCOUNT_MESSAGES.usernameTaken) : sessionUnauthed(ctx);
+    deleteSession(ctx.store, ctx.app.id, ctx.session.id);
+    return ok(ACCOUNT_MESSAGES.renamed);
+  });
+});
+
+const forgot = withSession((ctx, params) => {
+  const email = params.get('email');
+  const result = requestPasswordReset(ctx.store, ctx.app.id, { username: params.get('username'), email }, ctx.now);
+  if (!result.ok) return fail(result.message);
+  const reset = result.value;
+  const link = `${ctx.baseUrl}${passwordResetPath(reset.secret)}`;
+  ctx.outbox.send({
+    kind: 'password-reset',
+    to: email ?? '',
+    subject: `Reset your ${ctx.app.name} password`,
+    text:
+      `Someone asked to reset the password of ${reset.username} on ${ctx.app.name}.\n\n` +
+      `Open this link within ${PASSWORD_RESET_TTL / 3600} hours to choose a new password:\n${link}\n\n` +
+      `If it was not you, ignore this email: your password stays as it is.`,
+    link,
+    data: { secret: reset.secret, username: reset.username, expiresAt: reset.expiresAt },
+  });
+  return ok(FORGOT_MESSAGES.sent);
+});
+
+export const accountHandlers: HandlerTable = { changeUsername, forgot };

@@ -1,0 +1,39 @@
+/**
+ * `file` (client-api.md §4.17): the sandbox fetches the file's stored URL (following
+ * redirects) on every call and answers its bytes as lowercase hex in `contents`.
+ *
+ * An origin answering 403 or 404, and an origin that cannot be reached, give the source's
+ * `File no longer works…` message; any other status is served as the body it came with, as
+ * the source does. Files over 75 MiB (the largest upload the real service accepts) are refused.
+ */
+import { findFile } from '../domain/files.js';
+import { fail, ok } from '../dispatch/reply.js';
+import { sessionUnauthed, withSession } from '../dispatch/session-guard.js';
+import type { HandlerTable } from '../dispatch/types.js';
+import { sendOutbound } from './outbound.js';
+
+export const FILE_MAX_BYTES = 75 * 1024 * 1024;
+
+export const FILE_MESSAGES = {
+  notFound: 'File not Found',
+  broken: 'File no longer works, please notify the application developer.',
+  tooLarge: 'File is larger than 75 MB, the largest file the service serves.',
+  done: 'File download successful',
+} as const;
+
+const file = withSession(async (ctx, params) => {
+  const fileid = params.get('fileid');
+  const row = fileid === undefined ? undefined : findFile(ctx.store, ctx.app.id, fileid);
+  if (row === undefined) return fail(FILE_MESSAGES.notFound);
+  if (row.authed && !ctx.session.validated) return sessionUnauthed(ctx);
+
+  const result = await sendOutbound({ url: row.url, method: 'GET', headers: { 'user-agent': 'KeyAuth' }, maxBytes: FILE_MAX_BYTES, followRedirects: true, signal: ctx.signal });
+  if (!result.ok) {
+    ctx.log(`file ${row.id}: ${result.reason} (${result.detail})`);
+    return fail(result.reason === 'too-large' ? FILE_MESSAGES.tooLarge : FILE_MESSAGES.broken);
+  }
+  if (result.status === 403 || result.status === 404) return fail(FILE_MESSAGES.broken);
+  return ok(FILE_MESSAGES.done, { contents: result.body.toString('hex') });
+});
+
+export const fileHandlers: HandlerTable = { file };
