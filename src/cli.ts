@@ -18,8 +18,8 @@ export async function main(argv: readonly string[], deps: Partial<SystemDeps> = 
     signal: deps.signal ?? new AbortController().signal,
     now: deps.now ?? Date.now,
   });
-  const program = buildProgram(ctx);
   try {
+    const program = await buildProgram(ctx, argv);
     await program.parseAsync([...argv], { from: 'user' });
     return ctx.exitCode;
   } catch (error) {

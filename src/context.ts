@@ -195,10 +195,10 @@ export class Context {
         // A session belongs to one server and app: switching either must not reuse it.
         load: () => {
           const session = store.profile(profileName)?.session;
-          return session && (session as SessionWithOrigin).origin === origin ? session : undefined;
+          return session?.origin === origin ? session : undefined;
         },
         save: (session: StoredSession | undefined) => {
-          store.updateProfile(profileName, { session: session ? ({ ...session, origin } as SessionWithOrigin) : undefined });
+          store.updateProfile(profileName, { session: session ? { ...session, origin } : undefined });
         },
       },
     });
@@ -235,10 +235,6 @@ export class Context {
     return name ? (await this.config()).profile(name) : undefined;
   }
 
-}
-
-interface SessionWithOrigin extends StoredSession {
-  origin?: string;
 }
 
 function requireSetting<T>(value: T | undefined, what: string, how: string): T {

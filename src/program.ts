@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import { Command } from 'commander';
 import type { Context } from './context.js';
 import { addLeafGlobals, addProgramGlobals, collectGlobals } from './commands/global-options.js';
-import { COMMAND_GROUPS } from './commands/registry.js';
+import { modulesFor } from './commands/registry.js';
 
 function readVersion(): string {
   // package.json sits one folder above both src/ (tests) and dist/ (the built CLI).
@@ -41,7 +41,25 @@ function fullName(command: Command): string {
   return names.join(' ');
 }
 
-export function buildProgram(ctx: Context): Command {
+/** Global options that take a value: their value is not the command name. */
+const OPTIONS_WITH_VALUE = new Set(['--profile', '-o', '--output', '--base-url', '--timeout', '--app-name', '--ownerid', '--app-version', '--public-key']);
+
+/** The command the user named (`help licenses` names `licenses`), skipping global options before it. */
+export function commandNameIn(argv: readonly string[]): string | undefined {
+  const words: string[] = [];
+  for (let i = 0; i < argv.length && words.length < 2; i += 1) {
+    const arg = argv[i]!;
+    if (arg === '--') break;
+    if (arg.startsWith('-')) {
+      if (OPTIONS_WITH_VALUE.has(arg)) i += 1;
+      continue;
+    }
+    words.push(arg);
+  }
+  return words[0] === 'help' ? words[1] : words[0];
+}
+
+export async function buildProgram(ctx: Context, argv: readonly string[]): Promise<Command> {
   const program = new Command('kactl')
     .description('Manage and test KeyAuth-style licensing services: seller API, client flows, and a local sandbox server.')
     .version(readVersion(), '-V, --version', 'print the version')
@@ -50,7 +68,9 @@ export function buildProgram(ctx: Context): Command {
     .addHelpText('after', PROGRAM_EXAMPLES);
   addProgramGlobals(program);
 
-  for (const register of COMMAND_GROUPS) register(program, ctx);
+  const modules = modulesFor(commandNameIn(argv), argv);
+  const registrars = await Promise.all(modules.map((module) => module.load()));
+  for (const register of registrars) register(program, ctx);
 
   for (const command of walk(program)) {
     // Commander copies these settings to a subcommand only when it is created: set them on all.

@@ -20,23 +20,13 @@ import { retryNoticeLine, withRetry } from './retry.js';
 import type { CallEffect, Sleep } from './retry.js';
 import { joinSignals } from './signals.js';
 import type { Transport, TransportResponse } from './transport.js';
+import type { StoredSession } from '../config/types.js';
 import { DEFAULT_SIGNATURE_WINDOW_SEC, ed25519PublicKey, hmacKeyFor, verifyEd25519, verifyHmac } from './verify.js';
 
 export type { ClientApiVersion } from './client-ops.js';
 
-/** The client session kactl keeps in the profile between commands. */
-export interface StoredSession {
-  id: string;
-  /** The 16-character key sent at init (1.2 answers on this session are HMAC-keyed with it). */
-  enckey?: string;
-  /** ms since the epoch. */
-  createdAt: number;
-  /** The API version init went to (`1.3` or `1.2`; a string so profile files need no migration). */
-  api?: string;
-  /** Set by the command layer after a login. */
-  user?: string;
-  validated?: boolean;
-}
+/** The client session kept between commands; the config owns its shape because the profile persists it. */
+export type { StoredSession } from '../config/types.js';
 
 /** Where the session is kept (the profile, in the CLI; a variable, in tests). */
 export interface SessionStore {

@@ -12,6 +12,8 @@ export interface StoredSession {
   /** Set once a login, license, register, email code or magic link validated the session. */
   user?: string;
   validated?: boolean;
+  /** `<baseUrl>|<appName>|<ownerid>`: a session belongs to one server and app, never reused for another. */
+  origin?: string;
 }
 
 export interface ProfileData {
