@@ -67,8 +67,13 @@ export type ParamCheck = { readonly params: Params } | { readonly reply: Reply }
  * copied to its wire name, so handlers read one name only.
  */
 export function checkSellerParams(type: string, params: Params): ParamCheck {
+  return checkParamList(type, wireParamsForType(type), params);
+}
+
+/** The check itself, over any list of parameter specs (`type` picks the page's messages). */
+export function checkParamList(type: string, specs: readonly ParamSpec[], params: Params): ParamCheck {
   const overrides: Record<string, string> = {};
-  for (const spec of wireParamsForType(type)) {
+  for (const spec of specs) {
     const messages = paramMessages(type, spec.wire);
     const { value, alias } = valueOf(params, spec);
     if (value === undefined) {
