@@ -1,0 +1,60 @@
+/**
+ * `kactl client file download ID [-o PATH] [--force]`: fetch one of the app's files through
+ * the server (`file`; the bytes come hex-encoded in `contents`, client-api.md §4.17). To a file
+ * with `-o` (never over an existing one without --force), else to stdout — unless stdout is a
+ * terminal and the bytes are not text.
+ *
+ * `-o` here is `--out`, not the global `--output`: the program parses options positionally, so
+ * a leaf may give `-o` its own meaning (global-options.ts).
+ */
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { NetworkError, UsageError } from '../../errors.js';
+
+interface DownloadOptions {
+  out?: string;
+  force?: boolean;
+}
+
+export function registerClientFile(group: Command, ctx: Context): void {
+  group
+    .command('file')
+    .description("the app's files")
+    .command('download')
+    .description('download a file through the server')
+    .argument('<id>', 'file id (6 digits)')
+    .option('-o, --out <path>', 'write the file here instead of stdout')
+    .option('--force', 'overwrite PATH if it exists')
+    .addHelpText('after', '\nExamples:\n  $ kactl client file download 482913 -o app.zip\n  $ kactl client file download 482913 > app.zip')
+    .action(async (id: string, options: DownloadOptions) => {
+      await fileDownloadRun(ctx, id, options);
+    });
+}
+
+/** Control bytes other than tab, newline and carriage return: not something to print. */
+function looksBinary(bytes: Buffer): boolean {
+  return bytes.some((b) => (b < 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0d) || b === 0x7f);
+}
+
+export async function fileDownloadRun(ctx: Context, id: string, options: DownloadOptions): Promise<void> {
+  const body = await (await ctx.clientApi()).call('file', { fileid: id });
+  if (ctx.output.wantsJson && options.out === undefined) return ctx.output.json(body);
+  const hex = typeof body.contents === 'string' ? body.contents : '';
+  if (!/^([0-9a-f]{2})*$/i.test(hex)) throw new NetworkError('The server\'s file answer has no hex "contents".');
+  const bytes = Buffer.from(hex, 'hex');
+  if (options.out === undefined) {
+    if (ctx.io.isStdoutTTY && looksBinary(bytes)) throw new UsageError(`File ${id} is binary (${bytes.length} bytes); save it with -o PATH or redirect stdout.`);
+    ctx.io.stdout.write(bytes);
+    return;
+  }
+  const fs = await import('node:fs/promises');
+  try {
+    await fs.writeFile(options.out, bytes, { flag: options.force ? 'w' : 'wx' });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') throw new UsageError(`${options.out} exists; add --force to overwrite it.`);
+    throw new UsageError(`Cannot write ${options.out} (${code ?? (error as Error).message}).`);
+  }
+  if (ctx.output.wantsJson) return ctx.output.json({ ...body, contents: undefined, path: options.out, bytes: bytes.length });
+  ctx.output.success(`Saved ${bytes.length} bytes to ${options.out}.`);
+}

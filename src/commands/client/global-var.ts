@@ -1,0 +1,22 @@
+/**
+ * `kactl client global-var get NAME`: an app-wide variable (`var`). Its value comes back in
+ * `message`, not in a field of its own (client-api.md §4.11).
+ */
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+
+export function registerClientGlobalVar(group: Command, ctx: Context): void {
+  group
+    .command('global-var')
+    .description('app-wide variables set by the seller')
+    .command('get')
+    .description('print a global variable (some need a logged-in session)')
+    .argument('<name>', 'variable id')
+    .addHelpText('after', '\nExamples:\n  $ kactl client global-var get motd')
+    .action(async (name: string) => {
+      const body = await (await ctx.clientApi()).call('var', { varid: name });
+      if (ctx.output.wantsJson) return ctx.output.json(body);
+      const { printValue } = await import('./print-value.js');
+      printValue(ctx, body.message);
+    });
+}

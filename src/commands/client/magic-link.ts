@@ -1,0 +1,85 @@
+/**
+ * `kactl client magic-link --email E [--timeout 15m] [--no-wait]` and
+ * `kactl client magic-link wait [--timeout …]`: send a login link by email (`magicLinkSend`),
+ * then wait for the user to approve it (`magicLinkCheck`, design.md "Names the spec does not
+ * give"). `--no-wait` prints, stripe-style, JSON with the command that resumes the wait.
+ */
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { addLeafGlobals } from '../global-options.js';
+import { DEFAULT_WAIT, DEFAULT_WAIT_SECONDS, hwidOption, totpCodeOption, waitTimeoutOption } from './options.js';
+
+interface WaitOptions {
+  waitTimeout?: number;
+  code?: string;
+}
+
+interface SendOptions extends WaitOptions {
+  email?: string;
+  hwid?: string;
+  wait: boolean;
+}
+
+const CODE_HELP = 'the 6-digit authenticator code, when the account has 2FA on (asked for on a terminal)';
+
+export function registerClientMagicLink(group: Command, ctx: Context): void {
+  const magic = group
+    .command('magic-link')
+    .description('send a login link by email and wait until it is approved')
+    .option('--email <email>', "the account's email address")
+    .addOption(waitTimeoutOption())
+    .option('--no-wait', 'only send; print JSON with the command that waits (for scripts)')
+    .addOption(totpCodeOption(CODE_HELP))
+    .addOption(hwidOption())
+    .addHelpText(
+      'after',
+      `
+While waiting: a spinner and a countdown on a terminal; exit 1 when the link expires or the wait
+times out, 6 when rate limited, 130 on Ctrl-C. The sandbox's links are in: kactl sandbox outbox
+
+Examples:
+  $ kactl client magic-link --email alice@example.com
+  $ kactl client magic-link --email alice@example.com --no-wait
+  $ kactl client magic-link wait --timeout 5m`,
+    )
+    .action(async (options: SendOptions) => {
+      await magicLinkSendRun(ctx, options);
+    });
+  // A group with an action of its own: program.ts gives global options only to leaves.
+  addLeafGlobals(magic);
+
+  magic
+    .command('wait')
+    .description('wait for the link sent on the stored session to be approved')
+    .addOption(waitTimeoutOption())
+    .addOption(totpCodeOption(CODE_HELP))
+    .action(async (options: WaitOptions) => {
+      const { waitForMagicLink } = await import('./magic-wait.js');
+      await waitForMagicLink(ctx, await ctx.clientApi(), options.waitTimeout ?? DEFAULT_WAIT_SECONDS, options.code);
+    });
+}
+
+export async function magicLinkSendRun(ctx: Context, options: SendOptions): Promise<void> {
+  const { askText } = await import('./inputs.js');
+  const email = await askText(ctx, { value: options.email, flag: '--email', label: 'Email' });
+  const { resolveHwid } = await import('./hwid.js');
+  const hwid = await resolveHwid(ctx, options.hwid);
+  const api = await ctx.clientApi();
+  const body = await api.call('magicLinkSend', { email, hwid });
+  const message = typeof body.message === 'string' ? body.message : 'Magic link sent';
+  if (!options.wait) {
+    ctx.output.json({ sent: true, email, message, next_step: nextStep(ctx, options.waitTimeout) });
+    return;
+  }
+  ctx.output.success(`${message}: open the link sent to ${email} and approve the login.`);
+  const { waitForMagicLink } = await import('./magic-wait.js');
+  await waitForMagicLink(ctx, api, options.waitTimeout ?? DEFAULT_WAIT_SECONDS, options.code);
+}
+
+/** The command that resumes the wait on the same profile's session. */
+function nextStep(ctx: Context, waitTimeout: number | undefined): string {
+  const parts = ['kactl', 'client', 'magic-link', 'wait'];
+  if (ctx.globals.profile !== undefined) parts.push('--profile', ctx.globals.profile);
+  parts.push('--timeout', waitTimeout === undefined ? DEFAULT_WAIT : `${waitTimeout}s`);
+  return parts.join(' ');
+}

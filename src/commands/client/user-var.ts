@@ -1,0 +1,38 @@
+/**
+ * `kactl client var get NAME` and `kactl client var set NAME VALUE`: the logged-in user's own
+ * variables (`getvar`, `setvar`). They go to 1.2 as a POST form, as the spec describes them,
+ * unless the profile's api is 1.3 (src/api/client-ops.ts). `getvar` returns the value in
+ * `response` (client-api.md §4.12).
+ */
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+
+export function registerClientUserVar(group: Command, ctx: Context): void {
+  const vars = group.command('var').description("the logged-in user's own variables");
+
+  vars
+    .command('get')
+    .description("print one of the user's variables")
+    .argument('<name>', 'variable name')
+    .addHelpText('after', '\nExamples:\n  $ kactl client var get theme\n  $ kactl client var get theme --json')
+    .action(async (name: string) => {
+      const body = await (await ctx.clientApi()).call('getvar', { var: name });
+      if (ctx.output.wantsJson) return ctx.output.json(body);
+      const { printValue } = await import('./print-value.js');
+      printValue(ctx, body.response);
+    });
+
+  vars
+    .command('set')
+    .description("set one of the user's variables (at most 500 characters)")
+    .argument('<name>', 'variable name')
+    .argument('<value>', 'the value')
+    .addHelpText('after', '\nExamples:\n  $ kactl client var set theme dark')
+    .action(async (name: string, value: string) => {
+      const body = await (await ctx.clientApi()).call('setvar', { var: name, data: value });
+      const { messageText, refuseDisguisedFailure } = await import('./answers.js');
+      refuseDisguisedFailure('setvar', body);
+      if (ctx.output.wantsJson) return ctx.output.json(body);
+      ctx.output.success(messageText(body) || `Set ${name}.`);
+    });
+}
