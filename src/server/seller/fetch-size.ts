@@ -3,7 +3,7 @@
  * (following redirects), count the bytes, keep nothing. Stops early past the size limit, and
  * gives up after a timeout or when the request is aborted (client gone, sandbox closing).
  */
-import { Agent, interceptors, request } from 'undici';
+import { Agent, interceptors, request, type Dispatcher } from 'undici';
 
 /** The page's limit: 75 MB. */
 export const MAX_FILE_BYTES = 75 * 1024 * 1024;
@@ -16,25 +16,31 @@ export type Measured =
   | { readonly ok: false; readonly reason: 'status'; readonly status: number }
   | { readonly ok: false; readonly reason: 'too-large' };
 
+/** Stops reading a body we do not want; undici reports that as an abort error, which is expected here. */
+function discard(body: Dispatcher.ResponseData['body']): void {
+  body.on('error', () => undefined);
+  body.destroy();
+}
+
 export async function measureUrl(url: URL, signal: AbortSignal, maxBytes = MAX_FILE_BYTES): Promise<Measured> {
   const agent = new Agent({ connect: { timeout: TIMEOUT_MS }, headersTimeout: TIMEOUT_MS, bodyTimeout: TIMEOUT_MS });
   const dispatcher = agent.compose(interceptors.redirect({ maxRedirections: MAX_REDIRECTS }));
   try {
     const res = await request(url, { method: 'GET', dispatcher, signal: AbortSignal.any([signal, AbortSignal.timeout(TIMEOUT_MS)]) });
     if (res.statusCode !== 200) {
-      res.body.destroy();
+      discard(res.body);
       return { ok: false, reason: 'status', status: res.statusCode };
     }
     const declared = Number(res.headers['content-length']);
     if (Number.isFinite(declared) && declared > maxBytes) {
-      res.body.destroy();
+      discard(res.body);
       return { ok: false, reason: 'too-large' };
     }
     let bytes = 0;
     for await (const chunk of res.body) {
       bytes += (chunk as Buffer).length;
       if (bytes > maxBytes) {
-        res.body.destroy();
+        discard(res.body);
         return { ok: false, reason: 'too-large' };
       }
     }
