@@ -4,18 +4,12 @@
  */
 import { expect } from 'vitest';
 import { startTestSandbox, type HttpResult, type ParamValues, type TestSandbox, type TestSandboxOptions } from '../../helpers/sandbox.js';
-import { testLoginHandlers } from './test-handlers.js';
 
 export type { HttpResult, TestSandbox };
 
-/**
- * A sandbox for seller tests. The client handlers of the real client API are used when they
- * exist; the test login/register/license/upgrade handlers only fill in what is missing.
- */
-export async function startSellerSandbox(options: TestSandboxOptions = {}): Promise<TestSandbox> {
-  const { clientHandlers } = await import('../../../src/server/client/index.js');
-  const fallback = Object.fromEntries(Object.entries(testLoginHandlers).filter(([type]) => !Object.hasOwn(clientHandlers, type)));
-  return startTestSandbox({ ...options, handlers: { ...options.handlers, client: { ...fallback, ...options.handlers?.client } } });
+/** A sandbox for seller tests, with the real client API beside it (cross-API checks use both). */
+export function startSellerSandbox(options: TestSandboxOptions = {}): Promise<TestSandbox> {
+  return startTestSandbox(options);
 }
 
 /** 200, `success:true`, and the message when given. Returns the body. */
