@@ -9,6 +9,7 @@
  *   expect(res.json.success).toBe(true);
  *   expect(sb.verify13(res)).toBe(true);                          // Ed25519 with the published key
  *   await sb.seller('fetchallkeys');                              // sellerkey added
+ *   await sb.advance(16 * 60);                                    // POST /sandbox/clock advance=960
  *
  * For handler-level tests without HTTP, `openTestStore()` gives a seeded in-memory store.
  */
@@ -60,6 +61,12 @@ export interface TestSandbox {
   seller(type: string | undefined, params?: ParamValues): Promise<HttpResult>;
   /** GET /sandbox/outbox with the admin token. */
   outbox(query?: ParamValues): Promise<OutboxMessage[]>;
+  /** GET /sandbox/clock with the admin token: the domain clock and its offset. */
+  clock(): Promise<{ now: number; offset: number }>;
+  /** POST /sandbox/clock `advance=<seconds>` with the admin token (moves the domain clock only). */
+  advance(seconds: number): Promise<{ now: number; offset: number }>;
+  /** A page of the sandbox: GET, or POST with `form` as a form body (what a browser sends). */
+  page(path: string, form?: ParamValues): Promise<HttpResult>;
   /** Any request to the sandbox (path with query). */
   request(pathAndQuery: string, init?: RequestInit): Promise<HttpResult>;
   /** Whether a 1.3 answer carries a valid Ed25519 signature under the published public key. */
@@ -149,6 +156,24 @@ export async function startTestSandbox(options: TestSandboxOptions = {}): Promis
       const res = await request(`/sandbox/outbox?${query(params)}`, { headers: { authorization: `Bearer ${info.adminToken}` } });
       if (res.status !== 200) throw new Error(`outbox answered ${res.status}: ${res.text}`);
       return res.json as OutboxMessage[];
+    },
+    async clock() {
+      const res = await request('/sandbox/clock', { headers: { authorization: `Bearer ${info.adminToken}` } });
+      if (res.status !== 200) throw new Error(`clock answered ${res.status}: ${res.text}`);
+      return res.json as { now: number; offset: number };
+    },
+    async advance(seconds) {
+      const res = await request('/sandbox/clock', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${info.adminToken}`, 'content-type': 'application/x-www-form-urlencoded' },
+        body: query({ advance: String(seconds) }),
+      });
+      if (res.status !== 200) throw new Error(`clock answered ${res.status}: ${res.text}`);
+      return res.json as { now: number; offset: number };
+    },
+    page(path, form) {
+      if (form === undefined) return request(path);
+      return request(path, { method: 'POST', body: query(form), headers: { 'content-type': 'application/x-www-form-urlencoded' } });
     },
     request,
     verify13(res) {

@@ -5,7 +5,6 @@ import { pauseApp, updateAppSettings } from '../../src/server/domain/apps.js';
 import { generateLicenses } from '../../src/server/domain/licenses.js';
 import { setAppMessage } from '../../src/server/domain/messages.js';
 import { banToken, createToken } from '../../src/server/domain/tokens.js';
-import { testLoginHandlers } from './support/test-handlers.js';
 
 function keysFor(sb: TestSandbox, amount = 1): string[] {
   const made = generateLicenses(sb.store, sb.app().id, { amount, expires: 86_400 }, Math.floor(Date.now() / 1000));
@@ -148,7 +147,7 @@ describe('check and logout', () => {
   });
 
   it('answers a validated session with role not_checked, or the owner role with check_paid=1', async () => {
-    const sb = await startTestSandbox({ handlers: { client: testLoginHandlers } });
+    const sb = await startTestSandbox();
     const [key] = keysFor(sb);
     const sid = await sb.init();
     expect((await sb.client('register', { sessionid: sid, username: 'alice', pass: 'pw', key })).json.success).toBe(true);

@@ -1,12 +1,11 @@
 /** upgrade (client-api.md §4.6): no password, no login, first definition at the level, no `all` hole. */
 import { afterEach, describe, expect, it } from 'vitest';
-import { openTestStore, startTestSandbox, type TestStore } from '../helpers/sandbox.js';
+import { openTestStore, type TestStore } from '../helpers/sandbox.js';
 import { upgradeUser } from '../../src/server/domain/upgrade.js';
 import { createUser } from '../../src/server/domain/users.js';
 import { generateLicenses, findLicense, banLicense } from '../../src/server/domain/licenses.js';
 import { createSubscription } from '../../src/server/domain/subscriptions.js';
 import { insertUserSub, listUserSubs } from '../../src/server/domain/user-subs.js';
-import { testLoginHandlers } from './support/test-handlers.js';
 
 const NOW = 1_800_000_000;
 let t: TestStore;
@@ -98,20 +97,5 @@ describe('upgradeUser', () => {
     const results = await Promise.all(Array.from({ length: 20 }, async () => upgradeUser(t.store, t.app, { username: 'erin', key: k }, NOW)));
     expect(results.filter((r) => r.ok)).toHaveLength(1);
     expect(listUserSubs(t.store, u.id).map((s) => s.expiry)).toEqual([NOW + 100]);
-  });
-});
-
-describe('upgrade over HTTP', () => {
-  it('leaves the session unvalidated', async () => {
-    const sb = await startTestSandbox({ handlers: { client: testLoginHandlers } });
-    const app = sb.app();
-    createUser(sb.store, app.id, { username: 'erin', passwordHash: null }, Math.floor(Date.now() / 1000));
-    const made = generateLicenses(sb.store, app.id, { expires: 60 }, Math.floor(Date.now() / 1000));
-    const sid = await sb.init();
-    const up = await sb.client('upgrade', { sessionid: sid, username: 'erin', key: made.ok ? made.value[0] : '' });
-    expect(up.json).toMatchObject({ success: true, code: 68, message: 'Upgraded successfully' });
-    expect((await sb.client('check', { sessionid: sid })).json.message).toBe('Session is not validated');
-    // Without a session there is no upgrade at all.
-    expect((await sb.client('upgrade', { username: 'erin', key: 'x' })).json.message).toMatch(/^Session not found/);
   });
 });

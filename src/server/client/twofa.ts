@@ -10,7 +10,9 @@
  * pending secret answer `success:false` (the source says `success:true`, and a client that
  * believes 2FA got enabled when it did not leaves its user unprotected); `2fadisable` says
  * "disabled" on success (the source's "activated" is a copy-paste slip). The texts are the
- * source's. No 2FA answer carries a nonce, as in the source.
+ * source's. No 2FA answer carries a nonce, as in the source. On 1.3 the first call's answer also
+ * carries a `message` (the C++ SDKs read `message` from every answer); 1.2 keeps the source's
+ * bare `{"success":true,"2fa":{…}}`.
  */
 import { disable2fa, enable2fa, getPending2fa, newTotpSecret, setPending2fa, totpUri, verifyTotp } from '../domain/twofa.js';
 import { reply } from '../dispatch/reply.js';
@@ -23,6 +25,7 @@ export const TWOFA_MESSAGES = {
   expired: '2fa session has expired',
   invalidCode: 'Invalid code please try again',
   enabled: '2fa successfully activated',
+  secretMade: 'Confirm 2fa with a code from your authenticator app',
   codeRequired: 'Please provide the 2fa code to disable 2fa',
   notEnabled: '2fa is not enabled on this account',
   disabled: '2fa successfully disabled',
@@ -40,7 +43,8 @@ const twofaEnable = withValidatedSession((ctx, params) => {
   if (code === undefined) {
     const secret = newTotpSecret();
     setPending2fa(ctx.store, user.id, secret, ctx.now);
-    return reply(true, { '2fa': { secret_code: secret, QRCode: totpUri(user.username, secret) } }, { nonce: false });
+    const twofa = { secret_code: secret, QRCode: totpUri(user.username, secret) };
+    return reply(true, ctx.api === '1.2' ? { '2fa': twofa } : { message: TWOFA_MESSAGES.secretMade, '2fa': twofa }, { nonce: false });
   }
   const pending = getPending2fa(ctx.store, user.id, ctx.now);
   if (pending === undefined) return answer(false, TWOFA_MESSAGES.expired);
