@@ -76,6 +76,8 @@ describe('sessions', () => {
     const open = await sb.init();
     const loggedIn = await loginSession(sb, 'alice');
     const rows = (await sellerOk(sb, 'fetchallsessions', {}, 'Successfully retrieved sessions'))['sessions'] as Record<string, unknown>[];
+    // Both opened in the same second: their order is the store's, so compare them sorted.
+    rows.sort((a, b) => String(a['validated']).localeCompare(String(b['validated'])));
     expect(rows).toEqual([
       { id: open, credential: null, expiry: expect.stringMatching(/^\d+$/), validated: '0', ip: '127.0.0.1' },
       { id: loggedIn, credential: 'alice', expiry: expect.stringMatching(/^\d+$/), validated: '1', ip: '127.0.0.1' },
