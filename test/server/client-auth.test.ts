@@ -292,7 +292,7 @@ describe('upgrade', () => {
     ]);
   });
 
-  it('refuses unknown, used and banned keys, a level without subscription, an unknown user, and "all"', async () => {
+  it('refuses unknown, used and banned keys, a level without subscription, an unknown user, a key that grants no time, and "all"', async () => {
     const sb = await startTestSandbox();
     const { username, key: usedKey } = await registerUser(sb);
     const sid = await sb.init();
@@ -304,6 +304,7 @@ describe('upgrade', () => {
     expect(await upgrade({ key: banned })).toBe('Your license is banned');
     expect(await upgrade({ key: newKey(sb, { level: '7' }) })).toBe('There is no subscription created for your key level. Contact application developer.');
     expect(await upgrade({ username: 'nobody' })).toBe('Invalid username');
+    expect(await upgrade({ key: newKey(sb, { expires: 0 }) })).toBe('Unhandled Error! Contact us if you need help');
     const before = listUserSubs(sb.store, findUser(sb.store, sb.app().id, username)!.id);
     expect(await upgrade({ username: 'all' })).toBe('Invalid username');
     expect(listUserSubs(sb.store, findUser(sb.store, sb.app().id, username)!.id)).toEqual(before);

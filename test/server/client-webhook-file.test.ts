@@ -6,8 +6,11 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSandbox } from '../helpers/sandbox.js';
+import { updateAppSettings } from '../../src/server/domain/apps.js';
 import { createFile } from '../../src/server/domain/files.js';
+import { listLogs } from '../../src/server/domain/logs.js';
 import { createWebhook } from '../../src/server/domain/webhooks.js';
+import { WEBHOOK_MAX_RESPONSE_BYTES } from '../../src/server/client/webhook.js';
 import { registerUser } from './support/client-fixtures.js';
 
 interface Seen {
@@ -37,6 +40,7 @@ beforeAll(async () => {
         return res.end('remote failure text');
       }
       if (path === '/file.bin') return res.end(FILE_BYTES);
+      if (path === '/huge') return res.end(Buffer.alloc(WEBHOOK_MAX_RESPONSE_BYTES + 1, 0x61));
       if (path === '/moved') {
         res.writeHead(302, { location: '/file.bin' });
         return res.end();
@@ -98,6 +102,13 @@ describe('webhook', () => {
     expect((await sb.client('webhook', { sessionid: sid, webid: dead.webid }, { api: '1.2' })).json).toMatchObject({ success: true, response: '' });
   });
 
+  it('answers an empty response for a remote answer over the size cap', async () => {
+    const sb = await startTestSandbox();
+    const huge = createWebhook(sb.store, sb.app().id, { baselink: `${origin}/huge` })!;
+    const { sid } = await registerUser(sb);
+    expect((await sb.client('webhook', { sessionid: sid, webid: huge.webid })).json).toMatchObject({ success: true, response: '' });
+  });
+
   it('refuses an unknown webhook, and an authed one on an unlogged session', async () => {
     const sb = await startTestSandbox();
     const authed = createWebhook(sb.store, sb.app().id, { baselink: `${origin}/hook` })!;
@@ -145,5 +156,32 @@ describe('file', () => {
     expect((await sb.client('file', { sessionid: sid, fileid: '000000' })).json.message).toBe('File not Found');
     expect((await sb.client('file', { sessionid: sid, fileid: authed.id })).json.message).toBe('Session is not validated');
     expect((await sb.client('file', { sessionid: sid, fileid: open.id })).json.contents).toBe('00017f80feff4b41');
+  });
+});
+
+describe('log with an app Discord webhook', () => {
+  it('posts the source embed there, and keeps the line too', async () => {
+    const sb = await startTestSandbox();
+    updateAppSettings(sb.store, sb.app().id, { webhook: `${origin}/hook` });
+    const { sid, username } = await registerUser(sb);
+    const before = seen.length;
+    expect((await sb.client('log', { sessionid: sid, message: 'hello', pcuser: 'desk' })).json.message).toBe('Log sent');
+    const post = seen[before]!;
+    expect(post.method).toBe('POST');
+    expect(post.headers['content-type']).toBe('application/json');
+    expect(JSON.parse(post.body)).toEqual({
+      embeds: [
+        {
+          title: '📜 Log: hello',
+          color: 0x00ffe1,
+          fields: [
+            { name: '🔐 Credential:', value: username },
+            { name: '💻 PC Name:', value: 'desk' },
+            { name: '🌎 Client IP:', value: '127.0.0.1' },
+          ],
+        },
+      ],
+    });
+    expect(listLogs(sb.store, sb.app().id).map((row) => row.logdata)).toEqual(['hello']);
   });
 });

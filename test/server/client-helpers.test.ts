@@ -1,0 +1,87 @@
+/** Small pieces of the client handlers and pages, without HTTP. */
+import { describe, expect, it } from 'vitest';
+import { phpUrlDecode } from '../../src/server/client/outbound.js';
+import { escapeHtml } from '../../src/server/client/page-layout.js';
+import { maskCredential } from '../../src/server/client/stats.js';
+import { matchPages, type PageRoute } from '../../src/server/http/pages.js';
+import { advanceClock, domainNow, getClockOffset } from '../../src/server/domain/clock.js';
+import { checkEmailCode, issueEmailCode, spendEmailCode } from '../../src/server/domain/email-codes.js';
+import { createUser } from '../../src/server/domain/users.js';
+import { openTestStore } from '../helpers/sandbox.js';
+
+describe('phpUrlDecode', () => {
+  it('decodes as PHP urldecode: + is a space, bad escapes stay, bytes are UTF-8', () => {
+    expect(phpUrlDecode('&user=a%2Bb%26c')).toBe('&user=a+b&c');
+    expect(phpUrlDecode('a+b')).toBe('a b');
+    expect(phpUrlDecode('100%')).toBe('100%');
+    expect(phpUrlDecode('%zz%4')).toBe('%zz%4');
+    expect(phpUrlDecode('%C3%A9t%C3%A9')).toBe('été');
+    expect(phpUrlDecode('déjà')).toBe('déjà');
+  });
+});
+
+describe('maskCredential', () => {
+  it('keeps 10 characters and stars the rest', () => {
+    expect(maskCredential('refuser')).toBe('refuser');
+    expect(maskCredential('0123456789')).toBe('0123456789');
+    expect(maskCredential('0123456789AB')).toBe('0123456789**');
+  });
+});
+
+describe('escapeHtml', () => {
+  it('escapes the five HTML-special characters', () => {
+    expect(escapeHtml(`<a href="x">'&'</a>`)).toBe('&#60;a href=&#34;x&#34;&#62;&#39;&#38;&#39;&#60;/a&#62;');
+  });
+});
+
+describe('matchPages', () => {
+  const handle = () => ({ body: '' });
+  const pages: PageRoute[] = [
+    { method: 'GET', path: '/sandbox/magic/:token', handle },
+    { method: 'POST', path: '/sandbox/magic/:token', handle },
+    { method: 'GET', path: '/sandbox/help', handle },
+  ];
+
+  it('matches fixed paths and :name segments, decoded, with or without a trailing slash', () => {
+    expect(matchPages(pages, '/sandbox/help/').map((m) => m.page.method)).toEqual(['GET']);
+    const magic = matchPages(pages, '/sandbox/magic/ab%20c/');
+    expect(magic.map((m) => [m.page.method, m.pathParams['token']])).toEqual([['GET', 'ab c'], ['POST', 'ab c']]);
+  });
+
+  it('matches nothing for missing, extra, broken or slash-holding segments', () => {
+    for (const path of ['/sandbox/magic', '/sandbox/magic/', '/sandbox/magic/a/b', '/sandbox/magic/%zz', '/sandbox/magic/a%2Fb', '/other']) {
+      expect(matchPages(pages, path), path).toEqual([]);
+    }
+  });
+});
+
+describe('domain clock', () => {
+  it('adds the stored offset to real time and only moves forward', () => {
+    const t = openTestStore();
+    expect(getClockOffset(t.store)).toBe(0);
+    expect(domainNow(t.store, 1_700_000_000_999)).toBe(1_700_000_000);
+    expect(advanceClock(t.store, 90)).toBe(90);
+    expect(advanceClock(t.store, 10)).toBe(100);
+    expect(domainNow(t.store, 1_700_000_000_000)).toBe(1_700_000_100);
+    expect(() => advanceClock(t.store, -1)).toThrow(RangeError);
+    expect(() => advanceClock(t.store, 0.5)).toThrow(RangeError);
+    expect(getClockOffset(t.store)).toBe(100);
+    t.store.close();
+  });
+});
+
+describe('email codes', () => {
+  it('spends a matched code once, and not after it expired', () => {
+    const now = 1_800_000_000;
+    const t = openTestStore(now);
+    const user = createUser(t.store, t.app.id, { username: 'u', passwordHash: null }, now);
+    const { code } = issueEmailCode(t.store, t.app.id, user.id, now);
+    const check = checkEmailCode(t.store, user.id, code, now);
+    if (check.result !== 'match') throw new Error(`expected a match, got ${check.result}`);
+    expect(spendEmailCode(t.store, check.codeId, now + 600)).toBe(false);
+    expect(spendEmailCode(t.store, check.codeId, now)).toBe(true);
+    expect(spendEmailCode(t.store, check.codeId, now)).toBe(false);
+    expect(checkEmailCode(t.store, user.id, code, now).result).toBe('none');
+    t.store.close();
+  });
+});
