@@ -68,7 +68,7 @@ describe('client auth flows (e2e)', () => {
     const later = JSON.parse((await kactlOk(['client', 'license', '--key', key!, '--json'])).stdout);
     expect(later).toMatchObject({ success: true, info: { username: key } });
     const users = await kactlOk(['users', 'list', '--json']);
-    expect(JSON.parse(users.stdout).filter((u: { username: string }) => u.username === key)).toHaveLength(1);
+    expect((JSON.parse(users.stdout) as { username: string }[]).filter((u) => u.username === key)).toHaveLength(1);
   }, SLOW);
 
   it('upgrade adds the key\'s subscription time and logs no one in', async () => {

@@ -63,8 +63,8 @@ describe('client data flows (e2e)', () => {
     await kactlOk(['chats', 'create', '--name', 'general', '--delay-seconds', '0']);
     await kactlOk(['client', 'chat', 'send', 'general', 'first message']);
     await kactlOk(['client', 'chat', 'send', 'general', 'second message']);
-    const messages = JSON.parse((await kactlOk(['client', 'chat', 'read', 'general', '--json'])).stdout);
-    expect(messages.map((m: { author: string; message: string }) => `${m.author}: ${m.message}`)).toEqual(['dave: first message', 'dave: second message']);
+    const messages = JSON.parse((await kactlOk(['client', 'chat', 'read', 'general', '--json'])).stdout) as { author: string; message: string }[];
+    expect(messages.map((m) => `${m.author}: ${m.message}`)).toEqual(['dave: first message', 'dave: second message']);
     const piped = await kactlOk(['client', 'chat', 'read', 'general']);
     expect(piped.stdout).toMatch(/^\d{4}-\d\d-\d\dT[\d:]+Z\tdave\tfirst message$/m);
     const unknown = await sb.kactl(['client', 'chat', 'send', 'nowhere', 'hello']);
