@@ -6,15 +6,10 @@
 import type { Context } from '../../context.js';
 import type { StoredSession } from '../../config/types.js';
 
-/** The server-and-app tag Context.clientApi() puts on a stored session. */
-function originOf(session: StoredSession | undefined): string | undefined {
-  const origin: unknown = (session as { origin?: unknown } | undefined)?.origin;
-  return typeof origin === 'string' ? origin : undefined;
-}
-
 /**
- * A stored session is tagged with the server and app it was opened on; it must be this
- * string, built as Context.clientApi() builds it (context.ts), or no command would see it.
+ * A stored session is tagged with the server and app it was opened on (`origin`); it must be
+ * this string, built as Context.clientApi() builds it (context.ts), or no command would see it.
+ * test/unit/client/session.test.ts would catch the two drifting apart (whoami after init).
  */
 export function sessionOrigin(baseUrl: string, appName: string, ownerid: string): string {
   return `${baseUrl}|${appName}|${ownerid}`;
@@ -41,7 +36,7 @@ export async function readSession(ctx: Context): Promise<SessionView> {
   const stored = (await ctx.config()).profile(profile)?.session;
   if (stored === undefined) return { profile, session: undefined, elsewhere: false };
   const origin = await currentOrigin(ctx);
-  if (origin !== undefined && originOf(stored) === origin) return { profile, session: stored, elsewhere: false };
+  if (origin !== undefined && stored.origin === origin) return { profile, session: stored, elsewhere: false };
   return { profile, session: undefined, elsewhere: true };
 }
 
@@ -52,7 +47,7 @@ export async function updateSession(ctx: Context, fields: Partial<StoredSession>
   const store = await ctx.config();
   store.update((config) => {
     const session = config.profiles[profile]?.session;
-    if (session === undefined || originOf(session) !== origin) return;
+    if (session === undefined || session.origin !== origin) return;
     config.profiles[profile] = { ...config.profiles[profile], session: { ...session, ...fields } };
   });
 }
@@ -66,7 +61,7 @@ export async function forgetSession(ctx: Context): Promise<void> {
     const entry = config.profiles[profile];
     const session = entry?.session;
     // A session of another server or app is not the one that just ended.
-    if (entry === undefined || session === undefined || originOf(session) !== origin) return;
+    if (entry === undefined || session === undefined || session.origin !== origin) return;
     const { session: _ended, ...rest } = entry;
     config.profiles[profile] = rest;
   });

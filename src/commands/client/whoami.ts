@@ -67,7 +67,7 @@ export async function clientWhoamiRun(ctx: Context, options: WhoamiOptions): Pro
     { key: 'server' },
     { key: 'app' },
     { key: 'user' },
-    { key: 'validated', header: 'logged in' },
+    { key: 'validated' },
     { key: 'initialized', kind: 'date' },
     { key: 'api' },
     { key: 'session' },
