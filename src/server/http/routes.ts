@@ -1,6 +1,6 @@
 /** Which part of the sandbox a path belongs to. API paths match with or without a trailing slash. */
 import type { ApiVersion } from '../domain/rows.js';
-import { matchPages, type MatchedPage } from './pages.js';
+import { matchPages, type MatchedPage, type PageRoute } from './pages.js';
 
 export type Route =
   | { readonly kind: 'client'; readonly version: ApiVersion }
@@ -17,7 +17,7 @@ const FIXED: Readonly<Record<string, Route>> = {
   '/sandbox/clock': { kind: 'clock' },
 };
 
-export function matchRoute(path: string, pages: Parameters<typeof matchPages>[0]): Route | undefined {
+export function matchRoute(path: string, pages: readonly PageRoute[]): Route | undefined {
   const trimmed = path.length > 1 ? path.replace(/\/+$/, '') : path;
   if (Object.hasOwn(FIXED, trimmed)) return FIXED[trimmed];
   const matched = matchPages(pages, path);
