@@ -70,6 +70,18 @@ describe('format=text', () => {
   });
 });
 
+describe('global checks', () => {
+  it('refuses a seller key whose owner account is not on the seller role, and a banned app', async () => {
+    const sb = await startSellerSandbox();
+    sb.store.run("UPDATE accounts SET role = 'tester' WHERE username = ?", sb.app().owner);
+    expectFail(await sb.seller('appdetails'), 'Not authorized to use SellerAPI, please upgrade');
+    sb.store.run("UPDATE accounts SET role = 'seller' WHERE username = ?", sb.app().owner);
+    expectOk(await sb.seller('appdetails'));
+    sb.store.run('UPDATE apps SET banned = 1 WHERE id = ?', sb.app().id);
+    expectFail(await sb.seller('appdetails'), 'This application has been banned from KeyAuth.cc for violating terms');
+  });
+});
+
 describe('statuses', () => {
   it('answers every failure with 200 under failureStatus 200, the body unchanged', async () => {
     const sb = await startSellerSandbox({ failureStatus: 200 });

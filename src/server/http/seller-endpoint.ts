@@ -10,6 +10,7 @@
  * that one operation all-JSON, as the catalog describes it.)
  */
 import { findSellerOp } from '../../api/seller-catalog/index.js';
+import { ownerRole } from '../domain/accounts.js';
 import { fail } from '../dispatch/reply.js';
 import { resolveSellerApp, sellerKeyFormatError } from '../dispatch/seller-auth.js';
 import type { Reply } from '../dispatch/types.js';
@@ -25,6 +26,7 @@ export const SELLER_MESSAGES = {
   duplicateType: 'You have "type" defined more than 1 time. Remove 1 of the types and keep only 1',
   noType: 'Type not specified',
   appBanned: 'This application has been banned from KeyAuth.cc for violating terms',
+  notSeller: 'Not authorized to use SellerAPI, please upgrade',
   unknownType: "Type doesn't exist",
 } as const;
 
@@ -57,6 +59,8 @@ export async function serveSeller(input: RequestInput, basics: RequestBasics, de
   if ('reply' in resolved) return encode(resolved.reply, true);
   const { app } = resolved;
   if (app.banned) return encode(fail(SELLER_MESSAGES.appBanned), true);
+  // E answers 403 here; a failure is the failure status under design.md's policy.
+  if (ownerRole(deps.store, app) !== 'seller') return encode(fail(SELLER_MESSAGES.notSeller), true);
   const handler = Object.hasOwn(deps.sellerHandlers, type) ? deps.sellerHandlers[type] : undefined;
   if (handler === undefined) return encode(fail(SELLER_MESSAGES.unknownType), true);
   const ctx = createHandlerContext(deps, 'seller', type, app, basics);
