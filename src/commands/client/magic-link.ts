@@ -3,33 +3,33 @@
  * `kactl client magic-link wait [--timeout …]`: send a login link by email (`magicLinkSend`),
  * then wait for the user to approve it (`magicLinkCheck`, design.md "Names the spec does not
  * give"). `--no-wait` prints, stripe-style, JSON with the command that resumes the wait.
+ *
+ * `wait` is an optional argument rather than a subcommand: one leaf keeps the help plain (a
+ * subcommand's help would list the parent's --email and --no-wait as global options) and gets
+ * the global options like every other leaf.
  */
-import type { Command } from 'commander';
+import { Argument, type Command } from 'commander';
 import type { Context } from '../../context.js';
-import { addLeafGlobals } from '../global-options.js';
+import { UsageError } from '../../errors.js';
 import { DEFAULT_WAIT, DEFAULT_WAIT_SECONDS, hwidOption, totpCodeOption, waitTimeoutOption } from './options.js';
 
-interface WaitOptions {
+interface MagicLinkOptions {
+  email?: string;
+  hwid?: string;
+  wait: boolean;
   waitTimeout?: number;
   code?: string;
 }
 
-interface SendOptions extends WaitOptions {
-  email?: string;
-  hwid?: string;
-  wait: boolean;
-}
-
-const CODE_HELP = 'the 6-digit authenticator code, when the account has 2FA on (asked for on a terminal)';
-
 export function registerClientMagicLink(group: Command, ctx: Context): void {
-  const magic = group
+  group
     .command('magic-link')
-    .description('send a login link by email and wait until it is approved')
+    .description('send a login link by email and wait until it is approved (`magic-link wait` resumes a wait)')
+    .addArgument(new Argument('[step]', '"wait": only wait for the link already sent on the stored session').choices(['wait']))
     .option('--email <email>', "the account's email address")
     .addOption(waitTimeoutOption())
     .option('--no-wait', 'only send; print JSON with the command that waits (for scripts)')
-    .addOption(totpCodeOption(CODE_HELP))
+    .addOption(totpCodeOption('the 6-digit authenticator code, when the account has 2FA on (asked for on a terminal)'))
     .addOption(hwidOption())
     .addHelpText(
       'after',
@@ -42,24 +42,20 @@ Examples:
   $ kactl client magic-link --email alice@example.com --no-wait
   $ kactl client magic-link wait --timeout 5m`,
     )
-    .action(async (options: SendOptions) => {
-      await magicLinkSendRun(ctx, options);
-    });
-  // A group with an action of its own: program.ts gives global options only to leaves.
-  addLeafGlobals(magic);
-
-  magic
-    .command('wait')
-    .description('wait for the link sent on the stored session to be approved')
-    .addOption(waitTimeoutOption())
-    .addOption(totpCodeOption(CODE_HELP))
-    .action(async (options: WaitOptions) => {
-      const { waitForMagicLink } = await import('./magic-wait.js');
-      await waitForMagicLink(ctx, await ctx.clientApi(), options.waitTimeout ?? DEFAULT_WAIT_SECONDS, options.code);
+    .action(async (step: 'wait' | undefined, options: MagicLinkOptions) => {
+      if (step === 'wait') await magicLinkWaitRun(ctx, options);
+      else await magicLinkSendRun(ctx, options);
     });
 }
 
-export async function magicLinkSendRun(ctx: Context, options: SendOptions): Promise<void> {
+export async function magicLinkWaitRun(ctx: Context, options: MagicLinkOptions): Promise<void> {
+  if (options.email !== undefined) throw new UsageError('`magic-link wait` sends nothing, so it takes no --email.');
+  if (!options.wait) throw new UsageError('`magic-link wait` is the waiting; drop --no-wait.');
+  const { waitForMagicLink } = await import('./magic-wait.js');
+  await waitForMagicLink(ctx, await ctx.clientApi(), options.waitTimeout ?? DEFAULT_WAIT_SECONDS, options.code);
+}
+
+export async function magicLinkSendRun(ctx: Context, options: MagicLinkOptions): Promise<void> {
   const { askText } = await import('./inputs.js');
   const email = await askText(ctx, { value: options.email, flag: '--email', label: 'Email' });
   const { resolveHwid } = await import('./hwid.js');
