@@ -13,4 +13,14 @@ const onSignal = (signal) => {
 process.on('SIGINT', onSignal);
 process.on('SIGTERM', onSignal);
 
+// The reader went away (`kactl licenses list | head -1`): stop what is running (a bulk job must
+// not go on creating keys nobody will see) and leave quietly, as other Unix tools do.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error) => {
+    if (error.code !== 'EPIPE') throw error;
+    controller.abort(new Error('EPIPE'));
+    process.exit(process.exitCode ?? 0);
+  });
+}
+
 process.exitCode = await main(process.argv.slice(2), { signal: controller.signal });

@@ -204,7 +204,8 @@ export class Context {
     });
   }
 
-  async sellerApi(): Promise<SellerApi> {
+  /** `onWait` replaces the default pacing note (a bulk job shows it above its progress bar). */
+  async sellerApi(options: { onWait?: (ms: number) => void } = {}): Promise<SellerApi> {
     const settings = await this.settings();
     const baseUrl = requireSetting(settings.baseUrl.value, 'server base URL', '--base-url or KACTL_BASE_URL');
     const sellerKey = requireSetting(settings.sellerKey.value, 'seller key', 'KACTL_SELLER_KEY or `kactl profile add … --seller-key-stdin`');
@@ -217,7 +218,7 @@ export class Context {
       stateDir: path.join(this.dataDir, 'pacing'),
       transport: await this.transport(),
       warn: (line: string) => this.output.warn(line),
-      onWait: (ms: number) => this.output.note(`Pacing: waiting ${(ms / 1000).toFixed(1)} s to stay within the seller API budget.`),
+      onWait: options.onWait ?? ((ms: number) => this.output.note(pacingNote(ms))),
       now: this.now,
       signal: this.signal,
     });
@@ -235,6 +236,10 @@ export class Context {
     return name ? (await this.config()).profile(name) : undefined;
   }
 
+}
+
+export function pacingNote(ms: number): string {
+  return `Pacing: waiting ${(ms / 1000).toFixed(1)} s to stay within the seller API budget.`;
 }
 
 function requireSetting<T>(value: T | undefined, what: string, how: string): T {

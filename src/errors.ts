@@ -99,12 +99,13 @@ export class InterruptedError extends KactlError {
 
 /**
  * A bulk job stopped part way (e.g. license creation): what was done is in `partial`,
- * which the command has already printed; the message says what is missing.
+ * which the command has already printed; the message says what is missing. Always exit 1,
+ * whatever failed underneath (`cause`): the run made only part of what was asked.
  */
 export class PartialFailure extends KactlError {
   readonly partial: unknown;
   constructor(message: string, partial: unknown, cause?: unknown) {
-    super(message, cause instanceof KactlError ? cause.exitCode : ExitCode.failure, { cause });
+    super(message, ExitCode.failure, { cause });
     this.partial = partial;
   }
 }

@@ -5,7 +5,7 @@
 import { Chalk, type ChalkInstance } from 'chalk';
 import type { IOStreams } from './streams.js';
 import type { Column, OutputFormat } from './format.js';
-import { headerFor, humanCell, stripControl, toCsv, toNdjson, toTsv } from './format.js';
+import { headerFor, humanCell, machineCell, stripControl, toCsv, toNdjson, toTsv } from './format.js';
 
 export interface OutputOptions {
   /** `--json`: print the server's JSON (a list: a JSON array). */
@@ -79,11 +79,16 @@ export class Output {
     if (this.options.format === 'ndjson') return this.io.out(toNdjson([record]));
     const cols: readonly Column[] = columns ?? Object.keys(record).map((key) => ({ key }));
     if (this.options.format === 'csv') return this.io.out(toCsv([record], cols));
-    const human = this.io.isStdoutTTY && this.options.format !== 'tsv';
+    // Same rule as lists: people's formatting on a terminal or with -o table, machine cells
+    // (ISO dates, seconds) when piped or with -o tsv.
+    const human = this.options.format === 'table' || (this.io.isStdoutTTY && this.options.format !== 'tsv');
     const width = Math.max(...cols.map((c) => c.key.length));
     for (const col of cols) {
-      const value = humanCell(record[col.key], col.kind);
-      this.io.out(human ? `${this.outColor.bold(col.key.padEnd(width))}  ${value}\n` : `${col.key}\t${value}\n`);
+      if (human) {
+        this.io.out(`${this.outColor.bold(col.key.padEnd(width))}  ${humanCell(record[col.key], col.kind)}\n`);
+      } else {
+        this.io.out(`${col.key}\t${machineCell(record[col.key], col.kind).replace(/[\t\r\n]+/g, ' ')}\n`);
+      }
     }
   }
 

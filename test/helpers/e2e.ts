@@ -46,19 +46,22 @@ export interface StartOptions {
 }
 
 const running: ChildProcess[] = [];
-let registered = false;
+
+function killAll(): void {
+  for (const child of running.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+}
+
+// Registered when this module is imported (collection time): vitest ignores hooks added from
+// inside a running hook, which is where startE2ESandbox() is called. The exit handler covers a
+// worker that ends without running hooks, so no sandbox outlives its test file.
+afterAll(killAll);
+process.once('exit', killAll);
 
 export async function startE2ESandbox(options: StartOptions = {}): Promise<E2ESandbox> {
   const configDir = tempDir('kactl-e2e-');
   const args = ['sandbox', 'start', '--port', '0', '--data', ':memory:', '--json', ...(options.rateLimit ? [] : ['--no-rate-limit']), ...(options.args ?? [])];
   const child = spawn(process.execPath, [KACTL_BIN, ...args], { env: cleanEnv(configDir), stdio: ['ignore', 'pipe', 'pipe'] });
   running.push(child);
-  if (!registered) {
-    registered = true;
-    afterAll(() => {
-      for (const c of running.splice(0)) if (c.exitCode === null) c.kill('SIGKILL');
-    });
-  }
   const stderr: string[] = [];
   child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk.toString()));
   const info = await new Promise<SandboxInfo>((resolve, reject) => {

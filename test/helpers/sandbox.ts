@@ -118,7 +118,11 @@ export function hmacHex(key: string, body: Buffer): string {
 }
 
 const open: TestSandbox[] = [];
-let registered = false;
+// Registered at import (collection time): vitest ignores hooks added from inside a running hook,
+// which is where startTestSandbox() is usually called.
+afterAll(async () => {
+  await Promise.all(open.splice(0).map((s) => s.close()));
+});
 
 export async function startTestSandbox(options: TestSandboxOptions = {}): Promise<TestSandbox> {
   const running = await startSandbox({ host: '127.0.0.1', port: 0, data: ':memory:', rateLimit: false, ...options });
@@ -189,12 +193,6 @@ export async function startTestSandbox(options: TestSandboxOptions = {}): Promis
     },
   };
   open.push(sandbox);
-  if (!registered) {
-    registered = true;
-    afterAll(async () => {
-      await Promise.all(open.splice(0).map((s) => s.close()));
-    });
-  }
   return sandbox;
 }
 

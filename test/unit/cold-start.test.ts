@@ -40,7 +40,16 @@ describe('cold start', () => {
     expect(heavyIn(loadedModules(['--help']))).toEqual([]);
   });
 
-  it('kactl help <group> loads none of the heavy modules', () => {
-    expect(heavyIn(loadedModules(['help', 'sandbox']))).toEqual([]);
+  it('help for groups and verbs loads none of the heavy modules', () => {
+    for (const args of [['help', 'sandbox'], ['licenses', 'create', '--help'], ['client', '--help'], ['client', '2fa', 'enable', '--help'], ['demo', '--help']]) {
+      expect(heavyIn(loadedModules(args)), args.join(' ')).toEqual([]);
+    }
+  });
+
+  it('kactl --version loads no command group at all', () => {
+    const groups = /\/commands\/(profile|client|seller|sandbox|demo)\b/;
+    expect(loadedModules(['--version']).filter((url) => groups.test(url))).toEqual([]);
+    // The recorder sees group modules when they do load.
+    expect(loadedModules(['profile', '--help']).filter((url) => groups.test(url))).not.toEqual([]);
   });
 });

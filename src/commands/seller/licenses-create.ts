@@ -11,6 +11,7 @@
  */
 import fs from 'node:fs';
 import type { Context } from '../../context.js';
+import { pacingNote } from '../../context.js';
 import type { SellerOp } from '../../api/seller-catalog/index.js';
 import { InterruptedError, NetworkError, PartialFailure, UsageError } from '../../errors.js';
 import { createProgress } from '../../io/progress.js';
@@ -101,11 +102,11 @@ export async function createLicenses(ctx: Context, op: SellerOp, params: Readonl
   if (options.dryRun) return printDryRun(ctx, op, calls, { backup: false });
   if (amount > KEYS_PER_DAY) ctx.output.warn(`The hosted service makes at most ${KEYS_PER_DAY} keys a day through the seller API; calls past that will fail.`);
 
-  const api = await ctx.sellerApi();
   const json = ctx.output.wantsJson;
   const sink = openSink(ctx, options, json);
   // A bar over the keys would be noise for a single call.
   const progress = createProgress(ctx.io, { total: amount, label: 'Creating licenses', enabled: calls.length > 1 });
+  const api = await ctx.sellerApi({ onWait: (ms) => progress.above(() => ctx.output.note(pacingNote(ms))) });
   const made: string[] = [];
   try {
     for (const call of calls) {
@@ -128,10 +129,7 @@ export async function createLicenses(ctx: Context, op: SellerOp, params: Readonl
     const missing = amount - made.length;
     const reason = error instanceof Error ? error.message : String(error);
     ctx.output.note(`The ${made.length} keys made are ${sink.where}. Run again with --amount ${missing} to make the rest.`);
-    // Exit 1 whatever the failed call's own code: the run made only part of what was asked.
-    const failure = new PartialFailure(`Created ${made.length} of ${amount} licenses; ${missing} are missing. The call that failed said: ${reason}`, made);
-    failure.cause = error;
-    throw failure;
+    throw new PartialFailure(`Created ${made.length} of ${amount} licenses; ${missing} are missing. The call that failed said: ${reason}`, made, error);
   }
   progress.stop();
   sink.finish(made);
