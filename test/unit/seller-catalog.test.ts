@@ -227,6 +227,8 @@ const EXPECTED_BULK: Readonly<Record<string, string | null>> = {
 
 /** Answers the page says are printed as plain text under format=text beyond the message helpers. */
 const TEXT_ANSWERS = new Set(['add', 'getvar', 'upload', 'getsettings']);
+/** Always JSON on success, but its failures honour format=text (seller-api.md §3.6). */
+const TEXT_FAILURES = new Set(['activate']);
 /** Types known only from clients (not in the server source E). */
 const CLIENT_ONLY = new Set(['delwebhook', 'fetchteam', 'delallbuttons', 'delallwhites']);
 
@@ -535,7 +537,7 @@ const checks = {
 
   textFormatWhereThePageSays: (ops) =>
     ops
-      .filter((op) => (op.textFormat === true) !== (op.response.kind === 'message' || TEXT_ANSWERS.has(op.type)))
+      .filter((op) => (op.textFormat === true) !== (op.response.kind === 'message' || TEXT_ANSWERS.has(op.type) || TEXT_FAILURES.has(op.type)))
       .map((op) => `${opKey(op)}: textFormat ${op.textFormat}`),
 
   examplesUseTheOpsOwnFlags: (ops) => ops.flatMap(exampleProblems),

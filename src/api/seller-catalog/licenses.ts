@@ -266,6 +266,8 @@ export const LICENSES_OPS: readonly SellerOp[] = [
     // E nests the whole register result in info.subscriptions; the fields are D23's.
     response: { kind: 'object', key: 'info', fields: ['username', 'subscriptions', 'ip'] },
     effect: 'write',
+    // Success is always JSON, but E's failures honour format=text (seller-api.md §3.6).
+    textFormat: true,
     example: 'kactl licenses activate ABCDEF-123456 --username alice --password "s3cret!" --hwid S-1-5-21-1004',
     source: 'E',
   },

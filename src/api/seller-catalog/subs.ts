@@ -41,7 +41,8 @@ export const SUBS_OPS: readonly SellerOp[] = [
     group: 'subs',
     command: ['edit'],
     summary: "Change a subscription's level",
-    params: [subArg('sub'), { ...LEVEL, description: 'New level' }],
+    // The Telegram bot sends the name as `name=` (seller-api.md §2); the sandbox accepts both.
+    params: [{ ...subArg('sub'), wireAliases: ['name'] }, { ...LEVEL, description: 'New level' }],
     response: { kind: 'message' },
     effect: 'write',
     textFormat: true,

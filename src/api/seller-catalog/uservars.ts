@@ -87,7 +87,8 @@ export const USERVARS_OPS: readonly SellerOp[] = [
     command: ['delete'],
     selector: 'all',
     summary: 'Delete a variable from every user',
-    params: [varName('name')],
+    // The Telegram bot sends the name as `var=` (seller-api.md §2); the sandbox accepts both.
+    params: [{ ...varName('name'), wireAliases: ['var'] }],
     response: { kind: 'message' },
     effect: 'bulk',
     backupFrom: 'fetchalluservars',

@@ -26,7 +26,8 @@ export const WEBHOOKS_OPS: readonly SellerOp[] = [
     params: [
       { wire: 'baseurl', flag: 'url', type: 'string', required: true, description: 'Remote URL the server calls (no local addresses)' },
       // The Discord bot sends `us=`, a client bug: the server ignores it and uses the default.
-      { wire: 'ua', flag: 'user-agent', type: 'string', required: false, serverDefault: 'KeyAuth', description: 'User-Agent header of the call' },
+      // The Discord bot sends `us=` (seller-api.md §2); the sandbox accepts both.
+      { wire: 'ua', flag: 'user-agent', type: 'string', required: false, serverDefault: 'KeyAuth', wireAliases: ['us'], description: 'User-Agent header of the call' },
       REQUIRE_LOGIN,
       { wire: 'webid', flag: 'id', type: 'string', required: false, maxLength: 60, description: 'Custom webhook id (default: 10 random characters)' },
     ],
