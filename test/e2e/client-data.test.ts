@@ -8,7 +8,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startE2ESandbox, type E2ESandbox, type KactlOptions } from '../helpers/e2e.js';
+import { startE2ESandbox, type E2ESandbox } from '../helpers/e2e.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 const HWID = 'e2e-data-hwid-0000-0000-0001';
@@ -19,12 +19,6 @@ let sb: E2ESandbox;
 let remote: http.Server;
 let remoteUrl: string;
 const received: { method: string; url: string; body: string; contentType: string | undefined; userAgent: string | undefined }[] = [];
-
-async function kactlOk(args: readonly string[], options?: KactlOptions) {
-  const result = await sb.kactl(args, options);
-  expect(result.code, `kactl ${args.join(' ')}\n${result.stderr}`).toBe(0);
-  return result;
-}
 
 beforeAll(async () => {
   remote = http.createServer((req, res) => {
@@ -41,10 +35,10 @@ beforeAll(async () => {
   remoteUrl = `http://127.0.0.1:${(remote.address() as AddressInfo).port}`;
 
   sb = await startE2ESandbox();
-  await kactlOk(['profile', 'add', 'sandbox', '--hwid', HWID]);
-  const [key] = (await kactlOk(['licenses', 'create', '--expiry', '30'])).stdout.split('\n').filter(Boolean);
-  await kactlOk(['client', 'init']);
-  await kactlOk(['client', 'register', '--username', 'dave', '--key', key!, '--password-stdin'], { input: 'pw-e2e-123456' });
+  await sb.ok(['profile', 'add', 'sandbox', '--hwid', HWID]);
+  const [key] = (await sb.ok(['licenses', 'create', '--expiry', '30'])).stdout.split('\n').filter(Boolean);
+  await sb.ok(['client', 'init']);
+  await sb.ok(['client', 'register', '--username', 'dave', '--key', key!, '--password-stdin'], { input: 'pw-e2e-123456' });
 }, SLOW);
 
 afterAll(async () => {
@@ -53,19 +47,19 @@ afterAll(async () => {
 
 describe('client data flows (e2e)', () => {
   it('sets and reads a user variable', async () => {
-    await kactlOk(['client', 'var', 'set', 'theme', 'dark mode']);
-    expect((await kactlOk(['client', 'var', 'get', 'theme'])).stdout).toBe('dark mode\n');
+    await sb.ok(['client', 'var', 'set', 'theme', 'dark mode']);
+    expect((await sb.ok(['client', 'var', 'get', 'theme'])).stdout).toBe('dark mode\n');
     const missing = await sb.kactl(['client', 'var', 'get', 'nope']);
     expect(missing.code).toBe(1);
   }, SLOW);
 
   it('sends and reads chat messages', async () => {
-    await kactlOk(['chats', 'create', '--name', 'general', '--delay-seconds', '0']);
-    await kactlOk(['client', 'chat', 'send', 'general', 'first message']);
-    await kactlOk(['client', 'chat', 'send', 'general', 'second message']);
-    const messages = JSON.parse((await kactlOk(['client', 'chat', 'read', 'general', '--json'])).stdout) as { author: string; message: string }[];
+    await sb.ok(['chats', 'create', '--name', 'general', '--delay-seconds', '0']);
+    await sb.ok(['client', 'chat', 'send', 'general', 'first message']);
+    await sb.ok(['client', 'chat', 'send', 'general', 'second message']);
+    const messages = JSON.parse((await sb.ok(['client', 'chat', 'read', 'general', '--json'])).stdout) as { author: string; message: string }[];
     expect(messages.map((m) => `${m.author}: ${m.message}`)).toEqual(['dave: first message', 'dave: second message']);
-    const piped = await kactlOk(['client', 'chat', 'read', 'general']);
+    const piped = await sb.ok(['client', 'chat', 'read', 'general']);
     expect(piped.stdout).toMatch(/^\d{4}-\d\d-\d\dT[\d:]+Z\tdave\tfirst message$/m);
     const unknown = await sb.kactl(['client', 'chat', 'send', 'nowhere', 'hello']);
     expect(unknown.code).toBe(1);
@@ -73,21 +67,21 @@ describe('client data flows (e2e)', () => {
   }, SLOW);
 
   it('calls a webhook: the sandbox makes the request to the loopback server and the answer is printed', async () => {
-    await kactlOk(['webhooks', 'create', '--url', `${remoteUrl}/hook?app=1`, '--id', 'grant', '--user-agent', 'kactl-e2e']);
-    const get = await kactlOk(['client', 'webhook', 'grant', '--params', '&user=dave']);
+    await sb.ok(['webhooks', 'create', '--url', `${remoteUrl}/hook?app=1`, '--id', 'grant', '--user-agent', 'kactl-e2e']);
+    const get = await sb.ok(['client', 'webhook', 'grant', '--params', '&user=dave']);
     expect(JSON.parse(get.stdout)).toEqual({ granted: true, url: '/hook?app=1&user=dave' });
     expect(received.at(-1)).toMatchObject({ method: 'GET', url: '/hook?app=1&user=dave', userAgent: 'kactl-e2e' });
 
-    const post = await kactlOk(['client', 'webhook', 'grant', '--body', '{"event":"start"}', '--content-type', 'application/json']);
+    const post = await sb.ok(['client', 'webhook', 'grant', '--body', '{"event":"start"}', '--content-type', 'application/json']);
     expect(JSON.parse(post.stdout).granted).toBe(true);
     expect(received.at(-1)).toMatchObject({ method: 'POST', body: '{"event":"start"}', contentType: 'application/json' });
   }, SLOW);
 
   it('downloads a file through the sandbox, byte for byte', async () => {
-    const id = (await kactlOk(['files', 'upload', '--url', `${remoteUrl}/files/app.bin`])).stdout.trim();
+    const id = (await sb.ok(['files', 'upload', '--url', `${remoteUrl}/files/app.bin`])).stdout.trim();
     expect(id).toMatch(/^\d{6}$/);
     const target = path.join(tempDir(), 'app.bin');
-    const saved = await kactlOk(['client', 'file', 'download', id, '-o', target]);
+    const saved = await sb.ok(['client', 'file', 'download', id, '-o', target]);
     expect(saved.stderr).toContain(`Saved ${FILE_BYTES.length} bytes`);
     expect(fs.readFileSync(target)).toEqual(FILE_BYTES);
     expect((await sb.kactl(['client', 'file', 'download', id, '-o', target])).code).toBe(2);
@@ -96,16 +90,16 @@ describe('client data flows (e2e)', () => {
   }, SLOW);
 
   it('reads a global variable, sends a log line, and logs out', async () => {
-    await kactlOk(['vars', 'create', '--name', 'motd', '--data', 'Welcome back']);
-    expect((await kactlOk(['client', 'global-var', 'get', 'motd'])).stdout).toBe('Welcome back\n');
-    await kactlOk(['client', 'log', 'e2e reached the end', '--pcuser', 'tester']);
-    const logs = JSON.parse((await kactlOk(['logs', 'list', '--json'])).stdout);
+    await sb.ok(['vars', 'create', '--name', 'motd', '--data', 'Welcome back']);
+    expect((await sb.ok(['client', 'global-var', 'get', 'motd'])).stdout).toBe('Welcome back\n');
+    await sb.ok(['client', 'log', 'e2e reached the end', '--pcuser', 'tester']);
+    const logs = JSON.parse((await sb.ok(['logs', 'list', '--json'])).stdout);
     expect(JSON.stringify(logs)).toContain('e2e reached the end');
 
-    const out = await kactlOk(['client', 'logout']);
+    const out = await sb.ok(['client', 'logout']);
     expect(out.stderr).toContain('Successfully logged out.');
     expect((await sb.kactl(['client', 'whoami'])).code).toBe(3);
     expect((await sb.kactl(['client', 'var', 'get', 'theme'])).code).toBe(3);
-    expect((await kactlOk(['client', 'logout'])).stderr).toContain('No client session');
+    expect((await sb.ok(['client', 'logout'])).stderr).toContain('No client session');
   }, SLOW);
 });

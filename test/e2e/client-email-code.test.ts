@@ -1,29 +1,23 @@
 /** Email one-time codes end to end: send, read the code from the sandbox's outbox, verify. */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { startE2ESandbox, type E2ESandbox, type KactlOptions } from '../helpers/e2e.js';
+import { startE2ESandbox, type E2ESandbox } from '../helpers/e2e.js';
 
 const HWID = 'e2e-code-hwid-0000-0000-0001';
 let sb: E2ESandbox;
 
-async function kactlOk(args: readonly string[], options?: KactlOptions) {
-  const result = await sb.kactl(args, options);
-  expect(result.code, `kactl ${args.join(' ')}\n${result.stderr}`).toBe(0);
-  return result;
-}
-
 beforeAll(async () => {
   sb = await startE2ESandbox();
-  await kactlOk(['profile', 'add', 'sandbox', '--hwid', HWID]);
+  await sb.ok(['profile', 'add', 'sandbox', '--hwid', HWID]);
 });
 
 describe('client email code (e2e)', () => {
   it('sends a code, refuses a wrong one, logs in with the right one', async () => {
-    const [key] = (await kactlOk(['licenses', 'create', '--expiry', '30'])).stdout.split('\n').filter(Boolean);
-    await kactlOk(['client', 'init']);
-    await kactlOk(['client', 'register', '--username', 'erin', '--key', key!, '--email', 'erin@example.com', '--password-stdin'], { input: 'pw-e2e-123456' });
-    await kactlOk(['client', 'init', '--new']);
+    const [key] = (await sb.ok(['licenses', 'create', '--expiry', '30'])).stdout.split('\n').filter(Boolean);
+    await sb.ok(['client', 'init']);
+    await sb.ok(['client', 'register', '--username', 'erin', '--key', key!, '--email', 'erin@example.com', '--password-stdin'], { input: 'pw-e2e-123456' });
+    await sb.ok(['client', 'init', '--new']);
 
-    const sent = await kactlOk(['client', 'email-code', 'send', '--email', 'erin@example.com']);
+    const sent = await sb.ok(['client', 'email-code', 'send', '--email', 'erin@example.com']);
     expect(sent.stderr).toContain('Email code sent');
     const mail = (await sb.outbox()).filter((m) => m.to === 'erin@example.com' && m.kind === 'email-code').at(-1);
     const code = /\b(\d{6})\b/.exec(mail?.subject ?? mail?.text ?? '')?.[1];
@@ -33,9 +27,9 @@ describe('client email code (e2e)', () => {
     expect(wrong.code).toBe(1);
     expect(wrong.stderr).toContain('Invalid email code');
 
-    const verified = await kactlOk(['client', 'email-code', 'verify', '--email', 'erin@example.com', '--code', code!, '--json']);
+    const verified = await sb.ok(['client', 'email-code', 'verify', '--email', 'erin@example.com', '--code', code!, '--json']);
     expect(JSON.parse(verified.stdout)).toMatchObject({ success: true, info: { username: 'erin' } });
-    expect(JSON.parse((await kactlOk(['client', 'whoami', '--json'])).stdout)).toMatchObject({ user: 'erin', validated: true });
+    expect(JSON.parse((await sb.ok(['client', 'whoami', '--json'])).stdout)).toMatchObject({ user: 'erin', validated: true });
 
     const reused = await sb.kactl(['client', 'email-code', 'verify', '--email', 'erin@example.com', '--code', code!]);
     expect(reused.code).toBe(1);

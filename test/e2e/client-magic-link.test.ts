@@ -5,26 +5,20 @@
  * script the command that resumes the wait.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { startE2ESandbox, type E2ESandbox, type KactlOptions } from '../helpers/e2e.js';
+import { startE2ESandbox, type E2ESandbox } from '../helpers/e2e.js';
 
 const HWID = 'e2e-magic-hwid-0000-0000-0001';
 const PASSWORD = 'pw-e2e-123456';
 const SLOW = 60_000;
 let sb: E2ESandbox;
 
-async function kactlOk(args: readonly string[], options?: KactlOptions) {
-  const result = await sb.kactl(args, options);
-  expect(result.code, `kactl ${args.join(' ')}\n${result.stderr}`).toBe(0);
-  return result;
-}
-
 /** A user with an email address, and a fresh session that is not logged in. */
 async function userWithEmail(username: string): Promise<string> {
   const email = `${username}@example.com`;
-  const [key] = (await kactlOk(['licenses', 'create', '--expiry', '30'])).stdout.split('\n').filter(Boolean);
-  await kactlOk(['client', 'init', '--new']);
-  await kactlOk(['client', 'register', '--username', username, '--key', key!, '--email', email, '--password-stdin'], { input: PASSWORD });
-  await kactlOk(['client', 'init', '--new']);
+  const [key] = (await sb.ok(['licenses', 'create', '--expiry', '30'])).stdout.split('\n').filter(Boolean);
+  await sb.ok(['client', 'init', '--new']);
+  await sb.ok(['client', 'register', '--username', username, '--key', key!, '--email', email, '--password-stdin'], { input: PASSWORD });
+  await sb.ok(['client', 'init', '--new']);
   return email;
 }
 
@@ -63,7 +57,7 @@ async function approve(link: string): Promise<void> {
 
 beforeAll(async () => {
   sb = await startE2ESandbox();
-  await kactlOk(['profile', 'add', 'sandbox', '--hwid', HWID]);
+  await sb.ok(['profile', 'add', 'sandbox', '--hwid', HWID]);
 });
 
 describe('client magic link (e2e)', () => {
@@ -75,13 +69,13 @@ describe('client magic link (e2e)', () => {
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toContain('Magic link sent');
     expect(result.stdout).toMatch(/^username\tmallory$/m);
-    expect(JSON.parse((await kactlOk(['client', 'whoami', '--json'])).stdout)).toMatchObject({ user: 'mallory', validated: true });
+    expect(JSON.parse((await sb.ok(['client', 'whoami', '--json'])).stdout)).toMatchObject({ user: 'mallory', validated: true });
     expect((await sb.kactl(['client', 'check'])).code).toBe(0);
   }, SLOW);
 
   it('--no-wait prints the next step; running it resumes the wait on the same session', async () => {
     const email = await userWithEmail('oscar');
-    const sent = JSON.parse((await kactlOk(['client', 'magic-link', '--email', email, '--no-wait', '--timeout', '40s'])).stdout);
+    const sent = JSON.parse((await sb.ok(['client', 'magic-link', '--email', email, '--no-wait', '--timeout', '40s'])).stdout);
     expect(sent).toMatchObject({ sent: true, email, next_step: 'kactl client magic-link wait --timeout 40s' });
     const [, , ...args] = (sent.next_step as string).split(' ');
     expect(args.slice(0, 2)).toEqual(['magic-link', 'wait']);
@@ -94,8 +88,8 @@ describe('client magic link (e2e)', () => {
 
   it('exits 1 when the link has expired', async () => {
     const email = await userWithEmail('trent');
-    await kactlOk(['client', 'magic-link', '--email', email, '--no-wait']);
-    await kactlOk(['sandbox', 'advance', '16m']);
+    await sb.ok(['client', 'magic-link', '--email', email, '--no-wait']);
+    await sb.ok(['sandbox', 'advance', '16m']);
     const result = await sb.kactl(['client', 'magic-link', 'wait', '--timeout', '30s']);
     expect(result.code, result.stderr).toBe(1);
     expect(result.stderr).toContain('Magic link expired');

@@ -4,42 +4,36 @@
  * waits for input when there is no terminal: stdin closed, exit 2, the flag named.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { startE2ESandbox, type E2ESandbox, type KactlOptions } from '../helpers/e2e.js';
+import { startE2ESandbox, type E2ESandbox } from '../helpers/e2e.js';
 
 const HWID = 'e2e-session-hwid-0000-0001';
 const SLOW = 60_000;
 let sb: E2ESandbox;
 
-async function kactlOk(args: readonly string[], options?: KactlOptions) {
-  const result = await sb.kactl(args, options);
-  expect(result.code, `kactl ${args.join(' ')}\n${result.stderr}`).toBe(0);
-  return result;
-}
-
 beforeAll(async () => {
   sb = await startE2ESandbox();
-  await kactlOk(['profile', 'add', 'sandbox', '--hwid', HWID]);
+  await sb.ok(['profile', 'add', 'sandbox', '--hwid', HWID]);
 });
 
 describe('client session (e2e)', () => {
   it('refuses a second init while the session is live; --new replaces it; logout frees the way', async () => {
-    const first = await kactlOk(['client', 'init']);
+    const first = await sb.ok(['client', 'init']);
     expect(first.stderr).toContain('saved in profile sandbox');
     const refused = await sb.kactl(['client', 'init']);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('already open');
-    const before = JSON.parse((await kactlOk(['client', 'whoami', '--json'])).stdout).initialized;
-    await kactlOk(['client', 'init', '--new']);
-    const after = JSON.parse((await kactlOk(['client', 'whoami', '--json'])).stdout).initialized;
+    const before = JSON.parse((await sb.ok(['client', 'whoami', '--json'])).stdout).initialized;
+    await sb.ok(['client', 'init', '--new']);
+    const after = JSON.parse((await sb.ok(['client', 'whoami', '--json'])).stdout).initialized;
     expect(Date.parse(after)).toBeGreaterThanOrEqual(Date.parse(before));
-    await kactlOk(['client', 'logout']);
-    await kactlOk(['client', 'init']);
+    await sb.ok(['client', 'logout']);
+    await sb.ok(['client', 'init']);
   }, SLOW);
 
   it('a session the seller ended does not block init', async () => {
-    await kactlOk(['client', 'init', '--new']);
-    await kactlOk(['sessions', 'kill', '--all', '--yes']);
-    const result = await kactlOk(['client', 'init']);
+    await sb.ok(['client', 'init', '--new']);
+    await sb.ok(['sessions', 'kill', '--all', '--yes']);
+    const result = await sb.ok(['client', 'init']);
     expect(result.stderr).toContain('had ended');
   }, SLOW);
 

@@ -6,7 +6,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { afterAll } from 'vitest';
+import { afterAll, expect } from 'vitest';
 import { KACTL_BIN, cleanEnv, runKactl, type SpawnResult } from './run-kactl.js';
 import { tempDir } from './temp-dir.js';
 
@@ -29,6 +29,8 @@ export interface E2ESandbox {
   configDir: string;
   /** Run the built CLI against this sandbox (no terminal, NO_COLOR). */
   kactl(args: readonly string[], options?: KactlOptions): Promise<SpawnResult>;
+  /** `kactl …` that must exit 0 (the failure message shows the command and its stderr). */
+  ok(args: readonly string[], options?: KactlOptions): Promise<SpawnResult>;
   /** `kactl …` that must exit 0; returns stdout parsed as JSON. */
   json<T = unknown>(args: readonly string[], options?: KactlOptions): Promise<T>;
   /** The sandbox's outbox (email it would have sent). */
@@ -89,6 +91,11 @@ export async function startE2ESandbox(options: StartOptions = {}): Promise<E2ESa
     configDir,
     process: child,
     kactl,
+    async ok(cmd: readonly string[], opts: KactlOptions = {}): Promise<SpawnResult> {
+      const result = await kactl(cmd, opts);
+      expect(result.code, `kactl ${cmd.join(' ')}\n${result.stderr}`).toBe(0);
+      return result;
+    },
     async json<T>(cmd: readonly string[], opts: KactlOptions = {}): Promise<T> {
       const result = await kactl([...cmd, '--json'], opts);
       if (result.code !== 0) throw new Error(`kactl ${cmd.join(' ')} exited ${result.code}: ${result.stderr}`);

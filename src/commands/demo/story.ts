@@ -16,6 +16,7 @@ import { readEnv } from '../../env.js';
 import { NetworkError } from '../../errors.js';
 import type { SandboxInfo } from '../../server/start.js';
 import { Transcript } from './transcript.js';
+import { sandboxProfileFields } from '../sandbox/profile.js';
 
 const PROFILE = 'demo';
 const USER = 'alice';
@@ -38,18 +39,7 @@ function stepEnv(ctx: Context, configDir: string): EnvRecord {
 async function saveDemoProfile(configDir: string, info: SandboxInfo): Promise<void> {
   const { ConfigStore } = await import('../../config/store.js');
   new ConfigStore(configDir).update((config) => {
-    config.profiles[PROFILE] = {
-      baseUrl: info.baseUrl,
-      appName: info.app.name,
-      ownerid: info.app.ownerid,
-      appVersion: info.app.version,
-      sellerKey: info.sellerKey,
-      publicKey: info.publicKey,
-      secret: info.app.secret,
-      adminToken: info.adminToken,
-      sellerRate: 0,
-      hwid: DEMO_HWID,
-    };
+    config.profiles[PROFILE] = { ...sandboxProfileFields(info, { rateLimited: false }), hwid: DEMO_HWID };
     config.active = PROFILE;
   });
 }

@@ -7,8 +7,8 @@ import path from 'node:path';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { Context } from '../../context.js';
 import { parsePositiveInt } from '../profile/validate.js';
-
-export const SANDBOX_PROFILE = 'sandbox';
+import type { SandboxInfo } from '../../server/start.js';
+import { SANDBOX_PROFILE, sandboxProfileFields } from './profile.js';
 
 interface StartOptions {
   host: string;
@@ -99,30 +99,10 @@ export async function sandboxStartRun(ctx: Context, options: StartOptions): Prom
   if (!ctx.globals.json) ctx.output.note('Sandbox stopped; store closed.');
 }
 
-interface ReadyInfo {
-  baseUrl: string;
-  app: { name: string; ownerid: string; secret: string; version: string };
-  sellerKey: string;
-  publicKey: string;
-  adminToken: string;
-}
-
-async function saveSandboxProfile(ctx: Context, info: ReadyInfo, rateLimited: boolean): Promise<void> {
+async function saveSandboxProfile(ctx: Context, info: SandboxInfo, rateLimited: boolean): Promise<void> {
   const store = await ctx.config();
   store.update((config) => {
-    config.profiles[SANDBOX_PROFILE] = {
-      ...config.profiles[SANDBOX_PROFILE],
-      baseUrl: info.baseUrl,
-      appName: info.app.name,
-      ownerid: info.app.ownerid,
-      appVersion: info.app.version,
-      sellerKey: info.sellerKey,
-      publicKey: info.publicKey,
-      secret: info.app.secret,
-      adminToken: info.adminToken,
-      // The server enforces 120 a minute; without its limit there is nothing to pace for.
-      sellerRate: rateLimited ? 120 : 0,
-    };
+    config.profiles[SANDBOX_PROFILE] = { ...config.profiles[SANDBOX_PROFILE], ...sandboxProfileFields(info, { rateLimited }) };
     if (config.active === undefined || !(config.active in config.profiles)) config.active = SANDBOX_PROFILE;
   });
 }
