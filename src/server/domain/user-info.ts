@@ -49,8 +49,12 @@ function activeSubsWithLevel(store: Store, user: UserRow, now: number): ActiveSu
   );
 }
 
-/** `info` for login, license (existing user), loginEmail and the other login paths. */
-export function loginInfo(store: Store, user: UserRow, input: InfoInput): UserInfo {
+/**
+ * The user's `info`. The two paths of the real server differ only in `level`: the login path
+ * (login, license for an existing user, loginEmail, ...) carries it, the register path
+ * (register, first use of a license) does not (observed-peers.md, captures 03 and 06).
+ */
+function userInfo(store: Store, user: UserRow, input: InfoInput, withLevel: boolean): UserInfo {
   return {
     username: user.username,
     subscriptions: activeSubsWithLevel(store, user, input.now).map((sub) => ({
@@ -58,7 +62,7 @@ export function loginInfo(store: Store, user: UserRow, input: InfoInput): UserIn
       key: sub.key,
       expiry: String(sub.expiry),
       timeleft: sub.expiry - input.now,
-      level: sub.level,
+      ...(withLevel ? { level: sub.level } : {}),
     })),
     ip: input.ip,
     hwid: input.hwid,
@@ -67,21 +71,14 @@ export function loginInfo(store: Store, user: UserRow, input: InfoInput): UserIn
   };
 }
 
+/** `info` for login, license (existing user), loginEmail and the other login paths. */
+export function loginInfo(store: Store, user: UserRow, input: InfoInput): UserInfo {
+  return userInfo(store, user, input, true);
+}
+
 /** `info` for register and for the first use of a license. */
 export function registerInfo(store: Store, user: UserRow, input: InfoInput): UserInfo {
-  return {
-    username: user.username,
-    subscriptions: activeSubsWithLevel(store, user, input.now).map((sub) => ({
-      subscription: sub.subscription,
-      key: sub.key,
-      expiry: String(sub.expiry),
-      timeleft: sub.expiry - input.now,
-    })),
-    ip: input.ip,
-    hwid: input.hwid,
-    createdate: String(user.createdate),
-    lastlogin: String(input.now),
-  };
+  return userInfo(store, user, input, false);
 }
 
 /**
