@@ -7,7 +7,7 @@
 import type { Context } from '../../context.js';
 import type { SellerOp } from '../../api/seller-catalog/index.js';
 import type { Column, ColumnKind } from '../../io/format.js';
-import { stripControl } from '../../io/format.js';
+import { humanDuration, stripControl } from '../../io/format.js';
 
 /** Unix times in seconds, shown as dates to people and as ISO 8601 to machines. */
 const DATE_FIELDS = new Set(['gendate', 'usedon', 'createdate', 'lastlogin', 'expiry', 'logdate', 'uploaddate', 'creationdate']);
@@ -37,6 +37,19 @@ export function listRows(body: Record<string, unknown>, key: string, firstColumn
   return { raw, rows: raw.map((row) => (isRecord(row) ? row : { [firstColumn]: row })) };
 }
 
+/**
+ * A paused subscription keeps its remaining seconds in `expiry` (the real server's scheme), which
+ * a date column would turn into a day in 1970, in a table as in CSV: say what it means instead.
+ * `--json` keeps the server's value.
+ */
+function explainPaused(rows: Record<string, unknown>[]): Record<string, unknown>[] {
+  return rows.map((row) => {
+    const paused = row.paused === 1 || row.paused === '1' || row.paused === true;
+    const remaining = Number(row.expiry);
+    return paused && Number.isFinite(remaining) ? { ...row, expiry: `paused, ${humanDuration(remaining)} left` } : row;
+  });
+}
+
 function pick(source: Record<string, unknown>, fields: readonly string[]): Record<string, unknown> {
   return Object.fromEntries(fields.map((field) => [field, source[field]]));
 }
@@ -51,7 +64,7 @@ export async function renderAnswer(ctx: Context, op: SellerOp, body: Record<stri
   if (response.kind === 'list') {
     const { raw, rows } = listRows(body, response.key, response.columns[0] ?? 'value');
     if (ctx.output.wantsJson) return ctx.output.json(raw);
-    return ctx.output.list(rows, columnsFor(op, response.columns));
+    return ctx.output.list(explainPaused(rows), columnsFor(op, response.columns));
   }
   if (ctx.output.wantsJson) return ctx.output.json(body);
   switch (response.kind) {

@@ -75,6 +75,22 @@ describe('list output', () => {
     expect(onTerminal.stderr).toContain('No results.');
   });
 
+  it('says a paused subscription is paused, with the time it keeps, instead of a 1970 date', async () => {
+    const subs = [
+      { id: 1, user: 'alice', subscription: 'default', expiry: '1700000000', key: 'K1', paused: 0 },
+      { id: 2, user: 'alice', subscription: 'premium', expiry: '90000', key: 'K2', paused: 1 },
+    ];
+    const seller = await fakeSeller({ usersub: () => json({ success: true, message: 'Successfully Retrieved User Subscription', subs }) });
+    const table = (await seller.run(['users', 'subscriptions', 'alice'], { stdoutTTY: true })).stdout;
+    expect(table).toContain('paused, 1d 1h left');
+    expect(table).not.toMatch(/1970/);
+    const csv = (await seller.run(['users', 'subscriptions', 'alice', '-o', 'csv'])).stdout;
+    expect(csv).toContain('paused, 1d 1h left');
+    expect(csv).not.toMatch(/1970/);
+    // JSON keeps the server's value: the remaining seconds.
+    expect(JSON.parse((await seller.run(['users', 'subscriptions', 'alice', '--json'])).stdout)[1].expiry).toBe('90000');
+  });
+
   it('reads usersub\'s `subs: "not_found"` as an empty list', async () => {
     const seller = await fakeSeller({ usersub: () => json({ success: true, message: 'Successfully Retrieved User Subscription', subs: 'not_found' }) });
     const { code, stdout } = await seller.run(['users', 'subscriptions', 'alice', '--json']);
