@@ -8,11 +8,7 @@ import type { Context } from '../../context.js';
 import { SELLER_GROUPS, commandsForGroup, opsForGroup } from '../../api/seller-catalog/index.js';
 import type { SellerGroup, SellerOp } from '../../api/seller-catalog/index.js';
 import { addVerb } from './build-verb.js';
-
-/** Help descriptions of the other groups start lower-case (`manage profiles: …`); keep `IPs`. */
-function lowerFirst(text: string): string {
-  return /^[A-Z][a-z]/.test(text) ? text[0]!.toLowerCase() + text.slice(1) : text;
-}
+import { lowerFirst } from './wording.js';
 
 function examplesOf(ops: readonly SellerOp[]): string {
   return ['', 'Examples:', ...ops.map((op) => `  $ ${op.example}`)].join('\n');

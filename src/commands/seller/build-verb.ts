@@ -9,6 +9,7 @@ import { Option } from 'commander';
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import type { ParamSpec, SellerGroup, SellerOp } from '../../api/seller-catalog/index.js';
+import { lowerFirst } from './wording.js';
 import { KeyedOption, optionsForParam, selectorKey } from './param-options.js';
 import { VERB_EXTRAS } from './verb-extras.js';
 
@@ -70,7 +71,8 @@ function scopeNote(verb: Verb, ops: readonly SellerOp[]): string | undefined {
 }
 
 function selectorDescription(op: SellerOp): string {
-  return op.effect === 'bulk' ? `${op.summary} (asks for the app name or --yes; backs up first)` : op.summary;
+  const summary = lowerFirst(op.summary);
+  return op.effect === 'bulk' ? `${summary} (asks for the app name or --yes; backs up first)` : summary;
 }
 
 /** The help text under the options: examples, and what guards a destructive verb. */
@@ -94,7 +96,7 @@ function helpAfter(verb: Verb): string {
 export function addVerb(parent: Command, verb: Verb, ctx: Context): Command {
   const name = verb.command[verb.command.length - 1]!;
   const main = defaultOp(verb) ?? verb.ops[0]!;
-  const command = parent.command(name).description(main.summary);
+  const command = parent.command(name).description(lowerFirst(main.summary));
   for (const alias of VERB_ALIASES[name] ?? []) command.alias(alias);
 
   const positional = positionalOf(verb);
@@ -102,7 +104,7 @@ export function addVerb(parent: Command, verb: Verb, ctx: Context): Command {
     const { param, everyOp } = positional;
     const without = verb.ops.filter((op) => !op.params.includes(param)).map((op) => `--${op.selector}`);
     const note = everyOp || without.every((flag) => param.description.includes(flag)) ? '' : ` (not with ${without.join(', ')})`;
-    command.argument(everyOp ? `<${param.flag}>` : `[${param.flag}]`, `${param.description}${note}`);
+    command.argument(everyOp ? `<${param.flag}>` : `[${param.flag}]`, `${lowerFirst(param.description)}${note}`);
   }
 
   const extras = verb.ops.map((op) => VERB_EXTRAS[op.type]).filter((e) => e !== undefined);

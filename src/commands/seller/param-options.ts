@@ -5,6 +5,7 @@
  */
 import { InvalidArgumentError, Option } from 'commander';
 import type { ParamSpec } from '../../api/seller-catalog/index.js';
+import { lowerFirst } from './wording.js';
 
 /**
  * An option stored under a key of our choosing. Catalog flags may be spelt like a global option
@@ -72,7 +73,7 @@ function parserFor(param: ParamSpec): (raw: string) => string {
 
 /** The help line of a parameter: its description, the server default, and extra words. */
 export function paramDescription(param: ParamSpec, extra?: string): string {
-  const parts = [param.description];
+  const parts = [lowerFirst(param.description)];
   if (param.serverDefault !== undefined && param.type !== 'bool01') parts.push(`(server default: ${param.serverDefault})`);
   if (param.secret) parts.push('(visible in shell history: prefer the prompt or --' + param.flag + '-stdin)');
   if (extra) parts.push(extra);

@@ -4,6 +4,7 @@
  * every example of the group. No network: help never calls the server.
  */
 import { describe, expect, it } from 'vitest';
+import { lowerFirst } from '../../../src/commands/seller/wording.js';
 import { SELLER_CATALOG, SELLER_GROUP_ORDER, opKey, opsForGroup } from '../../../src/api/seller-catalog/index.js';
 import { runMain } from '../../helpers/run-main.js';
 
@@ -32,7 +33,7 @@ describe('seller help from the catalog', () => {
     const text = await help([op.group, ...op.command]);
     expect(text).toContain('Examples:');
     expect(text).toContain(`$ ${op.example}`);
-    expect(text.replace(/\s+/g, ' ')).toContain(op.summary.replace(/\s+/g, ' ').slice(0, 30));
+    expect(text.replace(/\s+/g, ' ')).toContain(lowerFirst(op.summary).replace(/\s+/g, ' ').slice(0, 30));
     if (op.selector !== undefined) expect(text).toContain(`--${op.selector}`);
     for (const param of op.params) {
       if (param.positional) expect(text).toMatch(new RegExp(`[<[]${param.flag}[>\\]]`));
@@ -54,7 +55,7 @@ describe('seller help from the catalog', () => {
 
   it('says which flags belong to which selector', async () => {
     const text = (await help(['users', 'extend'])).replace(/\s+/g, ' ');
-    expect(text).toContain('--active-only Only users who already hold an active subscription of that name (only with --all)');
+    expect(text).toContain('--active-only only users who already hold an active subscription of that name (only with --all)');
     expect((await help(['licenses', 'delete'])).replace(/\s+/g, ' ')).toContain('(not with --all, --used, --unused)');
   });
 
