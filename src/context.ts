@@ -16,6 +16,7 @@ import type { ClientApi } from './api/client-api.js';
 import type { SellerApi } from './api/seller-api.js';
 import type { Transport } from './api/transport.js';
 import { configDir, dataDir } from './config/paths.js';
+import { sessionOrigin } from './config/session-origin.js';
 import { UsageError } from './errors.js';
 
 /** Options every command accepts (program-level and, hidden, on every leaf command). */
@@ -175,7 +176,7 @@ export class Context {
     const { ClientApi } = await import('./api/client-api.js');
     const store = await this.config();
     const profileName = await this.sessionProfileName();
-    const origin = `${baseUrl}|${appName}|${ownerid}`;
+    const origin = sessionOrigin(baseUrl, appName, ownerid);
     return new ClientApi({
       baseUrl,
       appName,

@@ -5,15 +5,7 @@
  */
 import type { Context } from '../../context.js';
 import type { StoredSession } from '../../config/types.js';
-
-/**
- * A stored session is tagged with the server and app it was opened on (`origin`); it must be
- * this string, built as Context.clientApi() builds it (context.ts), or no command would see it.
- * test/unit/client/session.test.ts would catch the two drifting apart (whoami after init).
- */
-export function sessionOrigin(baseUrl: string, appName: string, ownerid: string): string {
-  return `${baseUrl}|${appName}|${ownerid}`;
-}
+import { sessionOrigin } from '../../config/session-origin.js';
 
 export interface SessionView {
   /** The profile sessions are kept in. */
