@@ -22,6 +22,19 @@ async function sendLink(sb: TestSandbox, params: Record<string, string | undefin
 
 const path = (link: string): string => new URL(link).pathname;
 
+describe('the sandbox log', () => {
+  it('never holds a page token whole', async () => {
+    const lines: string[] = [];
+    const sb = await startTestSandbox({ log: (line) => lines.push(line) });
+    await registerUser(sb, { username: 'lena', email: EMAIL });
+    const { link, token } = await sendLink(sb);
+    expect((await sb.page(path(link))).status).toBe(200);
+    const logged = lines.join('\n');
+    expect(logged).toContain(`GET /sandbox/magic/${token.slice(0, 4)}…`);
+    expect(logged).not.toContain(token);
+  });
+});
+
 describe('magicLinkSend', () => {
   it('mails a single-use link to the sandbox page', async () => {
     const sb = await startTestSandbox();

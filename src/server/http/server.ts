@@ -31,6 +31,11 @@ import { encodeSellerReply, serveSeller } from './seller-endpoint.js';
 import type { Limiters, ServerDeps } from './server-deps.js';
 
 /** Client API: 200 requests per 60 s per application (source). Seller: 120 per 60 s per key. */
+
+/** Magic-link and password-reset pages carry a single-use secret in their path: never log it whole. */
+export function maskPageToken(path: string): string {
+  return path.replace(/^(\/sandbox\/(?:magic|reset)\/)([^/]{0,4})[^/]*/, '$1$2…');
+}
 export const CLIENT_RATE_LIMIT = 200;
 export const SELLER_RATE_LIMIT = 120;
 export const RATE_WINDOW_MS = 60_000;
@@ -76,6 +81,7 @@ export function createSandboxServer(deps: ServerDeps): SandboxServer {
   async function handleRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const started = deps.clock();
     const { path } = splitUrl(req.url ?? '/');
+    const logPath = maskPageToken(path);
     const route = matchRoute(path, deps.pages);
     let type: string | undefined;
     let response: EncodedResponse;
@@ -98,12 +104,12 @@ export function createSandboxServer(deps: ServerDeps): SandboxServer {
         refusedInput = true;
         response = errorFor(route, req, err.status, err.message, err.headers);
       } else {
-        deps.log(`request ${req.method ?? '?'} ${path} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+        deps.log(`request ${req.method ?? '?'} ${logPath} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
         response = errorFor(route, req, 500, MESSAGES.internal);
       }
     }
     write(req, res, response, refusedInput || closing);
-    deps.log(`${req.method ?? '?'} ${path}${type === undefined ? '' : ` type=${type}`} → ${response.status} (${Math.round(deps.clock() - started)} ms)`);
+    deps.log(`${req.method ?? '?'} ${logPath}${type === undefined ? '' : ` type=${type}`} → ${response.status} (${Math.round(deps.clock() - started)} ms)`);
   }
 
   async function serve(route: Route, req: IncomingMessage, res: ServerResponse, input: RequestInput): Promise<{ response: EncodedResponse; type?: string | undefined }> {
