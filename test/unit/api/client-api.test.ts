@@ -5,13 +5,14 @@
  */
 import { createHmac, generateKeyPairSync, sign } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { ApiFailure, AuthError, ExitCode, KactlError, NetworkError, RateLimitError, SignatureError } from '../../../src/errors.js';
+import { ApiFailure, AuthError, ExitCode, NetworkError, RateLimitError, SignatureError } from '../../../src/errors.js';
 import { BadResponseError, TransportError } from '../../../src/api/api-errors.js';
 import { ClientApi } from '../../../src/api/client-api.js';
 import type { ClientApiOptions, StoredSession } from '../../../src/api/client-api.js';
 import { Transport } from '../../../src/api/transport.js';
 import { closedPort, json, startHttpServer, startRawServer } from './helpers/servers.js';
 import type { Reply, TestServer } from './helpers/servers.js';
+import { caught } from './helpers/caught.js';
 
 const APP = 'refapp';
 const OWNERID = 'AbCdEf1234';
@@ -77,15 +78,6 @@ function makeClient(server: TestServer | string, options: Omit<Partial<ClientApi
 }
 
 const liveSession = (api = '1.3'): StoredSession => ({ id: SESSION_ID, enckey: 'q1w2e3r4t5y6u7i8', createdAt: NOW_MS - 1000, api });
-
-async function caught(promise: Promise<unknown>): Promise<KactlError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(KactlError);
-  return error as KactlError;
-}
 
 describe('requests', () => {
   it('init on 1.3: GET with ver, a fresh 16-character enckey, name and ownerid; saves the session', async () => {

@@ -1,12 +1,13 @@
 /** SellerApi against a real HTTP server on 127.0.0.1 that answers the way seller-api.md records. */
 import { describe, expect, it } from 'vitest';
-import { ApiFailure, AuthError, ExitCode, KactlError, RateLimitError } from '../../../src/errors.js';
+import { ApiFailure, AuthError, ExitCode, RateLimitError } from '../../../src/errors.js';
 import { SellerApi } from '../../../src/api/seller-api.js';
 import type { SellerApiOptions } from '../../../src/api/seller-api.js';
 import { Transport } from '../../../src/api/transport.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 import { fakeTime, json, startHttpServer } from './helpers/servers.js';
 import type { TestServer } from './helpers/servers.js';
+import { caught } from './helpers/caught.js';
 
 const SELLER_KEY = 'ab12cd34ef56ab12cd34ef56ab12cd34';
 const TOO_FREQUENT =
@@ -28,15 +29,6 @@ function makeSeller(server: TestServer, options: Partial<SellerApiOptions> & { v
     ...overrides,
   });
   return { seller, warnings, time };
-}
-
-async function caught(promise: Promise<unknown>): Promise<KactlError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(KactlError);
-  return error as KactlError;
 }
 
 describe('requests', () => {
