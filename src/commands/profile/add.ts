@@ -2,28 +2,18 @@
 import { Option, type Command } from 'commander';
 import type { Context } from '../../context.js';
 import type { ProfileData } from '../../config/types.js';
+import { SETTING_SPECS } from '../../config/settings.js';
+import type { SettingKey } from '../../config/settings.js';
 import { UsageError } from '../../errors.js';
 import { checkProfileName, parseBaseUrl, parsePositiveInt, parsePublicKey } from './validate.js';
 import { parseDurationSeconds } from '../global-options.js';
 
-interface AddOptions {
-  baseUrl?: string;
-  appName?: string;
-  ownerid?: string;
-  appVersion?: string;
-  sellerKey?: string;
+/** One flag per setting (settings.ts), named as the setting, plus how to read secrets and whether to activate. */
+type AddOptions = Partial<Pick<ProfileData, SettingKey>> & {
   sellerKeyStdin?: boolean;
-  publicKey?: string;
-  secret?: string;
   secretStdin?: boolean;
-  api?: '1.3' | '1.2';
-  method?: 'get' | 'post';
-  sellerRate?: number;
-  signatureWindow?: number;
-  timeout?: number;
-  hwid?: string;
   use?: boolean;
-}
+};
 
 export function registerProfileAdd(group: Command, ctx: Context): void {
   group
@@ -66,23 +56,12 @@ export async function profileAddRun(ctx: Context, name: string, options: AddOpti
   const sellerKey = options.sellerKeyStdin ? (await readStdinText(ctx, '--seller-key-stdin')).trim() : options.sellerKey;
   const secret = options.secretStdin ? (await readStdinText(ctx, '--secret-stdin')).trim() : options.secret;
 
+  // Only the settings are stored: the options also hold the hidden global flags (--json, colour…).
+  const given: Partial<Pick<ProfileData, SettingKey>> = { ...options, sellerKey, secret };
   const fields: Partial<ProfileData> = {};
-  const set = <K extends keyof ProfileData>(key: K, value: ProfileData[K] | undefined): void => {
-    if (value !== undefined) fields[key] = value;
-  };
-  set('baseUrl', options.baseUrl);
-  set('appName', options.appName);
-  set('ownerid', options.ownerid);
-  set('appVersion', options.appVersion);
-  set('sellerKey', sellerKey);
-  set('publicKey', options.publicKey);
-  set('secret', secret);
-  set('api', options.api);
-  set('method', options.method);
-  set('sellerRate', options.sellerRate);
-  set('signatureWindow', options.signatureWindow);
-  set('timeout', options.timeout);
-  set('hwid', options.hwid);
+  for (const { key } of SETTING_SPECS) {
+    if (given[key] !== undefined) Object.assign(fields, { [key]: given[key] });
+  }
 
   if (fields.ownerid !== undefined && fields.ownerid.length !== 10) ctx.output.warn(`An ownerid is usually 10 characters; "${fields.ownerid}" has ${fields.ownerid.length}.`);
   if (fields.sellerKey !== undefined && fields.sellerKey.length !== 32) ctx.output.warn(`A seller key is usually 32 characters; this one has ${fields.sellerKey.length}.`);

@@ -103,10 +103,11 @@ describe('kactl profile', () => {
 
   it('updates an existing profile with only the fields given', async () => {
     const { env, dir } = setup();
-    await runMain(['profile', 'add', 'p', '--base-url', 'http://127.0.0.1:1', '--app-name', 'A'], { env });
-    const update = await runMain(['profile', 'add', 'p', '--ownerid', 'AbCdEf1234'], { env });
+    // Global flags given after the command must not be stored as settings.
+    await runMain(['profile', 'add', 'p', '--base-url', 'http://127.0.0.1:1', '--app-name', 'A', '--verbose', '--no-color', '--timeout', '5s'], { env });
+    const update = await runMain(['profile', 'add', 'p', '--ownerid', 'AbCdEf1234', '--json'], { env });
     expect(update.stderr).toContain('Updated profile p');
-    expect(JSON.parse(fs.readFileSync(path.join(dir, 'config.json'), 'utf8')).profiles.p).toEqual({ baseUrl: 'http://127.0.0.1:1', appName: 'A', ownerid: 'AbCdEf1234' });
+    expect(JSON.parse(fs.readFileSync(path.join(dir, 'config.json'), 'utf8')).profiles.p).toEqual({ baseUrl: 'http://127.0.0.1:1', appName: 'A', ownerid: 'AbCdEf1234', timeout: 5 });
   });
 
   it('rejects bad values with exit 2', async () => {
