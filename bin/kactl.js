@@ -1,6 +1,17 @@
 #!/usr/bin/env node
 // The only place that ends the process: main() returns the exit code.
-import { main } from '../dist/cli.js';
+import module from 'node:module';
+
+// V8's code cache on disk (Node >= 22.1): later runs skip parsing and compiling the bundle.
+// Node picks the folder (NODE_COMPILE_CACHE, else node-compile-cache under the OS temp folder)
+// and NODE_DISABLE_COMPILE_CACHE turns it off. Enabled before the bundle is imported, so the
+// import below is dynamic on purpose.
+try {
+  module.enableCompileCache?.();
+} catch {
+  // A cache that can't be set up (read-only temp folder) only costs speed.
+}
+const { main } = await import('../dist/bundle/cli.js');
 
 const controller = new AbortController();
 let interrupts = 0;

@@ -8,8 +8,12 @@ import type { Context } from './context.js';
 import { addLeafGlobals, addProgramGlobals, collectGlobals } from './commands/global-options.js';
 import { modulesFor } from './commands/registry.js';
 
+/** Set by the bundler (scripts/bundle.mjs); undefined when running from src/ or tsc's dist/. */
+declare const KACTL_BUNDLED_VERSION: string | undefined;
+
 function readVersion(): string {
-  // package.json sits one folder above both src/ (tests) and dist/ (the built CLI).
+  if (typeof KACTL_BUNDLED_VERSION === 'string') return KACTL_BUNDLED_VERSION;
+  // package.json sits one folder above both src/ (tests) and dist/ (tsc's output).
   const raw = fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8');
   return (JSON.parse(raw) as { version: string }).version;
 }

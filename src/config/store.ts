@@ -1,12 +1,16 @@
 /**
- * The profile store: one JSON file read and written through conf (atomic writes, mode 0600).
- * conf re-reads the file on every access and writes the whole object back, so two processes
- * doing read-modify-write at once could each lose the other's change; every change here runs
- * inside a cross-process lock instead.
+ * The profile store: one JSON file, written through conf (atomic writes, mode 0600). conf
+ * writes the whole object back, so two processes doing read-modify-write at once could each
+ * lose the other's change; every change here runs inside a cross-process lock instead.
+ *
+ * Reads parse the file directly, as conf would (JSON.parse; a missing file is empty): conf
+ * itself brings ajv and semver along, which cost a read-only command more than its request.
+ * conf is loaded the first time something is written.
  */
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import Conf from 'conf';
+import type Conf from 'conf';
 import type { ConfigFile, ProfileData } from './types.js';
 import { withFileLockSync } from '../util/file-lock.js';
 
@@ -20,20 +24,36 @@ function normalise(raw: unknown): ConfigFile {
 }
 
 export class ConfigStore {
-  private readonly conf: Conf<Record<string, unknown>>;
+  private writer: Conf<Record<string, unknown>> | undefined;
   readonly path: string;
   private readonly lockPath: string;
 
   constructor(readonly dir: string) {
     fs.mkdirSync(dir, { recursive: true, mode: DIR_MODE });
-    this.conf = new Conf({ cwd: dir, configName: 'config', projectSuffix: '', configFileMode: FILE_MODE });
-    this.path = this.conf.path;
+    // conf's own name for the file (cwd + configName + .json).
+    this.path = path.join(dir, 'config.json');
     this.lockPath = path.join(dir, '.config.lock');
   }
 
   /** The whole file as it is on disk now. */
   read(): ConfigFile {
-    return normalise(this.conf.store);
+    let text: string;
+    try {
+      text = fs.readFileSync(this.path, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return normalise({});
+      throw error;
+    }
+    return normalise(JSON.parse(text));
+  }
+
+  private conf(): Conf<Record<string, unknown>> {
+    if (!this.writer) {
+      // Synchronous on purpose (every caller of update() is); a bundle inlines conf here.
+      const { default: ConfClass } = loadConf();
+      this.writer = new ConfClass({ cwd: this.dir, configName: 'config', projectSuffix: '', configFileMode: FILE_MODE });
+    }
+    return this.writer;
   }
 
   /**
@@ -44,7 +64,7 @@ export class ConfigStore {
     return withFileLockSync(this.lockPath, () => {
       const config = this.read();
       change(config);
-      this.conf.store = config as unknown as Record<string, unknown>;
+      this.conf().store = config as unknown as Record<string, unknown>;
       // conf writes new files 0600, but a file made by an older tool keeps its mode until now.
       fs.chmodSync(this.path, FILE_MODE);
       return config;
@@ -68,4 +88,12 @@ export class ConfigStore {
     });
     return result;
   }
+}
+
+/**
+ * conf, loaded synchronously where the first write needs it (require of an ES module: Node
+ * >= 20.19, the engines floor). Resolved at run time from node_modules, never bundled.
+ */
+function loadConf(): { default: typeof Conf } {
+  return createRequire(import.meta.url)('conf') as { default: typeof Conf };
 }

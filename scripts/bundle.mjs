@@ -1,0 +1,36 @@
+// Bundles the CLI into dist/bundle/ (ESM, code splitting): `kactl --version` reads one small
+// file, and each command group loads only its own chunk and the packages it uses, instead of
+// hundreds of separate modules (undici alone is ~130 files). tsc still type-checks and still
+// emits dist/ for the sandbox entry points the tests and benchmarks import directly.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const outdir = path.join(root, 'dist', 'bundle');
+const { version } = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
+
+fs.rmSync(outdir, { recursive: true, force: true });
+const result = await build({
+  absWorkingDir: root,
+  entryPoints: { cli: 'src/cli.ts' },
+  outdir,
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  // Native addon: it finds its .node file relative to its own package, so it stays a package.
+  external: ['better-sqlite3'],
+  // Bundled CommonJS packages (conf's helpers, cli-table3…) call require() for Node's built-ins.
+  banner: { js: "import { createRequire as __kactlCreateRequire } from 'node:module'; const require = __kactlCreateRequire(import.meta.url);" },
+  define: { KACTL_BUNDLED_VERSION: JSON.stringify(version) },
+  chunkNames: 'chunks/[name]-[hash]',
+  metafile: true,
+  legalComments: 'none',
+  logLevel: 'warning',
+});
+// Which sources each output file holds: test/unit/cold-start.test.ts maps loaded chunks back to
+// the packages inside them with it.
+fs.writeFileSync(path.join(outdir, 'meta.json'), JSON.stringify(result.metafile));
