@@ -1,46 +1,97 @@
-// Cold start of the CLI, measured against a bare `node` started the same way in the same run.
-// Prints medians and ratios; asserts nothing (timings vary by machine and load).
-//   node bench/cold-start.mjs [runs]
+// Cold start of the CLI against baselines started the same way in the same run, interleaved:
+// every round runs each case once, medians over rounds are printed. Asserts nothing.
+//   node bench/cold-start.mjs [--node PATH] [--runs N]     (KACTL_BENCH_NODE=PATH works too)
+// Targets: --version ≤ ×1.3 and help ≤ ×1.6 of `node -e 0`; a networked command ≤ ×1.5 of a bare
+// node:http script making the same single request and printing the body.
 import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import fs from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { benchOptions, median, printRows } from './lib/options.mjs';
+import { KACTL, ROOT, getJson, startSandboxProcess } from './lib/sandbox-process.mjs';
 
-const runs = Number(process.argv[2] ?? 15);
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const bin = path.join(root, 'bin', 'kactl.js');
+const options = benchOptions();
+const runs = options.runs ?? 15;
+const node = options.node;
 const configDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kactl-bench-'));
-const env = { PATH: process.env.PATH, HOME: configDir, KACTL_CONFIG_DIR: configDir, NO_COLOR: '1' };
+// NODE_EXTRA_CA_CERTS makes every node start read a CA file: leave it (and NODE_OPTIONS) out.
+const env = { PATH: process.env.PATH, HOME: configDir, KACTL_CONFIG_DIR: configDir, KACTL_DATA_DIR: path.join(configDir, 'data'), NO_COLOR: '1' };
+const bare = path.join(ROOT, 'bench', 'lib', 'bare-request.mjs');
 
+function run(args, input) {
+  const result = spawnSync(node, args, { env, input, encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`${args.join(' ')} failed (${result.status}): ${result.stderr}`);
+  return result.stdout;
+}
+
+// A sandbox in its own process, saved as the active profile, with 5 keys, 5 users and a
+// logged-in client session: the networked commands' server.
+const sandbox = await startSandboxProcess(node, env);
+const { baseUrl, app, sellerKey } = sandbox.info;
+const seller = (params) => `${baseUrl}/api/seller/?${new URLSearchParams({ sellerkey: sellerKey, ...params })}`;
+const created = await getJson(seller({ type: 'add', expiry: '30', mask: '******-******', level: '1', amount: '10', format: 'json' }));
+const keys = created.keys ?? [created.key];
+for (let i = 0; i < 5; i += 1) {
+  run([KACTL, 'client', 'init', '--new']);
+  run([KACTL, 'client', 'register', '--username', `user${i}`, '--password-stdin', '--key', keys[i]], 'secret-pw\n');
+}
+const session = JSON.parse(fs.readFileSync(path.join(configDir, 'config.json'), 'utf8')).profiles.sandbox.session;
+const client = (params) => `${baseUrl}/api/1.3/?${new URLSearchParams({ ...params, name: app.name, ownerid: app.ownerid })}`;
+
+const nodeE = ['node -e 0', ['-e', '0']];
 const cases = [
-  ['node -e "" (baseline)', ['-e', '']],
-  ['kactl --version', [bin, '--version']],
-  ['kactl --help', [bin, '--help']],
-  ['kactl licenses --help', [bin, 'licenses', '--help']],
-  ['kactl profile list (loads conf)', [bin, 'profile', 'list']],
+  { label: 'kactl --version', args: [KACTL, '--version'], baseline: nodeE, target: 1.3 },
+  { label: 'kactl --help', args: [KACTL, '--help'], baseline: nodeE, target: 1.6 },
+  { label: 'kactl licenses --help', args: [KACTL, 'licenses', '--help'], baseline: nodeE, target: 1.6 },
+  { label: 'kactl licenses create --help', args: [KACTL, 'licenses', 'create', '--help'], baseline: nodeE, target: 1.6 },
+  { label: 'kactl client --help', args: [KACTL, 'client', '--help'], baseline: nodeE, target: 1.6 },
+  { label: 'kactl client login --help', args: [KACTL, 'client', 'login', '--help'], baseline: nodeE, target: 1.6 },
+  { label: 'kactl sandbox start --help', args: [KACTL, 'sandbox', 'start', '--help'], baseline: nodeE, target: 1.6 },
+  { label: 'kactl profile --help', args: [KACTL, 'profile', '--help'], baseline: nodeE, target: 1.6 },
+  {
+    label: 'kactl licenses list',
+    args: [KACTL, 'licenses', 'list'],
+    baseline: ['node:http GET fetchallkeys', [bare, seller({ type: 'fetchallkeys', format: 'json' })]],
+    target: 1.5,
+  },
+  {
+    label: 'kactl client check',
+    args: [KACTL, 'client', 'check'],
+    baseline: ['node:http GET 1.3 check', [bare, client({ type: 'check', sessionid: session.id })]],
+    target: 1.5,
+  },
+  {
+    label: 'kactl users list -o json',
+    args: [KACTL, 'users', 'list', '-o', 'json'],
+    baseline: ['node:http GET fetchallusers', [bare, seller({ type: 'fetchallusers', format: 'json' })]],
+    target: 1.5,
+  },
 ];
 
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
+// Every distinct command line, baselines included, runs once a round in the same order.
+const commands = new Map();
+for (const c of cases) {
+  commands.set(c.baseline[0], c.baseline[1]);
+  commands.set(c.label, c.args);
 }
-
-const results = [];
-for (const [label, args] of cases) {
-  spawnSync(process.execPath, args, { env }); // warm the file cache
-  const times = [];
-  for (let i = 0; i < runs; i += 1) {
+const times = new Map([...commands.keys()].map((label) => [label, []]));
+for (const args of commands.values()) run(args); // warm the file and compile caches; fail early
+for (let round = 0; round < runs; round += 1) {
+  for (const [label, args] of commands) {
     const start = process.hrtime.bigint();
-    spawnSync(process.execPath, args, { env, stdio: 'ignore' });
-    times.push(Number(process.hrtime.bigint() - start) / 1e6);
+    const result = spawnSync(node, args, { env, stdio: 'ignore' });
+    times.get(label).push(Number(process.hrtime.bigint() - start) / 1e6);
+    if (result.status !== 0) throw new Error(`${label} failed (${result.status})`);
   }
-  results.push([label, median(times), Math.min(...times)]);
 }
+await sandbox.stop();
 fs.rmSync(configDir, { recursive: true, force: true });
 
-const baseline = results[0][1];
-console.log(`cold start, ${runs} runs each, node ${process.version}, ${os.cpus().length} cores`);
-for (const [label, med, min] of results) {
-  console.log(`${label.padEnd(34)} median ${med.toFixed(1).padStart(6)} ms  min ${min.toFixed(1).padStart(6)} ms  ×${(med / baseline).toFixed(2)} baseline`);
-}
+console.log(`cold start: ${runs} interleaved rounds, medians; node ${options.nodeVersion} (${node}); ${os.cpus().length} cores, load ${os.loadavg()[0].toFixed(1)}`);
+const rows = cases.map((c) => {
+  const value = median(times.get(c.label));
+  const baseline = median(times.get(c.baseline[0]));
+  return { label: c.label, value, baseline, baselineLabel: c.baseline[0], ratio: value / baseline, target: c.target };
+});
+const misses = printRows(rows, { unit: 'ms' });
+console.log(misses === 0 ? 'cold start: every target met' : `cold start: ${misses} target(s) missed`);

@@ -13,13 +13,13 @@
  */
 import { STATUS_CODES } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { Agent, request as undiciRequest } from 'undici';
 import type { Dispatcher } from 'undici';
 import { InterruptedError } from '../errors.js';
 import { TransportError } from './api-errors.js';
 import type { TransportFailureKind } from './api-errors.js';
 import { excerpt, formatSeconds } from './excerpt.js';
 import { redactForm, redactUrl, textRedactor } from './redact.js';
+import { Agent, undiciRequest } from './undici-parts.js';
 import { joinSignals } from './signals.js';
 
 /** Default timeout for one request (headers, body, and the whole exchange), in ms. */

@@ -1,0 +1,42 @@
+// Shared by the benchmarks: which node runs the measured processes, medians, and the table.
+//   --node PATH or KACTL_BENCH_NODE=PATH   (default: the node running the benchmark)
+//   --runs N                               (interleaved rounds; medians are printed)
+import { spawnSync } from 'node:child_process';
+
+export function benchOptions(argv = process.argv.slice(2)) {
+  const options = { node: process.env.KACTL_BENCH_NODE || process.execPath, runs: undefined, quick: false };
+  for (let i = 0; i < argv.length; i += 1) {
+    const arg = argv[i];
+    if (arg === '--node') options.node = argv[++i];
+    else if (arg.startsWith('--node=')) options.node = arg.slice('--node='.length);
+    else if (arg === '--runs') options.runs = Number(argv[++i]);
+    else if (arg.startsWith('--runs=')) options.runs = Number(arg.slice('--runs='.length));
+    else if (arg === '--quick') options.quick = true;
+    else throw new Error(`unknown option ${arg} (use --node PATH, --runs N, --quick)`);
+  }
+  const version = spawnSync(options.node, ['--version'], { encoding: 'utf8' });
+  if (version.status !== 0) throw new Error(`${options.node} --version failed: ${version.stderr || version.error?.message}`);
+  options.nodeVersion = version.stdout.trim();
+  return options;
+}
+
+export function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/** One line per figure: value, baseline, ratio, target, and MISS when the target is missed. */
+export function printRows(rows, { unit, digits = 1 }) {
+  let misses = 0;
+  const width = Math.max(...rows.map((row) => row.label.length));
+  for (const row of rows) {
+    const ok = row.higherIsBetter ? row.ratio >= row.target : row.ratio <= row.target;
+    if (!ok) misses += 1;
+    const target = `${row.higherIsBetter ? '≥' : '≤'}×${row.target}`;
+    console.log(
+      `${row.label.padEnd(width)}  ${row.value.toFixed(digits).padStart(8)} ${unit}  baseline ${row.baseline.toFixed(digits).padStart(8)} ${unit} (${row.baselineLabel})  ×${row.ratio.toFixed(2)}  target ${target}  ${ok ? 'ok' : 'MISS'}`,
+    );
+  }
+  return misses;
+}
