@@ -1,58 +1,125 @@
-// Sandbox throughput: requests a second for signed client API answers and seller calls, against
-// a bare node:http server answering fixed JSON in the same run (the ceiling of node:http on this
-// machine). Prints figures and ratios; asserts nothing.
-//   npm run build && node bench/sandbox-throughput.mjs [seconds-per-case] [concurrency]
-import http from 'node:http';
-import { Agent, request } from 'undici';
-import { startSandbox } from '../dist/server/start.js';
+// Sandbox throughput: requests a second the real sandbox (`kactl sandbox start`, its own
+// process) answers to wrk (another process), against a bare node:http server answering fixed
+// JSON of the same size, measured by the same harness in the same run, interleaved: every round
+// runs each case once, medians over rounds are printed. Also prints the sandbox's RSS before the
+// load and after at least 200,000 requests. Asserts nothing.
+//   node bench/sandbox-throughput.mjs [--node PATH] [--runs N] [--quick]   (KACTL_BENCH_NODE=PATH)
+// Needs wrk (Debian: apt-get install wrk). Target: each case ≥ ×0.4 of its baseline.
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { benchOptions, median, printRows } from './lib/options.mjs';
+import { ROOT, getJson, startSandboxProcess } from './lib/sandbox-process.mjs';
 
-const seconds = Number(process.argv[2] ?? 3);
-const concurrency = Number(process.argv[3] ?? 16);
-const agent = new Agent({ connections: concurrency, pipelining: 1 });
+const options = benchOptions();
+const runs = options.runs ?? 3;
+const seconds = options.quick ? 1 : 3;
+const connections = 16;
+const RSS_REQUESTS = 200_000;
+const TARGET = 0.4;
 
-async function measure(label, makeUrl) {
-  let done = 0;
-  let failed = 0;
-  const deadline = Date.now() + seconds * 1000;
-  const worker = async () => {
-    while (Date.now() < deadline) {
-      const res = await request(makeUrl(), { dispatcher: agent });
-      await res.body.arrayBuffer();
-      if (res.statusCode >= 500) failed += 1;
-      done += 1;
-    }
-  };
-  const start = performance.now();
-  await Promise.all(Array.from({ length: concurrency }, worker));
-  const rate = done / ((performance.now() - start) / 1000);
-  return { label, rate, failed };
+if (spawnSync('wrk', ['--version']).error) {
+  console.log('sandbox throughput: skipped, wrk is not installed (Debian: apt-get install wrk)');
+  process.exit(0);
 }
 
-const bare = http.createServer((_req, res) => {
-  res.writeHead(200, { 'content-type': 'application/json' });
-  res.end('{"success":true,"message":"ok"}');
-});
-await new Promise((resolve) => bare.listen(0, '127.0.0.1', resolve));
-const bareUrl = `http://127.0.0.1:${bare.address().port}/`;
+const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kactl-bench-'));
+const env = { PATH: process.env.PATH, HOME: workDir, KACTL_CONFIG_DIR: workDir, KACTL_DATA_DIR: path.join(workDir, 'data'), NO_COLOR: '1' };
 
-const sandbox = await startSandbox({ host: '127.0.0.1', port: 0, data: ':memory:', rateLimit: false });
+// --- the sandbox, with 1,000 keys and a logged-in 1.3 session and an open 1.2 session
+const sandbox = await startSandboxProcess(options.node, env, ['--no-profile']);
 const { baseUrl, app, sellerKey } = sandbox.info;
-const client = (params) => `${baseUrl}/api/1.3/?${new URLSearchParams({ ...params, name: app.name, ownerid: app.ownerid })}`;
-const init = await (await request(client({ type: 'init', ver: app.version }), { dispatcher: agent })).body.json();
+const seller = (params) => `${baseUrl}/api/seller/?${new URLSearchParams({ sellerkey: sellerKey, ...params })}`;
+const client = (version, params) => `${baseUrl}/api/${version}/?${new URLSearchParams({ ...params, name: app.name, ownerid: app.ownerid })}`;
+for (let made = 0; made < 1000; made += 100) {
+  const created = await getJson(seller({ type: 'add', expiry: '30', mask: '******-******-******', level: '1', amount: '100', format: 'json' }));
+  if (!created.success) throw new Error(`creating keys failed: ${created.message}`);
+}
+const keys = (await getJson(seller({ type: 'fetchallkeys', format: 'json' }))).keys;
+if (keys?.length !== 1000) throw new Error(`expected 1,000 keys, got ${keys?.length}`);
+const init13 = await getJson(client('1.3', { type: 'init', ver: app.version }));
+const registered = await getJson(client('1.3', { type: 'register', sessionid: init13.sessionid, username: 'bench', pass: 'secret-pw', key: keys[0].key }));
+if (!registered.success) throw new Error(`register failed: ${registered.message}`);
+const init12 = await getJson(client('1.2', { type: 'init', ver: app.version, enckey: 'bench-enckey-0123' }));
+if (!init12.success) throw new Error(`1.2 init failed: ${init12.message}`);
+const registered12 = await getJson(client('1.2', { type: 'register', sessionid: init12.sessionid, username: 'bench12', pass: 'secret-pw', key: keys[1].key }));
+if (!registered12.success) throw new Error(`1.2 register failed: ${registered12.message}`);
 
-const results = [
-  await measure('bare node:http, fixed JSON (baseline)', () => bareUrl),
-  await measure('sandbox 1.3 check (signed)', () => client({ type: 'check', sessionid: init.sessionid })),
-  await measure('sandbox 1.3 init (signed, writes a session)', () => client({ type: 'init', ver: app.version })),
-  await measure('sandbox seller fetchallsubs', () => `${baseUrl}/api/seller/?${new URLSearchParams({ sellerkey: sellerKey, type: 'fetchallsubs' })}`),
+// --- the baselines: the same node, fixed bodies of the sizes the sandbox answers with
+const fetchAllKeysBody = Buffer.from(await (await fetch(seller({ type: 'fetchallkeys', format: 'json' }))).arrayBuffer());
+async function startBare(name, body) {
+  const file = path.join(workDir, `${name}.json`);
+  fs.writeFileSync(file, body);
+  const child = spawn(options.node, [path.join(ROOT, 'bench', 'lib', 'bare-server.mjs'), file], { stdio: ['ignore', 'pipe', 'inherit'] });
+  process.once('exit', () => child.kill('SIGKILL'));
+  const port = await new Promise((resolve) => child.stdout.once('data', (chunk) => resolve(Number(String(chunk).trim()))));
+  return { url: `http://127.0.0.1:${port}/`, bytes: body.length, stop: () => child.kill('SIGINT') };
+}
+const checkBody = Buffer.from(await (await fetch(client('1.3', { type: 'check', sessionid: init13.sessionid }))).arrayBuffer());
+const bareSmall = await startBare('small', checkBody);
+const bareLarge = await startBare('large', fetchAllKeysBody);
+
+const cases = [
+  { label: 'bare node:http, fixed JSON', url: bareSmall.url },
+  { label: 'bare node:http, fixed JSON (fetchallkeys size)', url: bareLarge.url },
+  { label: 'sandbox 1.3 check (signed, logged in)', url: client('1.3', { type: 'check', sessionid: init13.sessionid }), baseline: 'bare node:http, fixed JSON', sandbox: true },
+  { label: 'sandbox 1.3 init (signed, new session)', url: client('1.3', { type: 'init', ver: app.version }), baseline: 'bare node:http, fixed JSON', sandbox: true },
+  { label: 'sandbox 1.2 check (HMAC, logged in)', url: client('1.2', { type: 'check', sessionid: init12.sessionid }), baseline: 'bare node:http, fixed JSON', sandbox: true },
+  { label: 'sandbox seller fetchallkeys (1,000 keys)', url: seller({ type: 'fetchallkeys', format: 'json' }), baseline: 'bare node:http, fixed JSON (fetchallkeys size)', sandbox: true },
 ];
 
-await sandbox.close();
-bare.close();
-await agent.close();
-
-const baseline = results[0].rate;
-console.log(`sandbox throughput, ${seconds} s a case, ${concurrency} concurrent requests, node ${process.version}`);
-for (const { label, rate, failed } of results) {
-  console.log(`${label.padEnd(46)} ${rate.toFixed(0).padStart(7)} req/s  ×${(rate / baseline).toFixed(2)} baseline${failed ? `  (${failed} server errors)` : ''}`);
+function wrk(url, duration) {
+  const result = spawnSync('wrk', ['-t1', `-c${connections}`, `-d${duration}s`, url], { encoding: 'utf8' });
+  const rate = Number(/Requests\/sec:\s+([\d.]+)/.exec(result.stdout)?.[1]);
+  const requests = Number(/(\d+) requests in/.exec(result.stdout)?.[1]);
+  const errors = /Non-2xx or 3xx responses: (\d+)/.exec(result.stdout)?.[1];
+  if (!Number.isFinite(rate)) throw new Error(`wrk failed: ${result.stderr || result.stdout}`);
+  if (errors) throw new Error(`${url}: ${errors} error answers`);
+  return { rate, requests };
 }
+
+function rssMb(pid) {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+) kB/.exec(status)[1]) / 1024;
+}
+
+// The sandbox's node process: `kactl sandbox start` runs the server in the CLI process itself.
+const rssStart = rssMb(sandbox.pid);
+let sandboxRequests = 0;
+const rates = new Map(cases.map((c) => [c.label, []]));
+for (const c of cases) wrk(c.url, 1); // warm up (JIT, caches) before the measured rounds
+for (let round = 0; round < runs; round += 1) {
+  for (const c of cases) {
+    const { rate, requests } = wrk(c.url, seconds);
+    rates.get(c.label).push(rate);
+    if (c.sandbox) sandboxRequests += requests;
+  }
+}
+// Memory: keep the signed check going until the sandbox has answered 200,000 requests.
+const checkCase = cases[2];
+while (sandboxRequests < RSS_REQUESTS) {
+  const left = RSS_REQUESTS - sandboxRequests;
+  sandboxRequests += wrk(checkCase.url, Math.max(1, Math.ceil(left / median(rates.get(checkCase.label))))).requests;
+}
+const rssEnd = rssMb(sandbox.pid);
+
+await sandbox.stop();
+bareSmall.stop();
+bareLarge.stop();
+fs.rmSync(workDir, { recursive: true, force: true });
+
+console.log(
+  `sandbox throughput: wrk -t1 -c${connections}, ${seconds} s a case, ${runs} interleaved rounds, medians; node ${options.nodeVersion} (${options.node}); ${os.cpus().length} cores, load ${os.loadavg()[0].toFixed(1)}`,
+);
+console.log(`baseline bodies: ${bareSmall.bytes} bytes (a 1.3 check answer), ${bareLarge.bytes} bytes (the fetchallkeys answer)`);
+const rows = cases
+  .filter((c) => c.baseline)
+  .map((c) => {
+    const value = median(rates.get(c.label));
+    const baseline = median(rates.get(c.baseline));
+    return { label: c.label, value, baseline, baselineLabel: c.baseline, ratio: value / baseline, target: TARGET, higherIsBetter: true };
+  });
+const misses = printRows(rows, { unit: 'req/s', digits: 0 });
+console.log(`sandbox RSS: ${rssStart.toFixed(1)} MB before the load, ${rssEnd.toFixed(1)} MB after ${sandboxRequests.toLocaleString('en')} requests`);
+console.log(misses === 0 ? 'sandbox throughput: every target met' : `sandbox throughput: ${misses} target(s) missed`);

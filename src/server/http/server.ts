@@ -114,7 +114,11 @@ export function createSandboxServer(deps: ServerDeps): SandboxServer {
 
   async function serve(route: Route, req: IncomingMessage, res: ServerResponse, input: RequestInput): Promise<{ response: EncodedResponse; type?: string | undefined }> {
     const requestAbort = new AbortController();
-    res.once('close', () => requestAbort.abort());
+    // 'close' also follows every answered request: aborting then would build a DOMException
+    // (with its stack) per request for nobody to read.
+    res.once('close', () => {
+      if (!res.writableFinished) requestAbort.abort();
+    });
     const basics: RequestBasics = {
       ip: clientIp(req, deps.options.trustProxy),
       request: { method: req.method ?? 'GET', path: input.path, rawQuery: input.rawQuery, headers: req.headers, body: input.body },
