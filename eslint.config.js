@@ -4,7 +4,7 @@ import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'coverage/', '.ci/results*'] },
+  { ignores: ['dist/', 'node_modules/', 'coverage/', '.ci/results*', '.ci/node24/'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

@@ -17,6 +17,14 @@ export function benchOptions(argv = process.argv.slice(2)) {
   const version = spawnSync(options.node, ['--version'], { encoding: 'utf8' });
   if (version.status !== 0) throw new Error(`${options.node} --version failed: ${version.stderr || version.error?.message}`);
   options.nodeVersion = version.stdout.trim();
+  // The sandbox needs better-sqlite3 compiled for that node's ABI.
+  const sqlite = spawnSync(options.node, ['-e', "new (require('better-sqlite3'))(':memory:').close()"], { encoding: 'utf8', cwd: new URL('../..', import.meta.url).pathname });
+  if (sqlite.status !== 0) {
+    throw new Error(
+      `better-sqlite3 in this node_modules is not built for ${options.nodeVersion}. Make a copy of the checkout built for it, ` +
+        `e.g. \`bash .ci/node24.sh /tmp/kactl-node24\` (prints the Node 24 bin folder), and run \`npm run bench\` there with that folder first on PATH.`,
+    );
+  }
   return options;
 }
 
