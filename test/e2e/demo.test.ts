@@ -43,8 +43,9 @@ describe('kactl demo', () => {
     expect(result.stdout).toMatch(/\$ kactl client login --username alice --password-stdin --code \d{6} < alice-password.txt\nLogged in!/);
     expect(result.stdout).toContain('Upgrade logs no one in');
     expect(result.stdout).not.toContain('correct-horse-battery-staple');
-    // The temporary config folder is gone.
-    expect(fs.readdirSync(tmp)).toEqual([]);
+    // The temporary config folder is gone. (Node >= 22 keeps its own compile cache, which
+    // bin/kactl.js turns on, in the temp folder: that one is Node's, shared, and stays.)
+    expect(fs.readdirSync(tmp).filter((name) => name !== 'node-compile-cache')).toEqual([]);
   }, 60_000);
 
   it('is what npm start runs', () => {
