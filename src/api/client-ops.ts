@@ -1,5 +1,5 @@
 /**
- * What the client-API caller needs to know per `type` (client-api.md §4.30): which API version
+ * What the client-API caller needs to know per `type` (docs/protocol/client-api.md §4.30): which API version
  * a type goes to when the profile does not choose, and which types only read (and so may be
  * retried after a dropped connection). Anything not listed is treated as a change: a name the
  * table does not know (`kactl client call anything`) is never retried blindly.

@@ -1,5 +1,5 @@
 /**
- * Retry and backoff policy (ux.md §17), shared by the client and seller callers.
+ * Retry and backoff policy (docs/contracts.md §17), shared by the client and seller callers.
  *
  * - At most 3 tries in all.
  * - A rate-limited answer (HTTP 429, or a rate-limit message in the body) is retried for every
@@ -44,7 +44,7 @@ export const defaultSleep: Sleep = async (ms, signal) => {
   }
 };
 
-// Rate-limit texts seen in the sources (seller-api.md §1.3, client-api.md §1.4 and §1.5).
+// Rate-limit texts seen in the sources (docs/protocol/seller-api.md §1.3, docs/protocol/client-api.md §1.4 and §1.5).
 const RATE_LIMIT_PATTERNS: readonly RegExp[] = [
   /used too frequently/i, // seller: "Seller key used too frequently! Try again in 1 minute. …"
   /sent too many requests/i, // client 1.2: "This application has sent too many requests. Try again in a minute."

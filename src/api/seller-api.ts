@@ -1,5 +1,5 @@
 /**
- * The seller-API caller (seller-api.md §1): `GET {base}/api/seller/?sellerkey=…&type=…&…`,
+ * The seller-API caller (docs/protocol/seller-api.md §1): `GET {base}/api/seller/?sellerkey=…&type=…&…`,
  * paced to the key's budget, retried when rate-limited, and mapped to a body or a typed error.
  *
  * Special answers it knows:
@@ -59,7 +59,7 @@ export interface SellerCallOptions {
   timeoutMs?: number;
 }
 
-/** Refused-key messages (seller-api.md §1.3 and its older variants) and what to check for each. */
+/** Refused-key messages (docs/protocol/seller-api.md §1.3 and its older variants) and what to check for each. */
 const REFUSED_KEY: readonly { pattern: RegExp; hint: string }[] = [
   { pattern: /^Seller key should be 32 characters/i, hint: 'A seller key has exactly 32 characters; check the profile\'s seller key or KACTL_SELLER_KEY.' },
   { pattern: /^Invalid seller key length/i, hint: 'A seller key has exactly 32 characters; check the profile\'s seller key or KACTL_SELLER_KEY.' },

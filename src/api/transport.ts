@@ -1,5 +1,5 @@
 /**
- * The one HTTP transport of the protocol library (architecture.md, "The protocol library").
+ * The one HTTP transport of the protocol library (docs/architecture.md, "The protocol library").
  *
  * - One undici Agent per Transport, with keep-alive, so a CLI run that makes many calls reuses
  *   its connection.

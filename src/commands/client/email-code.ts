@@ -1,6 +1,6 @@
 /**
  * `kactl client email-code send --email E` and `kactl client email-code verify --email E --code C`:
- * log in with a one-time code sent by email (`emailCodeSend`, `emailCodeVerify`; design.md
+ * log in with a one-time code sent by email (`emailCodeSend`, `emailCodeVerify`; docs/design.md
  * "Names the spec does not give").
  */
 import type { Command } from 'commander';

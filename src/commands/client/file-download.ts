@@ -1,6 +1,6 @@
 /**
  * `kactl client file download ID [-o PATH] [--force]`: fetch one of the app's files through
- * the server (`file`; the bytes come hex-encoded in `contents`, client-api.md §4.17). To a file
+ * the server (`file`; the bytes come hex-encoded in `contents`, docs/protocol/client-api.md §4.17). To a file
  * with `-o` (never over an existing one without --force), else to stdout — unless stdout is a
  * terminal and the bytes are not text.
  *

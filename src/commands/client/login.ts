@@ -1,6 +1,6 @@
 /**
  * `kactl client login --username U | --email E  --password P [--code C]`: log in with a
- * password (`login`), or by email (`loginEmail`, client-api.md §4.3).
+ * password (`login`), or by email (`loginEmail`, docs/protocol/client-api.md §4.3).
  */
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';

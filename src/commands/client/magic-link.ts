@@ -1,7 +1,7 @@
 /**
  * `kactl client magic-link --email E [--timeout 15m] [--no-wait]` and
  * `kactl client magic-link wait [--timeout …]`: send a login link by email (`magicLinkSend`),
- * then wait for the user to approve it (`magicLinkCheck`, design.md "Names the spec does not
+ * then wait for the user to approve it (`magicLinkCheck`, docs/design.md "Names the spec does not
  * give"). `--no-wait` prints, stripe-style, JSON with the command that resumes the wait.
  *
  * `wait` is an optional argument rather than a subcommand: one leaf keeps the help plain (a

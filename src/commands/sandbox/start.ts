@@ -1,6 +1,6 @@
 /**
  * `kactl sandbox start`: serve until SIGINT/SIGTERM, then close the store cleanly and exit 0.
- * The ready line (`--json`) is the contract of design.md; the saved `sandbox` profile is what
+ * The ready line (`--json`) is the contract of docs/design.md; the saved `sandbox` profile is what
  * lets every other command talk to the sandbox with no further setup.
  */
 import path from 'node:path';

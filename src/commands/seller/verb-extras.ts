@@ -26,7 +26,7 @@ export const VERB_EXTRAS: Readonly<Record<string, VerbExtras>> = {
     flagDescriptions: { amount: 'How many keys to create: any number, made in calls of at most 100 (default 1)' },
   },
   addhash: {
-    // The real need (ux.md): hash the build you ship, without a separate md5 tool.
+    // The real need (docs/contracts.md): hash the build you ship, without a separate md5 tool.
     options: () => [new Option('--file <path>', 'compute the MD5 of this program file locally (instead of --md5)')],
     flagNotes: { md5: '(or --file PATH)' },
     defaulted: ['md5'],

@@ -1,5 +1,5 @@
 /**
- * Serialising and signing client API replies (client-api.md §2).
+ * Serialising and signing client API replies (docs/protocol/client-api.md §2).
  *
  * 1.3: `{"success",…,"code",<fields>,"nonce"?,"ownerid"}` in the order of the observed hosted
  * body: `code` right after `success` (68 on success; 0 on failure, our choice, since the hosted

@@ -1,4 +1,4 @@
-/** Response integrity: Ed25519 for 1.3, HMAC-SHA256 for 1.2 (client-api.md §2.2, §2.3). */
+/** Response integrity: Ed25519 for 1.3, HMAC-SHA256 for 1.2 (docs/protocol/client-api.md §2.2, §2.3). */
 import { createHmac, sign, type KeyObject } from 'node:crypto';
 
 /** The 1.2 `signature` header when the session has no enckey, as the real server sends it. */
