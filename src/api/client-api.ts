@@ -17,7 +17,8 @@ import { apiVersionFor, clientEffect, LARGE_ANSWER_TYPES } from './client-ops.js
 import type { ClientApiVersion } from './client-ops.js';
 import { textRedactor } from './redact.js';
 import { retryNoticeLine, withRetry } from './retry.js';
-import type { CallEffect, Sleep } from './retry.js';
+import type { Sleep } from './retry.js';
+import type { Effect } from './seller-catalog/types.js';
 import { joinSignals } from './signals.js';
 import type { Transport, TransportResponse } from './transport.js';
 import type { StoredSession } from '../config/types.js';
@@ -77,7 +78,7 @@ export interface ClientCallOptions {
   /** Return a `success:false` body instead of throwing ApiFailure (auth errors still throw). */
   acceptFailure?: boolean;
   /** Overrides the read/write classification of the type (retries after dropped connections). */
-  effect?: CallEffect;
+  effect?: Effect;
   /** Overrides the version for this call. */
   api?: ClientApiVersion;
   /** Overrides the transport's timeout, in ms. */

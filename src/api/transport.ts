@@ -202,11 +202,6 @@ export class Transport {
   }
 }
 
-/** Builds a Transport (the Context's entry point; same as `new Transport(options)`). */
-export function createTransport(options: TransportOptions = {}): Transport {
-  return new Transport(options);
-}
-
 function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {

@@ -2,7 +2,8 @@
 import { createPrivateKey } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { asciiJson, phpJson } from '../../src/server/http/json-encode.js';
-import { ed25519Signature, hmacSha256Hex } from '../../src/server/http/signing.js';
+import { ed25519Signature } from '../../src/server/http/signing.js';
+import { hmacSha256Hex } from '../../src/api/verify.js';
 import { decodeForm, countRawParam } from '../../src/server/http/form-decode.js';
 import { sanitize, stripTags, phpTrim } from '../../src/server/dispatch/sanitize.js';
 import { Params } from '../../src/server/dispatch/params.js';

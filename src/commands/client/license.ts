@@ -31,7 +31,7 @@ Examples:
     });
 }
 
-export async function clientLicenseRun(ctx: Context, options: LicenseOptions): Promise<void> {
+async function clientLicenseRun(ctx: Context, options: LicenseOptions): Promise<void> {
   const { askText } = await import('./inputs.js');
   const key = await askText(ctx, { value: options.key, flag: '--key', label: 'License key' });
   const { resolveHwid } = await import('./hwid.js');

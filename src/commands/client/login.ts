@@ -39,7 +39,7 @@ Examples:
     });
 }
 
-export async function clientLoginRun(ctx: Context, options: LoginOptions): Promise<void> {
+async function clientLoginRun(ctx: Context, options: LoginOptions): Promise<void> {
   if (options.username !== undefined && options.email !== undefined) throw new UsageError('Give --username or --email, not both.');
   const { askPassword, askText } = await import('./inputs.js');
   const byEmail = options.email !== undefined;

@@ -48,14 +48,14 @@ Examples:
     });
 }
 
-export async function magicLinkWaitRun(ctx: Context, options: MagicLinkOptions): Promise<void> {
+async function magicLinkWaitRun(ctx: Context, options: MagicLinkOptions): Promise<void> {
   if (options.email !== undefined) throw new UsageError('`magic-link wait` sends nothing, so it takes no --email.');
   if (!options.wait) throw new UsageError('`magic-link wait` is the waiting; drop --no-wait.');
   const { waitForMagicLink } = await import('./magic-wait.js');
   await waitForMagicLink(ctx, await ctx.clientApi(), options.waitTimeout ?? DEFAULT_WAIT_SECONDS, options.code);
 }
 
-export async function magicLinkSendRun(ctx: Context, options: MagicLinkOptions): Promise<void> {
+async function magicLinkSendRun(ctx: Context, options: MagicLinkOptions): Promise<void> {
   const { askText } = await import('./inputs.js');
   const email = await askText(ctx, { value: options.email, flag: '--email', label: 'Email' });
   const { resolveHwid } = await import('./hwid.js');

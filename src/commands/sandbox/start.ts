@@ -56,7 +56,7 @@ Examples:
     });
 }
 
-export async function sandboxStartRun(ctx: Context, options: StartOptions): Promise<void> {
+async function sandboxStartRun(ctx: Context, options: StartOptions): Promise<void> {
   const { startSandbox } = await import('../../server/start.js');
   const data = options.data ?? path.join(ctx.dataDir, 'sandbox.db');
   const sandbox = await startSandbox({
