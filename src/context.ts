@@ -2,6 +2,10 @@
  * The Context: what a command needs from the outside world, built lazily so that a command
  * pays only for what it uses (and `--help` pays for nothing). Commands never reach for
  * process globals; tests build a Context over buffers and a temp config folder.
+ *
+ * Read it like gh's factory: each member says what it depends on, and nothing is built before
+ * a command asks for it. The roots are the SystemDeps (streams, env, signal, clock) and the
+ * parsed global options.
  */
 import type { EnvRecord } from './env.js';
 import type { IOStreams, InputStream, OutputStream } from './io/streams.js';
@@ -11,12 +15,12 @@ import { Output } from './io/output.js';
 import type { Prompter } from './io/prompter.js';
 import type { ConfigStore } from './config/store.js';
 import type { ResolvedSettings, SettingFlags } from './config/settings.js';
-import type { ProfileData, StoredSession } from './config/types.js';
+import type { ProfileData } from './config/types.js';
+import type { ClientSessionStore } from './config/client-session.js';
 import type { ClientApi } from './api/client-api.js';
 import type { SellerApi } from './api/seller-api.js';
 import type { Transport } from './api/transport.js';
 import { configDir, dataDir } from './config/paths.js';
-import { sessionOrigin } from './config/session-origin.js';
 import { UsageError } from './errors.js';
 
 /** Options every command accepts (program-level and, hidden, on every leaf command). */
@@ -88,11 +92,13 @@ export class Context {
     this.resolved = undefined;
   }
 
+  /** Depends on: the SystemDeps streams, `--no-color`. */
   get io(): IOStreams {
     this.streams ??= createIOStreams({ ...this.deps, noColor: !this.globalOptions.color });
     return this.streams;
   }
 
+  /** Depends on: io, `--json`, `-o`. */
   get output(): Output {
     this.writer ??= new Output(this.io, { json: this.globalOptions.json, format: this.globalOptions.output });
     return this.writer;
@@ -111,6 +117,7 @@ export class Context {
     return dataDir(this.env);
   }
 
+  /** The profile store (conf, loaded lazily). Depends on: configDir (env). */
   async config(): Promise<ConfigStore> {
     if (!this.store) {
       const { ConfigStore } = await import('./config/store.js');
@@ -119,6 +126,7 @@ export class Context {
     return this.store;
   }
 
+  /** flag > env > profile > default, with sources. Depends on: config, env, the global options. */
   async settings(): Promise<ResolvedSettings> {
     if (!this.resolved) {
       const { resolveSettings, resolveProfileName } = await import('./config/settings.js');
@@ -144,17 +152,21 @@ export class Context {
     return this.resolved;
   }
 
-  /** The profile client sessions are kept in: the selected one, else `default`. */
+  /** The profile client sessions are kept in: the selected one, else `default`. Depends on: settings. */
   async sessionProfileName(): Promise<string> {
     return (await this.settings()).profile.value ?? IMPLICIT_PROFILE;
   }
 
+  /**
+   * @inquirer prompts (loaded lazily). Depends on: io, signal. It does not check for a terminal:
+   * go through src/io/ask.ts, which refuses with InputRequiredError when there is none.
+   */
   async prompter(): Promise<Prompter> {
     const { createPrompter } = await import('./io/prompter.js');
     return createPrompter(this.io, this.signal);
   }
 
-  /** One transport (one keep-alive agent) per process. */
+  /** One transport (one keep-alive agent) per process. Depends on: settings (timeout), signal, `--verbose`. */
   async transport(): Promise<Transport> {
     if (!this.transportInstance) {
       const { Transport } = await import('./api/transport.js');
@@ -168,15 +180,26 @@ export class Context {
     return this.transportInstance;
   }
 
+  /**
+   * The stored client session of the configured server and app, and the rule that ties a
+   * session to them (src/config/client-session.ts). Depends on: settings, config.
+   */
+  async clientSession(): Promise<ClientSessionStore> {
+    const settings = await this.settings();
+    const { ClientSessionStore, sessionOrigin } = await import('./config/client-session.js');
+    const { baseUrl, appName, ownerid } = settings;
+    const origin = baseUrl.value && appName.value && ownerid.value ? sessionOrigin(baseUrl.value, appName.value, ownerid.value) : undefined;
+    return new ClientSessionStore(await this.config(), await this.sessionProfileName(), origin);
+  }
+
+  /** Depends on: settings, transport, clientSession, output (warnings), clock, signal. */
   async clientApi(): Promise<ClientApi> {
     const settings = await this.settings();
     const baseUrl = requireSetting(settings.baseUrl.value, 'server base URL', '--base-url or KACTL_BASE_URL');
     const appName = requireSetting(settings.appName.value, 'application name', '--app-name or KACTL_APP_NAME');
     const ownerid = requireSetting(settings.ownerid.value, 'application owner id', '--ownerid or KACTL_OWNERID');
     const { ClientApi } = await import('./api/client-api.js');
-    const store = await this.config();
-    const profileName = await this.sessionProfileName();
-    const origin = sessionOrigin(baseUrl, appName, ownerid);
+    const sessions = await this.clientSession();
     return new ClientApi({
       baseUrl,
       appName,
@@ -192,20 +215,14 @@ export class Context {
       warn: (line: string) => this.output.warn(line),
       now: this.now,
       signal: this.signal,
-      session: {
-        // A session belongs to one server and app: switching either must not reuse it.
-        load: () => {
-          const session = store.profile(profileName)?.session;
-          return session?.origin === origin ? session : undefined;
-        },
-        save: (session: StoredSession | undefined) => {
-          store.updateProfile(profileName, { session: session ? { ...session, origin } : undefined });
-        },
-      },
+      session: { load: () => sessions.load(), save: (session) => sessions.save(session) },
     });
   }
 
-  /** `onWait` replaces the default pacing note (a bulk job shows it above its progress bar). */
+  /**
+   * `onWait` replaces the default pacing note (a bulk job shows it above its progress bar).
+   * Depends on: settings, transport, dataDir (pacing state), output, clock, signal.
+   */
   async sellerApi(options: { onWait?: (ms: number) => void } = {}): Promise<SellerApi> {
     const settings = await this.settings();
     const baseUrl = requireSetting(settings.baseUrl.value, 'server base URL', '--base-url or KACTL_BASE_URL');
@@ -231,7 +248,7 @@ export class Context {
     this.transportInstance = undefined;
   }
 
-  /** Saved profile data for the profile in use, if any. */
+  /** Saved profile data for the profile in use, if any. Depends on: settings, config. */
   async currentProfile(): Promise<ProfileData | undefined> {
     const name = (await this.settings()).profile.value;
     return name ? (await this.config()).profile(name) : undefined;

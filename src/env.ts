@@ -1,5 +1,5 @@
 /**
- * Every environment variable kactl reads, in one place (design.md, "Configuration").
+ * Every environment variable kactl reads, in one place (docs/contracts.md, "Configuration").
  * Values are read on each call from the record given (process.env in production, a plain
  * object in tests), never memoised, and an empty string counts as unset.
  */

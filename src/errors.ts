@@ -1,5 +1,5 @@
 /**
- * Typed errors and the one exit-code table (design.md, "Exit codes").
+ * Typed errors and the one exit-code table (docs/contracts.md, "Exit codes").
  * Commands and the protocol library only throw these; `main` maps them to exit codes,
  * and only bin/kactl.js ends the process.
  */

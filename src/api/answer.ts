@@ -1,5 +1,5 @@
 /**
- * Reading an answer the same way for both APIs (design.md, "HTTP status of a failure"): the
+ * Reading an answer the same way for both APIs (docs/design.md, "HTTP status of a failure"): the
  * status alone is never trusted; the body decides. In order:
  *
  * 1. 429, or a failed body whose message is a rate-limit text → RateLimitedAnswer (retried).

@@ -1,5 +1,5 @@
 /**
- * The client-API caller (client-api.md; design.md "1.3 method", "1.3 integrity", "1.2 integrity",
+ * The client-API caller (docs/protocol/client-api.md; docs/design.md "1.3 method", "1.3 integrity", "1.2 integrity",
  * "Sessions"). Adds `type`, `name`, `ownerid` and the stored `sessionid` to every call, sends
  * 1.3 as GET with a query string (POST form when the profile says so) and 1.2 as POST form,
  * checks the answer's signature, and turns the answer into the parsed body or a typed error.
@@ -17,7 +17,8 @@ import { apiVersionFor, clientEffect, LARGE_ANSWER_TYPES } from './client-ops.js
 import type { ClientApiVersion } from './client-ops.js';
 import { textRedactor } from './redact.js';
 import { retryNoticeLine, withRetry } from './retry.js';
-import type { CallEffect, Sleep } from './retry.js';
+import type { Sleep } from './retry.js';
+import type { Effect } from './seller-catalog/types.js';
 import { joinSignals } from './signals.js';
 import type { Transport, TransportResponse } from './transport.js';
 import type { StoredSession } from '../config/types.js';
@@ -77,7 +78,7 @@ export interface ClientCallOptions {
   /** Return a `success:false` body instead of throwing ApiFailure (auth errors still throw). */
   acceptFailure?: boolean;
   /** Overrides the read/write classification of the type (retries after dropped connections). */
-  effect?: CallEffect;
+  effect?: Effect;
   /** Overrides the version for this call. */
   api?: ClientApiVersion;
   /** Overrides the transport's timeout, in ms. */
@@ -89,12 +90,12 @@ export interface ClientAnswer extends Answer {
   api: ClientApiVersion;
 }
 
-/** Length of the enckey sent at init, as the official 1.2 SDKs send it (client-api.md §2.1). */
+/** Length of the enckey sent at init, as the official 1.2 SDKs send it (docs/protocol/client-api.md §2.1). */
 export const ENCKEY_LENGTH = 16;
 /** File answers are hex-encoded in JSON; allow large files. */
 const LARGE_ANSWER_MAX_BYTES = 256 * 1024 * 1024;
 
-// Session messages (client-api.md §3). The first ends the stored session.
+// Session messages (docs/protocol/client-api.md §3). The first ends the stored session.
 const SESSION_GONE = [/^Session not found/i, /\bsession\b.*\b(expired|has ended|no longer exists)\b/i];
 const SESSION_UNVALIDATED = /^Session is not validated/i;
 
@@ -222,7 +223,7 @@ export class ClientApi {
   }
 
   private readAnswer(type: string, api: ClientApiVersion, res: TransportResponse, redact: (text: string) => string): Answer {
-    // The 1.2 server answers `log` with an empty, unsigned body (client-api.md §1.6).
+    // The 1.2 server answers `log` with an empty, unsigned body (docs/protocol/client-api.md §1.6).
     if (type === 'log' && res.body.length === 0 && res.status < 300) {
       return { body: { success: true, message: '' }, status: res.status, headers: res.headers, raw: res.body, elapsedMs: res.elapsedMs };
     }
@@ -259,7 +260,7 @@ export class ClientApi {
         nowMs: this.now(),
         windowSec: this.options.signatureWindowSec ?? DEFAULT_SIGNATURE_WINDOW_SEC,
       });
-      // Signed answers echo the app's ownerid (client-api.md §2.3): a signed answer for another
+      // Signed answers echo the app's ownerid (docs/protocol/client-api.md §2.3): a signed answer for another
       // app must not be taken for ours.
       if (typeof body.ownerid === 'string' && body.ownerid !== this.options.ownerid) {
         throw new SignatureError(`The signed answer is for another application (ownerid ${body.ownerid}, expected ${this.options.ownerid}).`);
@@ -269,7 +270,7 @@ export class ClientApi {
     const secret = this.options.secret;
     if (secret === undefined || secret === '') return;
     // The 1.2 server leaves some failures unsigned (session not found, unknown type, app
-    // lookup errors — client-api.md §2.2). A failure grants nothing, so an unsigned one is
+    // lookup errors — docs/protocol/client-api.md §2.2). A failure grants nothing, so an unsigned one is
     // shown as it is; an unsigned success is refused.
     const header = res.headers.signature?.trim() ?? '';
     if (header === '' && isFailureBody(body)) return;

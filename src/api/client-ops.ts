@@ -1,10 +1,10 @@
 /**
- * What the client-API caller needs to know per `type` (client-api.md §4.30): which API version
+ * What the client-API caller needs to know per `type` (docs/protocol/client-api.md §4.30): which API version
  * a type goes to when the profile does not choose, and which types only read (and so may be
  * retried after a dropped connection). Anything not listed is treated as a change: a name the
  * table does not know (`kactl client call anything`) is never retried blindly.
  */
-import type { CallEffect } from './retry.js';
+import type { Effect } from './seller-catalog/types.js';
 
 /** Client API versions kactl speaks. */
 export type ClientApiVersion = '1.3' | '1.2';
@@ -45,6 +45,6 @@ export function apiVersionFor(type: string, profileApi: ClientApiVersion | undef
 }
 
 /** Whether a client call of `type` may be retried after a dropped connection. */
-export function clientEffect(type: string): CallEffect {
+export function clientEffect(type: string): Effect {
   return READ_TYPES.has(type) ? 'read' : 'write';
 }

@@ -1,6 +1,6 @@
 /**
- * Client-side pacing of seller calls (ux.md §17: pace proactively so the server's penalty is
- * never triggered). The server allows 120 calls a minute per seller key (seller-api.md §1.5);
+ * Client-side pacing of seller calls (docs/contracts.md §17: pace proactively so the server's penalty is
+ * never triggered). The server allows 120 calls a minute per seller key (docs/protocol/seller-api.md §1.5);
  * a CI script may run many kactl processes in a row with the same key, so the record of recent
  * calls lives in a small JSON file per key, shared by every process, updated under a file lock.
  *
@@ -19,7 +19,7 @@ import { withFileLock } from '../util/file-lock.js';
 import { defaultSleep } from './retry.js';
 import type { Sleep } from './retry.js';
 
-/** The seller API's budget per key (seller-api.md §1.3 row 2). */
+/** The seller API's budget per key (docs/protocol/seller-api.md §1.3 row 2). */
 export const DEFAULT_SELLER_CALLS_PER_MINUTE = 120;
 export const PACING_WINDOW_MS = 60_000;
 /** Added to the window: network delay varies, and the server counts arrivals. */

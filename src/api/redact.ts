@@ -1,5 +1,5 @@
 /**
- * The one redactor (architecture.md, "Secrets"). Seller keys travel in the query string,
+ * The one redactor (docs/architecture.md, "Secrets"). Seller keys travel in the query string,
  * passwords and license keys in form bodies, and servers echo URLs back in error pages, so
  * everything that may reach a terminal or a log goes through here first: `--verbose` lines,
  * error excerpts, audit records.

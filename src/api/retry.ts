@@ -1,5 +1,5 @@
 /**
- * Retry and backoff policy (ux.md §17), shared by the client and seller callers.
+ * Retry and backoff policy (docs/contracts.md §17), shared by the client and seller callers.
  *
  * - At most 3 tries in all.
  * - A rate-limited answer (HTTP 429, or a rate-limit message in the body) is retried for every
@@ -18,6 +18,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { InterruptedError, RateLimitError } from '../errors.js';
 import { BadResponseError, RateLimitedAnswer, TransportError } from './api-errors.js';
 import { formatSeconds } from './excerpt.js';
+import type { Effect } from './seller-catalog/types.js';
 
 /** Tries in all, the first included. */
 export const MAX_ATTEMPTS = 3;
@@ -28,8 +29,6 @@ export const MAX_RETRY_AFTER_MS = 60_000;
 /** A 429 is never retried sooner than this, even with `Retry-After: 0`. */
 export const MIN_RATE_LIMIT_WAIT_MS = 1_000;
 
-/** What a call does to the server's data; decides whether transient failures are retried. */
-export type CallEffect = 'read' | 'write' | 'delete-one' | 'bulk';
 
 /** Waits `ms`; rejects with InterruptedError when `signal` aborts. Injected in tests. */
 export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
@@ -44,7 +43,7 @@ export const defaultSleep: Sleep = async (ms, signal) => {
   }
 };
 
-// Rate-limit texts seen in the sources (seller-api.md §1.3, client-api.md §1.4 and §1.5).
+// Rate-limit texts seen in the sources (docs/protocol/seller-api.md §1.3, docs/protocol/client-api.md §1.4 and §1.5).
 const RATE_LIMIT_PATTERNS: readonly RegExp[] = [
   /used too frequently/i, // seller: "Seller key used too frequently! Try again in 1 minute. …"
   /sent too many requests/i, // client 1.2: "This application has sent too many requests. Try again in a minute."
@@ -102,7 +101,8 @@ export interface RetryNotice {
 }
 
 export interface RetryOptions {
-  effect: CallEffect;
+  /** What the call does to the server's data; decides whether transient failures are retried. */
+  effect: Effect;
   maxAttempts?: number;
   sleep?: Sleep;
   signal?: AbortSignal;

@@ -1,5 +1,5 @@
 /**
- * The seller-API caller (seller-api.md §1): `GET {base}/api/seller/?sellerkey=…&type=…&…`,
+ * The seller-API caller (docs/protocol/seller-api.md §1): `GET {base}/api/seller/?sellerkey=…&type=…&…`,
  * paced to the key's budget, retried when rate-limited, and mapped to a body or a typed error.
  *
  * Special answers it knows:
@@ -19,7 +19,8 @@ import { DEFAULT_SELLER_CALLS_PER_MINUTE, Pacer } from './pacer.js';
 import { textRedactor } from './redact.js';
 import type { TextRedactor } from './redact.js';
 import { retryNoticeLine, withRetry } from './retry.js';
-import type { CallEffect, Sleep } from './retry.js';
+import type { Sleep } from './retry.js';
+import type { Effect } from './seller-catalog/types.js';
 import { joinSignals } from './signals.js';
 import type { Transport, TransportResponse } from './transport.js';
 
@@ -50,7 +51,7 @@ export type SellerParamValue = string | number | boolean | undefined | null;
 
 export interface SellerCallOptions {
   /** From the catalog; decides retries after dropped connections. Default `write` (never blindly retried). */
-  effect?: CallEffect;
+  effect?: Effect;
   /** For list operations: the response key and the op's empty-list message. */
   list?: { key: string; emptyMessage: string };
   /** `text`: ask for the plain-text answer and return it as a string. */
@@ -59,7 +60,7 @@ export interface SellerCallOptions {
   timeoutMs?: number;
 }
 
-/** Refused-key messages (seller-api.md §1.3 and its older variants) and what to check for each. */
+/** Refused-key messages (docs/protocol/seller-api.md §1.3 and its older variants) and what to check for each. */
 const REFUSED_KEY: readonly { pattern: RegExp; hint: string }[] = [
   { pattern: /^Seller key should be 32 characters/i, hint: 'A seller key has exactly 32 characters; check the profile\'s seller key or KACTL_SELLER_KEY.' },
   { pattern: /^Invalid seller key length/i, hint: 'A seller key has exactly 32 characters; check the profile\'s seller key or KACTL_SELLER_KEY.' },
@@ -114,6 +115,20 @@ export class SellerApi {
     return options.format === 'text' ? answer.text : answer.body;
   }
 
+  /** The URL a call requests: sellerkey, type, then the parameters in order (`--dry-run` prints it redacted). */
+  requestUrl(type: string, params: Readonly<Record<string, SellerParamValue>> = {}, format?: 'text'): URL {
+    const url = new URL(`${this.options.baseUrl.replace(/\/+$/, '')}/api/seller/`);
+    const query = new URLSearchParams();
+    query.set('sellerkey', this.options.sellerKey);
+    query.set('type', type);
+    for (const [name, value] of Object.entries(params)) {
+      if (value !== undefined && value !== null) query.set(name, String(value));
+    }
+    if (format === 'text') query.set('format', 'text');
+    url.search = query.toString();
+    return url;
+  }
+
   /**
    * Like `call`, with the status, headers and raw bytes. `text` is the body as text (what a
    * `format=text` caller wants); `body` is the parsed or synthesised JSON object.
@@ -122,15 +137,7 @@ export class SellerApi {
     if (this.options.sellerKey === '') {
       throw new AuthError('No seller key is set.', { hints: ['Set one in the profile or with KACTL_SELLER_KEY.'] });
     }
-    const url = new URL(`${this.options.baseUrl.replace(/\/+$/, '')}/api/seller/`);
-    const query = new URLSearchParams();
-    query.set('sellerkey', this.options.sellerKey);
-    query.set('type', type);
-    for (const [name, value] of Object.entries(params)) {
-      if (value !== undefined && value !== null) query.set(name, String(value));
-    }
-    if (options.format === 'text') query.set('format', 'text');
-    url.search = query.toString();
+    const url = this.requestUrl(type, params, options.format);
     const signal = joinSignals(this.options.signal, options.signal);
 
     const attempt = async (): Promise<Answer & { text: string }> => {

@@ -1,5 +1,5 @@
 /**
- * The one HTTP transport of the protocol library (architecture.md, "The protocol library").
+ * The one HTTP transport of the protocol library (docs/architecture.md, "The protocol library").
  *
  * - One undici Agent per Transport, with keep-alive, so a CLI run that makes many calls reuses
  *   its connection.
@@ -200,11 +200,6 @@ export class Transport {
   private log(line: () => string): void {
     if (this.verbose) this.verbose(line());
   }
-}
-
-/** Builds a Transport (the Context's entry point; same as `new Transport(options)`). */
-export function createTransport(options: TransportOptions = {}): Transport {
-  return new Transport(options);
 }
 
 function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {

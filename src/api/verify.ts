@@ -1,5 +1,5 @@
 /**
- * Integrity checks of client-API answers (client-api.md §2).
+ * Integrity checks of client-API answers (docs/protocol/client-api.md §2).
  *
  * - 1.3: `x-signature-ed25519` = hex Ed25519 signature over the ASCII `x-signature-timestamp`
  *   followed directly by the exact body bytes, made with the server's private key; we verify

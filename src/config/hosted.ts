@@ -1,6 +1,6 @@
 /**
  * The hosted KeyAuth service: its hosts and the Ed25519 public key compiled into every
- * official 1.3 SDK (client-api.md §2.3). A profile pointing at one of these hosts verifies
+ * official 1.3 SDK (docs/protocol/client-api.md §2.3). A profile pointing at one of these hosts verifies
  * answers with this key unless it names another.
  */
 export const HOSTED_PUBLIC_KEY = '5586b4bc69c7a4b487e4563a4cd96afd39140f919bd31cea7d1c6a1e8439422b';

@@ -1,6 +1,6 @@
 /**
  * Effective settings and where each came from: flag > environment > profile > default
- * (design.md, "Configuration"). One table drives both the resolution and `profile show`.
+ * (docs/contracts.md, "Configuration"). One table drives both the resolution and `profile show`.
  */
 import type { EnvRecord, EnvVarName } from '../env.js';
 import { readEnv } from '../env.js';

@@ -1,4 +1,4 @@
-/** What the config file holds (design.md, "Configuration"). */
+/** What the config file holds (docs/contracts.md, "Configuration"). */
 
 /** A client session kept between commands, so `init` then `login` then `var get` work across runs. */
 export interface StoredSession {

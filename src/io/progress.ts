@@ -1,5 +1,5 @@
 /**
- * A one-line progress bar on stderr, drawn only when stderr is a terminal (ux.md §14): piped or
+ * A one-line progress bar on stderr, drawn only when stderr is a terminal (docs/contracts.md §14): piped or
  * in CI it draws nothing, so logs stay clean. Data printed meanwhile to the same terminal goes
  * through `above`, which lifts the bar off the line, prints, and draws it again below.
  */

@@ -1,5 +1,5 @@
 /**
- * A QR code drawn with text blocks, for the 2FA walkthrough (ux.md: terminal QR via
+ * A QR code drawn with text blocks, for the 2FA walkthrough (docs/contracts.md: terminal QR via
  * qrcode-terminal). qrcode-terminal is loaded only here, when a code is really drawn, and
  * renders into a string: the caller prints it to stderr, never stdout.
  */

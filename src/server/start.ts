@@ -1,6 +1,6 @@
 /**
  * startSandbox(options): open (or create) the store, seed it, start the HTTP server, and hand
- * back the ready line of design.md ("Sandbox start") plus a clean `close()`.
+ * back the ready line of docs/contracts.md ("Sandbox start") plus a clean `close()`.
  */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';

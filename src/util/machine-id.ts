@@ -2,7 +2,7 @@
  * This machine's own identifier, the HWID a protected program would send by default:
  * Linux `/etc/machine-id` (else `/var/lib/dbus/machine-id`), macOS the IOPlatformUUID from
  * `ioreg`, Windows the MachineGuid from the registry (else `wmic csproduct`). Trimmed, because a
- * machine-id file ends with a newline the server would otherwise keep (client-api.md §1.2).
+ * machine-id file ends with a newline the server would otherwise keep (docs/protocol/client-api.md §1.2).
  * Undefined when none can be read: the caller decides what to send then.
  */
 import { execFile } from 'node:child_process';

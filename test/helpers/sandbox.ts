@@ -13,7 +13,7 @@
  *
  * For handler-level tests without HTTP, `openTestStore()` gives a seeded in-memory store.
  */
-import { createHmac, createPublicKey, verify } from 'node:crypto';
+import { verify } from 'node:crypto';
 import { afterAll } from 'vitest';
 import { startSandbox, type SandboxInfo, type SandboxOptions } from '../../src/server/start.js';
 import { openStore, type Store } from '../../src/server/store/store.js';
@@ -22,6 +22,7 @@ import { createSession } from '../../src/server/domain/sessions.js';
 import { findAppBySellerKey } from '../../src/server/domain/apps.js';
 import type { ApiVersion, AppRow, SessionRow } from '../../src/server/domain/rows.js';
 import type { OutboxMessage } from '../../src/server/domain/outbox.js';
+import { ed25519PublicKey } from '../../src/api/verify.js';
 
 export type { SandboxInfo };
 
@@ -32,7 +33,7 @@ export interface HttpResult {
   readonly bytes: Buffer;
   readonly text: string;
   /** The body parsed as JSON, or undefined when it is not JSON (`KeyAuth_Invalid`). Read loosely in tests. */
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read answers of many shapes; `unknown` would need a cast at every field
   readonly json: any;
 }
 
@@ -106,16 +107,12 @@ export async function toResult(res: Response): Promise<HttpResult> {
   return { status: res.status, headers: res.headers, bytes, text, json };
 }
 
-/** Ed25519 check with node:crypto and nothing but the raw 32-byte public key (hex). */
+/** Ed25519 check over timestamp ‖ body with the raw 32-byte public key (hex), as the CLI imports it. */
 export function verifyEd25519(publicKeyHex: string, timestamp: string, body: Buffer, signatureHex: string): boolean {
-  const spki = Buffer.concat([Buffer.from('302a300506032b6570032100', 'hex'), Buffer.from(publicKeyHex, 'hex')]);
-  const key = createPublicKey({ key: spki, format: 'der', type: 'spki' });
-  return verify(null, Buffer.concat([Buffer.from(timestamp, 'ascii'), body]), key, Buffer.from(signatureHex, 'hex'));
+  return verify(null, Buffer.concat([Buffer.from(timestamp, 'ascii'), body]), ed25519PublicKey(publicKeyHex), Buffer.from(signatureHex, 'hex'));
 }
 
-export function hmacHex(key: string, body: Buffer): string {
-  return createHmac('sha256', key).update(body).digest('hex');
-}
+export { hmacSha256Hex as hmacHex } from '../../src/api/verify.js';
 
 const open: TestSandbox[] = [];
 // Registered at import (collection time): vitest ignores hooks added from inside a running hook,

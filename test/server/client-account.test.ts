@@ -1,6 +1,6 @@
 /**
  * ban, checkblacklist, changeUsername, fetchOnline, fetchStats, log, forgot and the reset page,
- * over real HTTP (client-api.md §4.9, §4.10, §4.18–4.22).
+ * over real HTTP (docs/protocol/client-api.md §4.9, §4.10, §4.18–4.22).
  */
 import { describe, expect, it } from 'vitest';
 import { hmacHex, startTestSandbox } from '../helpers/sandbox.js';

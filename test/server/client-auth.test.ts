@@ -1,5 +1,5 @@
 /**
- * login, loginEmail, register, license, upgrade over real HTTP (client-api.md §4.2–4.6):
+ * login, loginEmail, register, license, upgrade over real HTTP (docs/protocol/client-api.md §4.2–4.6):
  * every success and every failure the protocol lists, the 1.2 bytes of the captures, and the
  * one-key-one-user rule under twenty simultaneous requests.
  */
@@ -17,7 +17,7 @@ import { HWID, hmacKey, init12, loginSession, newKey, OTHER_HWID, registerUser, 
 
 const V12 = { api: '1.2', method: 'POST' } as const;
 
-describe('1.2 answers, byte for byte as the captures (observed-peers.md)', () => {
+describe('1.2 answers, byte for byte as the captures (docs/protocol/observed-peers.md)', () => {
   it('register, login, their failures, upgrade, license first and later use', async () => {
     const clock = fakeClock();
     const sb = await startTestSandbox({ now: clock.now });

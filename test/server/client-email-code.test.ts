@@ -1,4 +1,4 @@
-/** emailCodeSend / emailCodeVerify over real HTTP (design.md: 6 digits, single use, 10 minutes, 5 tries). */
+/** emailCodeSend / emailCodeVerify over real HTTP (docs/design.md: 6 digits, single use, 10 minutes, 5 tries). */
 import { describe, expect, it } from 'vitest';
 import { fakeClock, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { banUser } from '../../src/server/domain/bans.js';

@@ -1,5 +1,5 @@
 /**
- * magicLinkSend / magicLinkCheck and the approval page, over real HTTP (design.md; interface
+ * magicLinkSend / magicLinkCheck and the approval page, over real HTTP (docs/design.md; interface
  * spec §3 and §5: single use, 15 minutes). Expiry is reached with the admin clock.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-/** init / check / logout over real HTTP (client-api.md §4.1, §4.7, §4.8, §3). */
+/** init / check / logout over real HTTP (docs/protocol/client-api.md §4.1, §4.7, §4.8, §3). */
 import { describe, expect, it } from 'vitest';
 import { fakeClock, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { pauseApp, updateAppSettings } from '../../src/server/domain/apps.js';

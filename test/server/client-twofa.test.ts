@@ -1,4 +1,4 @@
-/** 2faenable / 2fadisable and 2FA at login, over real HTTP (client-api.md §4.23, §4.24, §4.26). */
+/** 2faenable / 2fadisable and 2FA at login, over real HTTP (docs/protocol/client-api.md §4.23, §4.24, §4.26). */
 import { describe, expect, it } from 'vitest';
 import { fakeClock, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { totpCode } from '../../src/server/domain/twofa.js';

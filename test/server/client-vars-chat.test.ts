@@ -1,4 +1,4 @@
-/** var, getvar, setvar, chatget, chatsend over real HTTP (client-api.md §4.11–4.15). */
+/** var, getvar, setvar, chatget, chatsend over real HTTP (docs/protocol/client-api.md §4.11–4.15). */
 import { describe, expect, it } from 'vitest';
 import { fakeClock, hmacHex, startTestSandbox } from '../helpers/sandbox.js';
 import { createChannel, muteUser } from '../../src/server/domain/chat.js';

@@ -1,5 +1,5 @@
 /**
- * webhook and file over real HTTP (client-api.md §4.16, §4.17): the sandbox really calls a
+ * webhook and file over real HTTP (docs/protocol/client-api.md §4.16, §4.17): the sandbox really calls a
  * loopback server started here, and answers what that server sent.
  */
 import http from 'node:http';

@@ -1,4 +1,4 @@
-/** The login pipeline (client-api.md §4.2 plus blacklist and 2FA), bans, and user changes. */
+/** The login pipeline (docs/protocol/client-api.md §4.2 plus blacklist and 2FA), bans, and user changes. */
 import { afterEach, describe, expect, it } from 'vitest';
 import { openTestStore, type TestStore } from '../helpers/sandbox.js';
 import { loginUser, type LoginInput } from '../../src/server/domain/login.js';

@@ -1,5 +1,5 @@
 /**
- * register / license at the domain level (client-api.md §4.4, §4.5), including the rule that
+ * register / license at the domain level (docs/protocol/client-api.md §4.4, §4.5), including the rule that
  * concurrent redemptions of one key create exactly one user.
  */
 import { afterEach, describe, expect, it } from 'vitest';

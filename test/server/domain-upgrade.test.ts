@@ -1,4 +1,4 @@
-/** upgrade (client-api.md §4.6): no password, no login, first definition at the level, no `all` hole. */
+/** upgrade (docs/protocol/client-api.md §4.6): no password, no login, first definition at the level, no `all` hole. */
 import { afterEach, describe, expect, it } from 'vitest';
 import { openTestStore, type TestStore } from '../helpers/sandbox.js';
 import { upgradeUser } from '../../src/server/domain/upgrade.js';

@@ -2,13 +2,14 @@
 import { createPrivateKey } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { asciiJson, phpJson } from '../../src/server/http/json-encode.js';
-import { ed25519Signature, hmacSha256Hex } from '../../src/server/http/signing.js';
+import { ed25519Signature } from '../../src/server/http/signing.js';
+import { hmacSha256Hex } from '../../src/api/verify.js';
 import { decodeForm, countRawParam } from '../../src/server/http/form-decode.js';
 import { sanitize, stripTags, phpTrim } from '../../src/server/dispatch/sanitize.js';
 import { Params } from '../../src/server/dispatch/params.js';
 import { verifyEd25519 } from '../helpers/sandbox.js';
 
-describe('1.2 bodies and HMAC (observed-peers.md captures)', () => {
+describe('1.2 bodies and HMAC (docs/protocol/observed-peers.md captures)', () => {
   it('re-encodes capture 01_init byte for byte and reproduces its signature', () => {
     const captured =
       '{"success":true,"message":"Initialized","sessionid":"7e0uCJ5tCz","appinfo":{"numUsers":"N\\/A - Use fetchStats() function in latest example","numOnlineUsers":"N\\/A - Use fetchStats() function in latest example","numKeys":"N\\/A - Use fetchStats() function in latest example","version":"1.0","customerPanelLink":"https:\\/\\/keyauth.cc\\/panel\\/refowner\\/refapp\\/"},"newSession":true,"nonce":"Yp6ObEv0SEG078zYGobN8odkh3HTlN5z"}';
@@ -38,7 +39,7 @@ describe('1.2 bodies and HMAC (observed-peers.md captures)', () => {
   });
 });
 
-describe('1.3 Ed25519 (client-api.md §2.3 local vector)', () => {
+describe('1.3 Ed25519 (docs/protocol/client-api.md §2.3 local vector)', () => {
   it('signs the RFC 8032 test key vector exactly', () => {
     const seed = '9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60';
     const key = createPrivateKey({ key: Buffer.from(`302e020100300506032b657004220420${seed}`, 'hex'), format: 'der', type: 'pkcs8' });

@@ -1,5 +1,5 @@
 /**
- * Integrity of answers (client-api.md §2): Ed25519 on every 1.3 answer, checked with node:crypto
+ * Integrity of answers (docs/protocol/client-api.md §2): Ed25519 on every 1.3 answer, checked with node:crypto
  * and nothing but the published public key; 1.2 HMAC keyed by the secret, then enckey-secret;
  * the JSON byte rules (ASCII, PHP slashes).
  */

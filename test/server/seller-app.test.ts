@@ -1,4 +1,4 @@
-/** Seller API, application settings (seller-api.md §3.1), over real HTTP. */
+/** Seller API, application settings (docs/protocol/seller-api.md §3.1), over real HTTP. */
 import { describe, expect, it } from 'vitest';
 import { getApp } from '../../src/server/domain/apps.js';
 import { expectFail, expectOk, loginSession, makeUser, sellerOk, startSellerSandbox } from './support/seller-helpers.js';

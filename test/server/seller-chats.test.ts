@@ -1,4 +1,4 @@
-/** Seller API, chats (seller-api.md §3.3): channels (seconds / minutes), messages, mutes. */
+/** Seller API, chats (docs/protocol/seller-api.md §3.3): channels (seconds / minutes), messages, mutes. */
 import { describe, expect, it } from 'vitest';
 import { findChannel, getChatMessages, sendChatMessage } from '../../src/server/domain/chat.js';
 import { fakeClock } from '../helpers/sandbox.js';

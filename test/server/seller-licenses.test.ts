@@ -1,4 +1,4 @@
-/** Seller API, licenses (seller-api.md §3.6), over real HTTP. */
+/** Seller API, licenses (docs/protocol/seller-api.md §3.6), over real HTTP. */
 import { describe, expect, it } from 'vitest';
 import { findLicense, generateLicenses } from '../../src/server/domain/licenses.js';
 import { findUser } from '../../src/server/domain/users.js';

@@ -1,5 +1,5 @@
 /**
- * Both spellings where seller-api.md records two: parameter names some official bots send, and
+ * Both spellings where docs/protocol/seller-api.md records two: parameter names some official bots send, and
  * `activate`, whose success is always JSON while its failures honour `format=text`.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-/** Seller API, reseller and manager accounts (seller-api.md §3.14), over real HTTP. */
+/** Seller API, reseller and manager accounts (docs/protocol/seller-api.md §3.14), over real HTTP. */
 import { describe, expect, it } from 'vitest';
 import { findAccount } from '../../src/server/domain/accounts.js';
 import { verifyPassword } from '../../src/server/domain/passwords.js';

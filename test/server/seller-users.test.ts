@@ -1,4 +1,4 @@
-/** Seller API, end users (seller-api.md §3.10): creation, deletion, lookups, account fields. */
+/** Seller API, end users (docs/protocol/seller-api.md §3.10): creation, deletion, lookups, account fields. */
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { listBlacklists } from '../../src/server/domain/blacklists.js';

@@ -1,4 +1,4 @@
-/** Status policy (design.md): 200 on success, 400 on failure, or 200 for both with failureStatus 200. */
+/** Status policy (docs/design.md): 200 on success, 400 on failure, or 200 for both with failureStatus 200. */
 import { describe, expect, it } from 'vitest';
 import { startTestSandbox } from '../helpers/sandbox.js';
 

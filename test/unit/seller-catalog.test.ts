@@ -1,7 +1,7 @@
 /**
  * Invariants of the seller catalog. Each check is a function over a list of operations, run
  * against the real catalog (no problems) and against deliberately broken copies (a problem),
- * so no check can pass by accident. The expected facts are hard-coded from seller-api.md §2/§3:
+ * so no check can pass by accident. The expected facts are hard-coded from docs/protocol/seller-api.md §2/§3:
  * CI has only this repository.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -227,7 +227,7 @@ const EXPECTED_BULK: Readonly<Record<string, string | null>> = {
 
 /** Answers the page says are printed as plain text under format=text beyond the message helpers. */
 const TEXT_ANSWERS = new Set(['add', 'getvar', 'upload', 'getsettings']);
-/** Always JSON on success, but its failures honour format=text (seller-api.md §3.6). */
+/** Always JSON on success, but its failures honour format=text (docs/protocol/seller-api.md §3.6). */
 const TEXT_FAILURES = new Set(['activate']);
 /** Types known only from clients (not in the server source E). */
 const CLIENT_ONLY = new Set(['delwebhook', 'fetchteam', 'delallbuttons', 'delallwhites']);

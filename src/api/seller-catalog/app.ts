@@ -1,6 +1,6 @@
 /**
  * `kactl app`: the application's details, settings, stats, pause state and program hashes
- * (seller-api.md §3.1).
+ * (docs/protocol/seller-api.md §3.1).
  */
 import type { ParamSpec, SellerOp } from './types.js';
 

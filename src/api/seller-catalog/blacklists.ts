@@ -1,4 +1,4 @@
-/** `kactl blacklists`: HWIDs and IPs refused by the client API (seller-api.md §3.2). */
+/** `kactl blacklists`: HWIDs and IPs refused by the client API (docs/protocol/seller-api.md §3.2). */
 import type { SellerOp } from './types.js';
 
 export const BLACKLISTS_OPS: readonly SellerOp[] = [

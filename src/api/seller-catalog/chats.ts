@@ -1,5 +1,5 @@
 /**
- * `kactl chats`: chat channels, their messages and mutes (seller-api.md §3.3).
+ * `kactl chats`: chat channels, their messages and mutes (docs/protocol/seller-api.md §3.3).
  * A channel's delay is seconds when created but minutes when edited (E multiplies the edit by
  * 60), so the flags name the unit: `--delay-seconds` and `--delay-minutes`.
  */

@@ -1,5 +1,5 @@
 /**
- * `kactl files`: files clients may download (seller-api.md §3.4). The server fetches the URL
+ * `kactl files`: files clients may download (docs/protocol/seller-api.md §3.4). The server fetches the URL
  * itself to measure the file, so `upload` takes a URL, not a local path.
  */
 import { REQUIRE_LOGIN } from './shared-params.js';

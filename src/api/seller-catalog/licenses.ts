@@ -1,5 +1,5 @@
 /**
- * `kactl licenses`: license keys (seller-api.md §3.6). A key's duration is in days when it is
+ * `kactl licenses`: license keys (docs/protocol/seller-api.md §3.6). A key's duration is in days when it is
  * created (`add`, `addtime`) but in raw seconds for `edit`, which writes the stored duration.
  */
 import { passwordFlag, userTooFlag, usernameFlag } from './shared-params.js';
@@ -266,7 +266,7 @@ export const LICENSES_OPS: readonly SellerOp[] = [
     // E nests the whole register result in info.subscriptions; the fields are D23's.
     response: { kind: 'object', key: 'info', fields: ['username', 'subscriptions', 'ip'] },
     effect: 'write',
-    // Success is always JSON, but E's failures honour format=text (seller-api.md §3.6).
+    // Success is always JSON, but E's failures honour format=text (docs/protocol/seller-api.md §3.6).
     textFormat: true,
     example: 'kactl licenses activate ABCDEF-123456 --username alice --password "s3cret!" --hwid S-1-5-21-1004',
     source: 'E',

@@ -1,4 +1,4 @@
-/** `kactl loader`: buttons of the web loader (seller-api.md §3.12). */
+/** `kactl loader`: buttons of the web loader (docs/protocol/seller-api.md §3.12). */
 import type { SellerOp } from './types.js';
 
 export const LOADER_OPS: readonly SellerOp[] = [

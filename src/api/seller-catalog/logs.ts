@@ -1,4 +1,4 @@
-/** `kactl logs`: lines clients sent with the client API's `log` (seller-api.md §3.7). */
+/** `kactl logs`: lines clients sent with the client API's `log` (docs/protocol/seller-api.md §3.7). */
 import type { SellerOp } from './types.js';
 
 export const LOGS_OPS: readonly SellerOp[] = [

@@ -1,4 +1,4 @@
-/** `kactl sessions`: open client sessions (seller-api.md §3.8). */
+/** `kactl sessions`: open client sessions (docs/protocol/seller-api.md §3.8). */
 import type { SellerOp } from './types.js';
 
 export const SESSIONS_OPS: readonly SellerOp[] = [

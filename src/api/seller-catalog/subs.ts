@@ -1,6 +1,6 @@
 /**
  * `kactl subs`: the application's subscription definitions; a subscription's level matches the
- * level of the licenses that grant it (seller-api.md §3.9). A user's own subscriptions are under
+ * level of the licenses that grant it (docs/protocol/seller-api.md §3.9). A user's own subscriptions are under
  * `kactl users subscriptions / extend / subtract / delete-sub`.
  */
 import type { ParamSpec, SellerOp } from './types.js';
@@ -41,7 +41,7 @@ export const SUBS_OPS: readonly SellerOp[] = [
     group: 'subs',
     command: ['edit'],
     summary: "Change a subscription's level",
-    // The Telegram bot sends the name as `name=` (seller-api.md §2); the sandbox accepts both.
+    // The Telegram bot sends the name as `name=` (docs/protocol/seller-api.md §2); the sandbox accepts both.
     params: [{ ...subArg('sub'), wireAliases: ['name'] }, { ...LEVEL, description: 'New level' }],
     response: { kind: 'message' },
     effect: 'write',

@@ -1,5 +1,5 @@
 /**
- * `kactl team`: reseller and manager accounts under the seller (seller-api.md §3.14).
+ * `kactl team`: reseller and manager accounts under the seller (docs/protocol/seller-api.md §3.14).
  *
  * `fetchteam` (clients only, not in E) answers two lists, `resellers` and `managers`. A list
  * response names one key, so it has two entries: `team list` shows resellers and

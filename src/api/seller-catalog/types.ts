@@ -1,5 +1,5 @@
 /**
- * The seller API described once, as data (design.md, "Shape of the code").
+ * The seller API described once, as data (docs/design.md, "Shape of the code").
  *
  * One entry per operation drives three things:
  *  - the CLI's seller command groups, their flags, help text and examples (src/commands/seller/);
@@ -132,6 +132,6 @@ export interface SellerOp {
   readonly textFormat?: boolean;
   /** A full example command line shown in help, starting with `kactl`. */
   readonly example: string;
-  /** Where the operation's facts come from (seller-api.md legend: E, D, C). */
+  /** Where the operation's facts come from (docs/protocol/seller-api.md legend: E, D, C). */
   readonly source: 'E' | 'D' | 'C';
 }

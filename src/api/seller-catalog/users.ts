@@ -1,5 +1,5 @@
 /**
- * `kactl users`: end users of the application and their subscriptions (seller-api.md §3.10).
+ * `kactl users`: end users of the application and their subscriptions (docs/protocol/seller-api.md §3.10).
  * User variables live in `kactl uservars`; subscription definitions in `kactl subs`.
  *
  * `extend` and `subtract` take `user=all` for every user. Each has a second entry with the

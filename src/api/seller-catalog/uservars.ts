@@ -1,5 +1,5 @@
 /**
- * `kactl uservars`: variables stored per user (seller-api.md §3.10, "User variables").
+ * `kactl uservars`: variables stored per user (docs/protocol/seller-api.md §3.10, "User variables").
  * `setvar` takes `user=all` for every user: its second entry (selector `all`) drops `user` and
  * fixes `user=all` (`fixedParams`).
  */
@@ -87,7 +87,7 @@ export const USERVARS_OPS: readonly SellerOp[] = [
     command: ['delete'],
     selector: 'all',
     summary: 'Delete a variable from every user',
-    // The Telegram bot sends the name as `var=` (seller-api.md §2); the sandbox accepts both.
+    // The Telegram bot sends the name as `var=` (docs/protocol/seller-api.md §2); the sandbox accepts both.
     params: [{ ...varName('name'), wireAliases: ['var'] }],
     response: { kind: 'message' },
     effect: 'bulk',

@@ -1,5 +1,5 @@
 /**
- * `kactl vars`: global variables, app-wide values clients can read (seller-api.md §3.5).
+ * `kactl vars`: global variables, app-wide values clients can read (docs/protocol/seller-api.md §3.5).
  * A variable's name is its id: `editvar` calls it `varid`, the others `name`.
  */
 import { REQUIRE_LOGIN } from './shared-params.js';

@@ -1,5 +1,5 @@
 /**
- * `kactl webhooks`: hidden URLs the client API calls on the server's side (seller-api.md §3.11).
+ * `kactl webhooks`: hidden URLs the client API calls on the server's side (docs/protocol/seller-api.md §3.11).
  * `delwebhook` is not in the server source (E); both official bots send it with `webid`.
  */
 import { REQUIRE_LOGIN } from './shared-params.js';
@@ -26,7 +26,7 @@ export const WEBHOOKS_OPS: readonly SellerOp[] = [
     params: [
       { wire: 'baseurl', flag: 'url', type: 'string', required: true, description: 'Remote URL the server calls (no local addresses)' },
       // The Discord bot sends `us=`, a client bug: the server ignores it and uses the default.
-      // The Discord bot sends `us=` (seller-api.md §2); the sandbox accepts both.
+      // The Discord bot sends `us=` (docs/protocol/seller-api.md §2); the sandbox accepts both.
       { wire: 'ua', flag: 'user-agent', type: 'string', required: false, serverDefault: 'KeyAuth', wireAliases: ['us'], description: 'User-Agent header of the call' },
       REQUIRE_LOGIN,
       { wire: 'webid', flag: 'id', type: 'string', required: false, maxLength: 60, description: 'Custom webhook id (default: 10 random characters)' },

@@ -1,5 +1,5 @@
 /**
- * `kactl whitelists`: IPs exempt from the VPN block (seller-api.md §3.13). No operation lists
+ * `kactl whitelists`: IPs exempt from the VPN block (docs/protocol/seller-api.md §3.13). No operation lists
  * them, so deletes cannot be backed up and there is no `list` verb.
  */
 import type { SellerOp } from './types.js';

@@ -1,5 +1,5 @@
 /**
- * Reading client answers where the wire lies about success (client-api.md §4.13, §4.23, §4.24):
+ * Reading client answers where the wire lies about success (docs/protocol/client-api.md §4.13, §4.23, §4.24):
  * some refusals come back as `success:true` with the refusal in `message`. A tester's script
  * must see those as failures (exit 1), so the commands check for them here.
  */

@@ -16,7 +16,7 @@ export function registerClientAppInfo(group: Command, ctx: Context): void {
       const body = await (await ctx.clientApi()).call('fetchOnline', {}, { acceptFailure: true });
       const { ApiFailure } = await import('../../errors.js');
       const message = typeof body.message === 'string' ? body.message : '';
-      // "No online users found!" is how the server says the list is empty (client-api.md §4.19).
+      // "No online users found!" is how the server says the list is empty (docs/protocol/client-api.md §4.19).
       if (body.success === false && !NO_ONE_ONLINE.test(message)) throw new ApiFailure(message || 'fetchOnline failed.', body, 400);
       const users = Array.isArray(body.users) ? body.users.map((u: unknown) => (typeof u === 'object' && u !== null ? (u as Record<string, unknown>) : { credential: u })) : [];
       await ctx.output.list(users, [{ key: 'credential', header: 'USER' }]);

@@ -1,6 +1,6 @@
 /**
  * `kactl client ban [--reason R]`: what a protected program does when it catches a cracker:
- * ban the logged-in user and blacklist the HWID (and the IP, except loopback — design.md
+ * ban the logged-in user and blacklist the HWID (and the IP, except loopback — docs/design.md
  * "Bans and loopback"). It cannot be undone from the client, so it asks first (`--yes`).
  */
 import type { Command } from 'commander';

@@ -1,6 +1,6 @@
 /**
  * `kactl client blacklist check [--hwid H]`: is this HWID or IP blacklisted? The wire answer is
- * inverted — `success:true` means blacklisted (client-api.md §4.9) — so the command states the
+ * inverted — `success:true` means blacklisted (docs/protocol/client-api.md §4.9) — so the command states the
  * result in words and exits 1 when blacklisted, 0 when not, for `&&` in scripts. `--json`
  * prints the server's answer as it came.
  */

@@ -34,7 +34,7 @@ Examples:
     });
 }
 
-export async function clientCallRun(ctx: Context, type: string, pairs: readonly string[], options: CallOptions): Promise<void> {
+async function clientCallRun(ctx: Context, type: string, pairs: readonly string[], options: CallOptions): Promise<void> {
   if (options.api !== undefined && options.api !== '1.3' && options.api !== '1.2') throw new UsageError('--api takes 1.3 or 1.2.');
   const params = parseKeyValues(pairs);
   rejectReserved(params, ['type', 'name', 'ownerid', 'sessionid']);

@@ -1,6 +1,6 @@
 /**
  * `kactl client change-username NEW`: rename the logged-in user. The server ends the session
- * when it succeeds (client-api.md §4.21), so the stored one is forgotten too.
+ * when it succeeds (docs/protocol/client-api.md §4.21), so the stored one is forgotten too.
  */
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';

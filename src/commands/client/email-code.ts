@@ -1,6 +1,6 @@
 /**
  * `kactl client email-code send --email E` and `kactl client email-code verify --email E --code C`:
- * log in with a one-time code sent by email (`emailCodeSend`, `emailCodeVerify`; design.md
+ * log in with a one-time code sent by email (`emailCodeSend`, `emailCodeVerify`; docs/design.md
  * "Names the spec does not give").
  */
 import type { Command } from 'commander';
@@ -43,7 +43,7 @@ export function registerClientEmailCode(group: Command, ctx: Context): void {
     });
 }
 
-export async function emailCodeSendRun(ctx: Context, options: SendOptions): Promise<void> {
+async function emailCodeSendRun(ctx: Context, options: SendOptions): Promise<void> {
   const { askText } = await import('./inputs.js');
   const email = await askText(ctx, { value: options.email, flag: '--email', label: 'Email' });
   const { resolveHwid } = await import('./hwid.js');
@@ -54,7 +54,7 @@ export async function emailCodeSendRun(ctx: Context, options: SendOptions): Prom
   ctx.output.note(`Then: kactl client email-code verify --email ${email} --code CODE`);
 }
 
-export async function emailCodeVerifyRun(ctx: Context, options: VerifyOptions): Promise<void> {
+async function emailCodeVerifyRun(ctx: Context, options: VerifyOptions): Promise<void> {
   const { askText } = await import('./inputs.js');
   const email = await askText(ctx, { value: options.email, flag: '--email', label: 'Email' });
   const code = await askText(ctx, { value: options.code, flag: '--code', label: 'Code from the email' });

@@ -1,6 +1,6 @@
 /**
  * `kactl client file download ID [-o PATH] [--force]`: fetch one of the app's files through
- * the server (`file`; the bytes come hex-encoded in `contents`, client-api.md §4.17). To a file
+ * the server (`file`; the bytes come hex-encoded in `contents`, docs/protocol/client-api.md §4.17). To a file
  * with `-o` (never over an existing one without --force), else to stdout — unless stdout is a
  * terminal and the bytes are not text.
  *
@@ -36,7 +36,7 @@ function looksBinary(bytes: Buffer): boolean {
   return bytes.some((b) => (b < 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0d) || b === 0x7f);
 }
 
-export async function fileDownloadRun(ctx: Context, id: string, options: DownloadOptions): Promise<void> {
+async function fileDownloadRun(ctx: Context, id: string, options: DownloadOptions): Promise<void> {
   const body = await (await ctx.clientApi()).call('file', { fileid: id });
   if (ctx.output.wantsJson && options.out === undefined) return ctx.output.json(body);
   const hex = typeof body.contents === 'string' ? body.contents : '';

@@ -1,6 +1,6 @@
 /**
  * `kactl client global-var get NAME`: an app-wide variable (`var`). Its value comes back in
- * `message`, not in a field of its own (client-api.md §4.11).
+ * `message`, not in a field of its own (docs/protocol/client-api.md §4.11).
  */
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';

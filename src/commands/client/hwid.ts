@@ -2,7 +2,7 @@
  * The HWID a client command sends: `--hwid`, else the profile's `hwid`, else this machine's
  * identifier (src/util/machine-id.ts), as a protected program would send its own. Note for
  * testers: the sandbox, like the real service, refuses HWIDs shorter than 20 characters by
- * default (client-api.md §6); a Linux machine-id has 32.
+ * default (docs/protocol/client-api.md §6); a Linux machine-id has 32.
  */
 import type { Context } from '../../context.js';
 

@@ -51,7 +51,7 @@ async function storedSessionLiveness(ctx: Context, api: ClientApi): Promise<Live
   }
 }
 
-export async function clientInitRun(ctx: Context, options: InitOptions): Promise<void> {
+async function clientInitRun(ctx: Context, options: InitOptions): Promise<void> {
   const api = await ctx.clientApi();
   if (!options.new) {
     const liveness = await storedSessionLiveness(ctx, api);

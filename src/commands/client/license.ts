@@ -1,6 +1,6 @@
 /**
  * `kactl client license --key K [--code C]`: log in with a license key alone. The first use
- * registers a user named after the key; later uses log that user in (client-api.md §4.5).
+ * registers a user named after the key; later uses log that user in (docs/protocol/client-api.md §4.5).
  */
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
@@ -31,7 +31,7 @@ Examples:
     });
 }
 
-export async function clientLicenseRun(ctx: Context, options: LicenseOptions): Promise<void> {
+async function clientLicenseRun(ctx: Context, options: LicenseOptions): Promise<void> {
   const { askText } = await import('./inputs.js');
   const key = await askText(ctx, { value: options.key, flag: '--key', label: 'License key' });
   const { resolveHwid } = await import('./hwid.js');

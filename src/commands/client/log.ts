@@ -7,7 +7,7 @@ interface LogOptions {
   pcuser?: string;
 }
 
-/** The machine user name, as SDKs send it in `pcuser` (client-api.md §4.18). */
+/** The machine user name, as SDKs send it in `pcuser` (docs/protocol/client-api.md §4.18). */
 function machineUser(): string | undefined {
   try {
     return os.userInfo().username;

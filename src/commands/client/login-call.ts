@@ -8,7 +8,7 @@ import type { Context } from '../../context.js';
 import { ApiFailure } from '../../errors.js';
 import { askTotpCode } from './inputs.js';
 
-/** The server's answer when an account with 2FA on logs in without a code (client-api.md §4.2). */
+/** The server's answer when an account with 2FA on logs in without a code (docs/protocol/client-api.md §4.2). */
 export const CODE_REQUIRED = /2fa code required/i;
 
 export interface TotpParam {

@@ -1,6 +1,6 @@
 /**
  * `kactl client login --username U | --email E  --password P [--code C]`: log in with a
- * password (`login`), or by email (`loginEmail`, client-api.md §4.3).
+ * password (`login`), or by email (`loginEmail`, docs/protocol/client-api.md §4.3).
  */
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
@@ -39,7 +39,7 @@ Examples:
     });
 }
 
-export async function clientLoginRun(ctx: Context, options: LoginOptions): Promise<void> {
+async function clientLoginRun(ctx: Context, options: LoginOptions): Promise<void> {
   if (options.username !== undefined && options.email !== undefined) throw new UsageError('Give --username or --email, not both.');
   const { askPassword, askText } = await import('./inputs.js');
   const byEmail = options.email !== undefined;

@@ -17,7 +17,7 @@ export function registerClientLogout(group: Command, ctx: Context): void {
     });
 }
 
-export async function clientLogoutRun(ctx: Context): Promise<void> {
+async function clientLogoutRun(ctx: Context): Promise<void> {
   const { readSession, forgetSession } = await import('./session-state.js');
   const api = await ctx.clientApi();
   if ((await readSession(ctx)).session === undefined) {

@@ -1,7 +1,7 @@
 /**
  * `kactl client magic-link --email E [--timeout 15m] [--no-wait]` and
  * `kactl client magic-link wait [--timeout …]`: send a login link by email (`magicLinkSend`),
- * then wait for the user to approve it (`magicLinkCheck`, design.md "Names the spec does not
+ * then wait for the user to approve it (`magicLinkCheck`, docs/design.md "Names the spec does not
  * give"). `--no-wait` prints, stripe-style, JSON with the command that resumes the wait.
  *
  * `wait` is an optional argument rather than a subcommand: one leaf keeps the help plain (a
@@ -48,14 +48,14 @@ Examples:
     });
 }
 
-export async function magicLinkWaitRun(ctx: Context, options: MagicLinkOptions): Promise<void> {
+async function magicLinkWaitRun(ctx: Context, options: MagicLinkOptions): Promise<void> {
   if (options.email !== undefined) throw new UsageError('`magic-link wait` sends nothing, so it takes no --email.');
   if (!options.wait) throw new UsageError('`magic-link wait` is the waiting; drop --no-wait.');
   const { waitForMagicLink } = await import('./magic-wait.js');
   await waitForMagicLink(ctx, await ctx.clientApi(), options.waitTimeout ?? DEFAULT_WAIT_SECONDS, options.code);
 }
 
-export async function magicLinkSendRun(ctx: Context, options: MagicLinkOptions): Promise<void> {
+async function magicLinkSendRun(ctx: Context, options: MagicLinkOptions): Promise<void> {
   const { askText } = await import('./inputs.js');
   const email = await askText(ctx, { value: options.email, flag: '--email', label: 'Email' });
   const { resolveHwid } = await import('./hwid.js');

@@ -4,7 +4,7 @@
  * own timeout, or Ctrl-C. A spinner and a countdown show on a terminal.
  *
  * The spec names the operation but not its answers, so a pending link is recognised by a
- * `status` field or by the words of its message, whichever the server uses (client-api.md §4.27).
+ * `status` field or by the words of its message, whichever the server uses (docs/protocol/client-api.md §4.27).
  * A link proves the mailbox, not the second factor: an account with 2FA sends its code with the
  * check (`--code`, or asked for on a terminal when the server wants it).
  */

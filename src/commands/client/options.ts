@@ -6,7 +6,7 @@ import { InvalidArgumentError, Option } from 'commander';
 import type { Command } from 'commander';
 import { parseDurationSeconds } from '../global-options.js';
 
-/** A TOTP code as authenticator apps show it (client-api.md §4.26). */
+/** A TOTP code as authenticator apps show it (docs/protocol/client-api.md §4.26). */
 export const SIX_DIGITS = /^\d{6}$/;
 
 export function parseTotpCode(raw: string): string {

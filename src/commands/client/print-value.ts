@@ -1,7 +1,7 @@
 /**
  * A value from the server (a variable, a webhook's answer) on stdout: as it came when piped,
  * so scripts get the exact text; without control characters on a terminal, where they could
- * move the cursor or retitle the window (ux.md §20).
+ * move the cursor or retitle the window (docs/contracts.md §20).
  */
 import type { Context } from '../../context.js';
 import { stripControl } from '../../io/format.js';

@@ -37,7 +37,7 @@ Examples:
     });
 }
 
-export async function clientRegisterRun(ctx: Context, options: RegisterOptions): Promise<void> {
+async function clientRegisterRun(ctx: Context, options: RegisterOptions): Promise<void> {
   const { askPassword, askText } = await import('./inputs.js');
   const username = await askText(ctx, { value: options.username, flag: '--username', label: 'Username' });
   const key = await askText(ctx, { value: options.key, flag: '--key', label: 'License key' });

@@ -41,7 +41,7 @@ Examples:
     });
 }
 
-export async function twoFactorDisableRun(ctx: Context, flagCode: string | undefined): Promise<void> {
+async function twoFactorDisableRun(ctx: Context, flagCode: string | undefined): Promise<void> {
   const { askTotpCode } = await import('./inputs.js');
   const code = await askTotpCode(ctx, flagCode);
   const api = await ctx.clientApi();

@@ -32,7 +32,7 @@ Examples:
     });
 }
 
-export async function clientUpgradeRun(ctx: Context, options: UpgradeOptions): Promise<void> {
+async function clientUpgradeRun(ctx: Context, options: UpgradeOptions): Promise<void> {
   const { askText } = await import('./inputs.js');
   const username = await askText(ctx, { value: options.username, flag: '--username', label: 'Username' });
   const key = await askText(ctx, { value: options.key, flag: '--key', label: 'License key' });

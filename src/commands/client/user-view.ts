@@ -24,7 +24,7 @@ export const SUBSCRIPTION_COLUMNS: readonly Column[] = [
 
 /**
  * The subscriptions of an `info` object as rows. `subscriptions` is an array, except in the
- * 1.2 register answer, where a single subscription comes as a bare object (client-api.md §5.1).
+ * 1.2 register answer, where a single subscription comes as a bare object (docs/protocol/client-api.md §5.1).
  * Time left is counted from the expiry, not read from `timeleft`, which that same answer gets
  * wrong.
  */

@@ -1,6 +1,6 @@
 /**
  * `kactl client webhook WEBID [--params P] [--body B] [--content-type T]`: have the server call
- * one of the app's hidden URLs and print what it answered (`response`, client-api.md §4.16).
+ * one of the app's hidden URLs and print what it answered (`response`, docs/protocol/client-api.md §4.16).
  * `--params` is appended to the stored URL as is: start it with `?` or `&` as that URL needs.
  */
 import type { Command } from 'commander';

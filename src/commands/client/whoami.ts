@@ -35,7 +35,7 @@ async function askServer(ctx: Context): Promise<boolean> {
   }
 }
 
-export async function clientWhoamiRun(ctx: Context, options: WhoamiOptions): Promise<void> {
+async function clientWhoamiRun(ctx: Context, options: WhoamiOptions): Promise<void> {
   const { readSession, updateSession } = await import('./session-state.js');
   const view = await readSession(ctx);
   if (view.session === undefined) {

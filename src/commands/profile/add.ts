@@ -48,7 +48,7 @@ Examples:
     });
 }
 
-export async function profileAddRun(ctx: Context, name: string, options: AddOptions): Promise<void> {
+async function profileAddRun(ctx: Context, name: string, options: AddOptions): Promise<void> {
   if (options.sellerKey !== undefined && options.sellerKeyStdin) throw new UsageError('Give --seller-key or --seller-key-stdin, not both.');
   if (options.secret !== undefined && options.secretStdin) throw new UsageError('Give --secret or --secret-stdin, not both.');
   if (options.sellerKeyStdin && options.secretStdin) throw new UsageError('Only one value can come from stdin at a time.');

@@ -1,6 +1,8 @@
 /** Checks on profile values, shared by `profile add` and anything else that stores them. */
 import { InvalidArgumentError } from 'commander';
-import { PROFILE_NAME_PATTERN } from '../../config/profile-name.js';
+
+/** Profile names become keys in the config file and words in commands: keep them simple. */
+const PROFILE_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 export function parseBaseUrl(raw: string): string {
   let url: URL;

@@ -1,6 +1,6 @@
 /**
  * `kactl sandbox start`: serve until SIGINT/SIGTERM, then close the store cleanly and exit 0.
- * The ready line (`--json`) is the contract of design.md; the saved `sandbox` profile is what
+ * The ready line (`--json`) is the contract of docs/design.md; the saved `sandbox` profile is what
  * lets every other command talk to the sandbox with no further setup.
  */
 import path from 'node:path';
@@ -56,7 +56,7 @@ Examples:
     });
 }
 
-export async function sandboxStartRun(ctx: Context, options: StartOptions): Promise<void> {
+async function sandboxStartRun(ctx: Context, options: StartOptions): Promise<void> {
   const { startSandbox } = await import('../../server/start.js');
   const data = options.data ?? path.join(ctx.dataDir, 'sandbox.db');
   const sandbox = await startSandbox({

@@ -8,57 +8,14 @@
 import { Option } from 'commander';
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import type { ParamSpec, SellerGroup, SellerOp } from '../../api/seller-catalog/index.js';
+import type { SellerOp } from '../../api/seller-catalog/index.js';
 import { lowerFirst } from './wording.js';
 import { KeyedOption, optionsForParam, selectorKey } from './param-options.js';
-import { VERB_EXTRAS } from './verb-extras.js';
-
-/** The operations reached through one command path (catalog `commandsForGroup`). */
-export interface Verb {
-  readonly group: SellerGroup;
-  readonly command: readonly string[];
-  /** The default (no selector) first when there is one, then the selector variants. */
-  readonly ops: readonly SellerOp[];
-}
+import { SELLER_EXTENSIONS } from './extensions.js';
+import { defaultOp, flagsOf, positionalOf, type Verb } from './verb.js';
 
 /** Short names people type by habit (gh, docker): `ls`, `rm`, `info`. */
 const VERB_ALIASES: Readonly<Record<string, readonly string[]>> = { list: ['ls'], delete: ['rm'], get: ['info'] };
-
-/** The path's positional parameter, and whether every operation of the path needs it. */
-export function positionalOf(verb: Verb): { param: ParamSpec; everyOp: boolean } | undefined {
-  const found = verb.ops.flatMap((op) => op.params.filter((p) => p.positional));
-  const first = found[0];
-  if (!first) return undefined;
-  if (found.some((p) => p.flag !== first.flag)) {
-    throw new Error(`${verb.group} ${verb.command.join(' ')}: operations disagree on the positional argument`);
-  }
-  return { param: first, everyOp: found.length === verb.ops.length };
-}
-
-/** The default operation of the path (no selector), if any. */
-export function defaultOp(verb: Verb): SellerOp | undefined {
-  return verb.ops.find((op) => op.selector === undefined);
-}
-
-/** Every flag of the path (positionals apart), with the operations that take it. */
-export function flagsOf(verb: Verb): Map<string, { param: ParamSpec; ops: SellerOp[] }> {
-  const flags = new Map<string, { param: ParamSpec; ops: SellerOp[] }>();
-  for (const op of verb.ops) {
-    for (const param of op.params) {
-      if (param.positional) continue;
-      const known = flags.get(param.flag);
-      if (!known) {
-        flags.set(param.flag, { param, ops: [op] });
-        continue;
-      }
-      if (known.param.type !== param.type || Boolean(known.param.secret) !== Boolean(param.secret)) {
-        throw new Error(`${verb.group} ${verb.command.join(' ')}: --${param.flag} means two different things`);
-      }
-      known.ops.push(op);
-    }
-  }
-  return flags;
-}
 
 /** "(only with --all)" / "(not with --all)" when a flag belongs to some of the path's operations. */
 function scopeNote(verb: Verb, ops: readonly SellerOp[]): string | undefined {
@@ -107,7 +64,7 @@ export function addVerb(parent: Command, verb: Verb, ctx: Context): Command {
     command.argument(everyOp ? `<${param.flag}>` : `[${param.flag}]`, `${lowerFirst(param.description)}${note}`);
   }
 
-  const extras = verb.ops.map((op) => VERB_EXTRAS[op.type]).filter((e) => e !== undefined);
+  const extras = verb.ops.map((op) => SELLER_EXTENSIONS[op.type]).filter((e) => e !== undefined);
   for (const [flag, { param, ops }] of flagsOf(verb)) {
     const notes = [scopeNote(verb, ops), ...extras.map((e) => e.flagNotes?.[flag])].filter((n): n is string => n !== undefined);
     const description = extras.map((e) => e.flagDescriptions?.[flag]).find((d) => d !== undefined);

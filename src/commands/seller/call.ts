@@ -29,7 +29,7 @@ Examples:
     });
 }
 
-export async function sellerCallRun(ctx: Context, type: string, pairs: readonly string[]): Promise<void> {
+async function sellerCallRun(ctx: Context, type: string, pairs: readonly string[]): Promise<void> {
   const params = parseKeyValues(pairs);
   rejectReserved(params, ['type', 'sellerkey']);
   const op = findSellerOp(type);

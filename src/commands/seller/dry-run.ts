@@ -7,21 +7,11 @@ import type { Context } from '../../context.js';
 import type { SellerOp } from '../../api/seller-catalog/index.js';
 import { redactObject, redactUrl } from '../../api/redact.js';
 
-/** The URL SellerApi would request (same parameter order: sellerkey, type, then the rest). */
-export function sellerRequestUrl(baseUrl: string, sellerKey: string, type: string, params: Readonly<Record<string, string>>): URL {
-  const url = new URL(`${baseUrl.replace(/\/+$/, '')}/api/seller/`);
-  const query = new URLSearchParams({ sellerkey: sellerKey, type });
-  for (const [name, value] of Object.entries(params)) query.set(name, value);
-  url.search = query.toString();
-  return url;
-}
-
 export async function printDryRun(ctx: Context, op: SellerOp, calls: readonly Readonly<Record<string, string>>[], options: { backup: boolean }): Promise<void> {
-  await ctx.sellerApi();
-  const settings = await ctx.settings();
+  const api = await ctx.sellerApi();
   const requests = calls.map((params) => ({
     method: 'GET',
-    url: redactUrl(sellerRequestUrl(settings.baseUrl.value ?? '', settings.sellerKey.value ?? '', op.type, params)),
+    url: redactUrl(api.requestUrl(op.type, params)),
     type: op.type,
     params: redactObject({ ...params }),
   }));

@@ -1,5 +1,5 @@
 /**
- * The safeguards before a destructive call (ux.md §11, design: "safe mass changes").
+ * The safeguards before a destructive call (docs/contracts.md §11).
  * - One record (`delete-one`): y/N on a terminal; `--yes` without one.
  * - Many records (`bulk`): the application name typed on a terminal; `--yes` without one
  *   (exit 2 and nothing sent). Then the records are exported to a backup file, and if that

@@ -17,7 +17,7 @@ import { InterruptedError, NetworkError, PartialFailure, UsageError } from '../.
 import { createProgress } from '../../io/progress.js';
 import { printDryRun } from './dry-run.js';
 
-/** The server's cap per `add` call (seller-api.md §1.5). */
+/** The server's cap per `add` call (docs/protocol/seller-api.md §1.5). */
 export const KEYS_PER_CALL = 100;
 /** The hosted service's cap per app and day through the seller API. */
 const KEYS_PER_DAY = 5000;

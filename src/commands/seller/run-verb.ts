@@ -1,14 +1,14 @@
 /**
  * What happens when a catalog command runs: pick the operation from the selector flags, refuse
  * flags that belong to another operation of the path, turn flags into wire parameters, then
- * hand over to the bulk license creator or the generic runner.
+ * hand over to the operation's own runner (extensions.ts) or the generic one.
  */
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import type { SellerOp } from '../../api/seller-catalog/index.js';
 import { UsageError } from '../../errors.js';
-import { defaultOp, flagsOf, positionalOf } from './build-verb.js';
-import type { Verb } from './build-verb.js';
+import { defaultOp, flagsOf, positionalOf, type Verb } from './verb.js';
+import { SELLER_EXTENSIONS } from './extensions.js';
 import { paramKey, selectorKey, stdinKey } from './param-options.js';
 import { collectWireParams } from './wire-params.js';
 import { runOp } from './run-op.js';
@@ -51,13 +51,9 @@ export async function runVerb(ctx: Context, verb: Verb, command: Command): Promi
   const opts = command.opts<Record<string, unknown>>();
   const params = await collectWireParams(ctx, op, { positional, opts, given: (key) => given(command, key) });
   const dryRun = opts.dryRun === true;
-  if (op.response.kind === 'keys') {
-    const { createLicenses } = await import('./licenses-create.js');
-    await createLicenses(ctx, op, params, {
-      dryRun,
-      force: opts.force === true,
-      ...(typeof opts.out === 'string' ? { out: opts.out } : {}),
-    });
+  const run = SELLER_EXTENSIONS[op.type]?.run;
+  if (run !== undefined) {
+    await run(ctx, op, params, { opts, dryRun });
     return;
   }
   await runOp(ctx, op, params, { dryRun, backup: opts.backup !== false });

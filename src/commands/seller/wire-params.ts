@@ -2,18 +2,16 @@
  * Flags and arguments → the operation's wire parameters. The catalog says what each one is;
  * this applies it: switches become 1/0, secrets come from the flag, stdin or a hidden prompt,
  * a missing required value is asked for on a terminal and otherwise stops with exit 2 naming
- * the flag, and the entry's fixed parameters (`user=all`) are added. The few operations that
- * take more than the catalog gives (verb-extras.ts) are handled here too.
+ * the flag, and the entry's fixed parameters (`user=all`) are added. A parameter an operation's
+ * extension record (extensions.ts) takes from elsewhere is asked of that record first.
  */
-import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import type { Context } from '../../context.js';
 import { fixedParamsFor, reservedPositionalValues } from '../../api/seller-catalog/index.js';
 import type { ParamSpec, SellerOp } from '../../api/seller-catalog/index.js';
 import { UsageError } from '../../errors.js';
 import { readStdinText, valueOrAsk } from '../../io/ask.js';
 import { paramKey, stdinKey, valueProblem } from './param-options.js';
-import { VERB_EXTRAS } from './verb-extras.js';
+import { SELLER_EXTENSIONS } from './extensions.js';
 
 export interface FlagInput {
   /** The command's positional argument, if given. */
@@ -28,42 +26,10 @@ function text(value: unknown): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
-/** MD5 of a file, read as a stream (program builds can be large). */
-async function md5OfFile(path: string): Promise<string> {
-  const hash = createHash('md5');
-  try {
-    for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
-    throw new UsageError(`Can't read --file ${path} (${code}).`);
-  }
-  return hash.digest('hex');
-}
-
-/** `delete-many --keys`: any separators in, the exact ", " the server splits on out. */
-function joinKeys(raw: string): string {
-  const keys = raw.split(/[\s,]+/).filter((k) => k !== '');
-  if (keys.length === 0) throw new UsageError('--keys holds no keys.');
-  return keys.join(', ');
-}
-
-/** A value the operation takes from somewhere other than its flag (verb-extras.ts). */
-async function specialValue(ctx: Context, op: SellerOp, param: ParamSpec, input: FlagInput): Promise<string | undefined> {
-  if (op.type === 'addhash' && param.wire === 'hash') {
-    const file = text(input.opts.file);
-    if (file === undefined) return undefined;
-    if (text(input.opts[paramKey(param.flag)]) !== undefined) throw new UsageError('Give --md5 or --file, not both.');
-    return md5OfFile(file);
-  }
-  if (op.type === 'getbalance' && param.wire === 'appname' && text(input.opts[paramKey(param.flag)]) === undefined) {
-    return (await ctx.settings()).appName.value;
-  }
-  if (op.type === 'delmultiple' && param.wire === 'key') {
-    const raw = text(input.opts[paramKey(param.flag)]);
-    if (raw === undefined) return undefined;
-    return joinKeys(raw === '-' ? await readStdinText(ctx, '--keys -') : raw);
-  }
-  return undefined;
+/** A value the operation's extension record takes from somewhere other than the flag alone. */
+async function extensionValue(ctx: Context, op: SellerOp, param: ParamSpec, input: FlagInput): Promise<string | undefined> {
+  const from = SELLER_EXTENSIONS[op.type]?.params?.[param.wire];
+  return from?.(ctx, { flagValue: text(input.opts[paramKey(param.flag)]), opts: input.opts });
 }
 
 async function valueFor(ctx: Context, op: SellerOp, param: ParamSpec, input: FlagInput): Promise<string | undefined> {
@@ -75,7 +41,7 @@ async function valueFor(ctx: Context, op: SellerOp, param: ParamSpec, input: Fla
     if (value !== undefined) return value;
     return valueOrAsk(ctx, { value: undefined, flag: `<${param.flag}>`, label: param.description, validate: (v) => valueProblem(param, v) ?? true });
   }
-  const special = await specialValue(ctx, op, param, input);
+  const special = await extensionValue(ctx, op, param, input);
   if (special !== undefined) return special;
   if (param.type === 'bool01') {
     if (input.opts[paramKey(param.flag)] === true) return '1';
@@ -88,7 +54,7 @@ async function valueFor(ctx: Context, op: SellerOp, param: ParamSpec, input: Fla
     return readStdinText(ctx, `--${param.flag}-stdin`);
   }
   if (flagValue !== undefined) return flagValue;
-  const defaulted = VERB_EXTRAS[op.type]?.defaulted?.includes(param.flag) === true;
+  const defaulted = SELLER_EXTENSIONS[op.type]?.defaulted?.includes(param.flag) === true;
   if (!param.required && !defaulted) return undefined;
   return valueOrAsk(ctx, {
     value: undefined,

@@ -1,5 +1,5 @@
 /**
- * The user's own account: `changeUsername` (client-api.md §4.21) and `forgot` (§4.22).
+ * The user's own account: `changeUsername` (docs/protocol/client-api.md §4.21) and `forgot` (§4.22).
  *
  * `changeUsername` renames the user (subscriptions, variables, chat authorship, license
  * `usedby` and other sessions follow) and ends this session. A new name is held to the

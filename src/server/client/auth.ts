@@ -1,5 +1,5 @@
 /**
- * Logging in and redeeming licenses: `login` (client-api.md §4.2), `loginEmail` (§4.3),
+ * Logging in and redeeming licenses: `login` (docs/protocol/client-api.md §4.2), `loginEmail` (§4.3),
  * `register` (§4.4), `license` (§4.5), `upgrade` (§4.6). The rules live in the domain layer
  * (login.ts, register.ts, upgrade.ts); these handlers only read the parameters and word the answer.
  */

@@ -1,8 +1,8 @@
 /**
- * `ban` (client-api.md §4.10) and `checkblacklist` (§4.9).
+ * `ban` (docs/protocol/client-api.md §4.10) and `checkblacklist` (§4.9).
  *
  * `ban` bans the session's user and blacklists the HWID sent and the caller's IP (never a
- * loopback IP: design.md, "Bans and loopback"); the session lives on. It answers
+ * loopback IP: docs/design.md, "Bans and loopback"); the session lives on. It answers
  * `Successfully Banned User` on both API versions: the source's "Failed to ban user." after a
  * ban that worked tests the wrong variable (§8 #21), and it was never captured as behaviour.
  *

@@ -1,5 +1,5 @@
 /**
- * Chat: `chatget` (client-api.md §4.14) and `chatsend` (§4.15), over domain/chat.ts (channel
+ * Chat: `chatget` (docs/protocol/client-api.md §4.14) and `chatsend` (§4.15), over domain/chat.ts (channel
  * delays, mutes that run out on the domain clock, the last 50 messages per channel).
  *
  * `chatget` on an unknown channel succeeds with `"messages":[]`, as the source does (captured)

@@ -1,6 +1,6 @@
 /**
  * Email one-time codes: `emailCodeSend` (email, hwid) and `emailCodeVerify` (email, code, hwid)
- * (design.md; no public source describes them, so the messages below are ours).
+ * (docs/design.md; no public source describes them, so the messages below are ours).
  *
  * Send finds the user by email and mails a fresh 6-digit code (10 minutes; a newer code kills
  * older ones) to the outbox (kind `email-code`). Verify checks it (5 wrong tries kill it), then

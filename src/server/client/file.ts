@@ -1,5 +1,5 @@
 /**
- * `file` (client-api.md §4.17): the sandbox fetches the file's stored URL (following
+ * `file` (docs/protocol/client-api.md §4.17): the sandbox fetches the file's stored URL (following
  * redirects) on every call and answers its bytes as lowercase hex in `contents`.
  *
  * An origin answering 403 or 404, and an origin that cannot be reached, give the source's

@@ -1,5 +1,5 @@
 /**
- * `log` (client-api.md §4.18): a line from the client program (`message` ≤ 275 characters,
+ * `log` (docs/protocol/client-api.md §4.18): a line from the client program (`message` ≤ 275 characters,
  * `pcuser` the machine's user name), kept for the seller with the session's credential.
  *
  * /api/1.2/ answers as the source: an empty, unsigned body whatever happens. /api/1.3/ answers

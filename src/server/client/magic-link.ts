@@ -1,5 +1,5 @@
 /**
- * Magic links: `magicLinkSend` (email, hwid) and `magicLinkCheck` (design.md; no public source
+ * Magic links: `magicLinkSend` (email, hwid) and `magicLinkCheck` (docs/design.md; no public source
  * describes them, so the messages below are ours).
  *
  * Send finds the user by email, stores a single-use link bound to this session and the HWID

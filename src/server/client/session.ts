@@ -1,5 +1,5 @@
 /**
- * Client session operations: `init` (client-api.md §4.1), `check` (§4.8), `logout` (§4.7).
+ * Client session operations: `init` (docs/protocol/client-api.md §4.1), `check` (§4.8), `logout` (§4.7).
  */
 import { appMessage } from '../domain/messages.js';
 import { checkProgramHash, customerPanelLink } from '../domain/apps.js';

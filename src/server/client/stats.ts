@@ -1,4 +1,4 @@
-/** App figures a client may read: `fetchOnline` (client-api.md §4.19) and `fetchStats` (§4.20). */
+/** App figures a client may read: `fetchOnline` (docs/protocol/client-api.md §4.19) and `fetchStats` (§4.20). */
 import { appCounts, customerPanelLink } from '../domain/apps.js';
 import { onlineCredentials } from '../domain/sessions.js';
 import { fail, ok } from '../dispatch/reply.js';

@@ -1,5 +1,5 @@
 /**
- * Two-factor authentication: `2faenable` (client-api.md §4.23) and `2fadisable` (§4.24). TOTP
+ * Two-factor authentication: `2faenable` (docs/protocol/client-api.md §4.23) and `2fadisable` (§4.24). TOTP
  * with SHA-1, 6 digits, 30-second steps, one step either side (domain/twofa.ts).
  *
  * Enabling takes two calls: without `code` the first makes a secret (kept 5 minutes) and answers

@@ -1,5 +1,5 @@
 /**
- * Variables: `var` (global, client-api.md §4.11), `getvar` and `setvar` (per user, §4.12–4.13).
+ * Variables: `var` (global, docs/protocol/client-api.md §4.11), `getvar` and `setvar` (per user, §4.12–4.13).
  *
  * `setvar`'s input errors (no name, no data, data over 500 characters) answer `success:true`
  * with no nonce on /api/1.2/, exactly as the source does (captured); on /api/1.3/ they are

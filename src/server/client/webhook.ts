@@ -1,5 +1,5 @@
 /**
- * `webhook` (client-api.md §4.16): the sandbox makes the outbound request for the client and
+ * `webhook` (docs/protocol/client-api.md §4.16): the sandbox makes the outbound request for the client and
  * hands back the remote body in `response`.
  *
  * URL = the stored base link + `params` (sanitized, URL-decoded once more, appended as is: the

@@ -1,5 +1,5 @@
 /**
- * The real server's input normalisation (client-api.md §1.2): trim, strip HTML/PHP tags, and
+ * The real server's input normalisation (docs/protocol/client-api.md §1.2): trim, strip HTML/PHP tags, and
  * an empty result means "absent". `"0"` survives. Handlers see these values through
  * `Params.get`; `Params.raw` gives the value as sent, for the few parameters the protocol
  * passes raw (the client webhook `body`).

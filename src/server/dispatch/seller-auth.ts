@@ -1,7 +1,7 @@
 /**
  * Resolving the seller API's app from `sellerkey`, with the real server's messages
- * (seller-api.md §1.3). Both refusals are failures, so they go out as 400 (200 with
- * `failureStatus: 200`), as design.md's status policy wants for an invalid seller key.
+ * (docs/protocol/seller-api.md §1.3). Both refusals are failures, so they go out as 400 (200 with
+ * `failureStatus: 200`), as docs/design.md's status policy wants for an invalid seller key.
  */
 import { findAppBySellerKey } from '../domain/apps.js';
 import type { AppRow } from '../domain/rows.js';

@@ -1,5 +1,5 @@
 /**
- * Session requirements of client operations (client-api.md §3). Wrap a handler:
+ * Session requirements of client operations (docs/protocol/client-api.md §3). Wrap a handler:
  *
  *   logout: withSession((ctx, params) => …)           // any live session
  *   getvar: withValidatedSession((ctx, params) => …)   // a logged-in session

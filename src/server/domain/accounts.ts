@@ -1,6 +1,6 @@
 /**
  * Dashboard accounts: the seller who owns the sandbox's apps, and the reseller / manager
- * accounts a seller creates for one app (seller-api.md §3.14).
+ * accounts a seller creates for one app (docs/protocol/seller-api.md §3.14).
  */
 import type { Store } from '../store/store.js';
 import type { AccountRow, AppRow } from './rows.js';

@@ -47,7 +47,7 @@ const SETTING_COLUMNS: ReadonlySet<string> = new Set<keyof AppSettings>([
   'minUsernameLength', 'blockLeakedPasswords', 'tokensystem', 'killOtherSessions', 'cooldown', 'banned',
 ]);
 
-/** The subscription every new app starts with (seller-api.md §3.10, `adduser`). */
+/** The subscription every new app starts with (docs/protocol/seller-api.md §3.10, `adduser`). */
 export const DEFAULT_SUBSCRIPTION = { name: 'default', level: '1' } as const;
 
 /**
@@ -125,7 +125,7 @@ export function addAppHash(store: Store, appId: number, hash: string): void {
 }
 
 /**
- * The init hash check (client-api.md §2.1): passes when the stored hash string contains `hash`.
+ * The init hash check (docs/protocol/client-api.md §2.1): passes when the stored hash string contains `hash`.
  * While nothing is stored, the first hash seen is stored and passes (first one wins, even
  * between simultaneous inits).
  */

@@ -1,7 +1,7 @@
 /**
  * Banning users. A ban sets the user's ban reason and blacklists an HWID and an IP, as the real
  * service does, except a loopback IP: every sandbox client shares loopback, so blacklisting it
- * would lock every client out (design.md, "Bans and loopback").
+ * would lock every client out (docs/design.md, "Bans and loopback").
  */
 import type { Store } from '../store/store.js';
 import { addBlacklist, deleteBlacklist } from './blacklists.js';

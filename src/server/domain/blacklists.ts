@@ -3,7 +3,7 @@
  * Matching is exact, as the real server's `hwid = ? OR ip = ?`.
  */
 import type { Store } from '../store/store.js';
-import type { BlacklistRow, BlacklistType, WhitelistRow } from './rows.js';
+import type { BlacklistRow, BlacklistType } from './rows.js';
 
 /** Whether the HWID or the IP is on the app's blacklist. Absent values never match. */
 export function isBlacklisted(store: Store, appId: number, who: { hwid?: string | null | undefined; ip?: string | null | undefined }): boolean {
@@ -68,8 +68,4 @@ export function deleteWhitelist(store: Store, appId: number, ip: string): boolea
 
 export function deleteAllWhitelists(store: Store, appId: number): number {
   return store.run('DELETE FROM whitelists WHERE appId = ?', appId).changes;
-}
-
-export function listWhitelists(store: Store, appId: number): WhitelistRow[] {
-  return store.all<WhitelistRow>('SELECT * FROM whitelists WHERE appId = ? ORDER BY id', appId);
 }

@@ -61,7 +61,7 @@ export interface ChatSendInput {
 }
 
 /**
- * Posts a message (client `chatsend`, client-api.md §4.15). Checks in order: channel exists,
+ * Posts a message (client `chatsend`, docs/protocol/client-api.md §4.15). Checks in order: channel exists,
  * the author's previous message is older than the channel delay, the author is not muted, the
  * message is not blank, ≤ 2000 characters. Older messages beyond 50 are pruned.
  */

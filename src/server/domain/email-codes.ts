@@ -1,5 +1,5 @@
 /**
- * Email one-time codes (`emailCodeSend` / `emailCodeVerify`, design.md): 6 digits from the
+ * Email one-time codes (`emailCodeSend` / `emailCodeVerify`, docs/design.md): 6 digits from the
  * CSPRNG, stored only as a salted SHA-256, valid 10 minutes, spent by the login they open, and
  * dead after 5 wrong tries. Only the newest code of a user counts: sending a new one kills the
  * older ones.

@@ -9,7 +9,7 @@ export function normalizeIp(ip: string): string {
 
 /**
  * Whether `ip` is a loopback address (127.0.0.0/8, ::1, IPv4-mapped loopback). Bans never
- * blacklist these: every sandbox client shares loopback (design.md, "Bans and loopback").
+ * blacklist these: every sandbox client shares loopback (docs/design.md, "Bans and loopback").
  */
 export function isLoopbackIp(ip: string): boolean {
   const plain = normalizeIp(ip.trim());

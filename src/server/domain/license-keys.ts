@@ -1,5 +1,5 @@
 /**
- * Making license key text from a mask (seller-api.md §3.6, `add`): every `*` becomes a random
+ * Making license key text from a mask (docs/protocol/seller-api.md §3.6, `add`): every `*` becomes a random
  * character of the chosen set, everything else is kept.
  */
 import { randomString } from './random.js';

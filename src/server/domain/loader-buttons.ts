@@ -1,4 +1,4 @@
-/** Web-loader buttons (seller-api.md §3.12): a label and a value, unique per app. */
+/** Web-loader buttons (docs/protocol/seller-api.md §3.12): a label and a value, unique per app. */
 import type { Store } from '../store/store.js';
 import type { LoaderButtonRow } from './rows.js';
 

@@ -1,5 +1,5 @@
 /**
- * The login pipeline (client-api.md §4.2), shared by `login`, `license` (existing user),
+ * The login pipeline (docs/protocol/client-api.md §4.2), shared by `login`, `license` (existing user),
  * `loginEmail`, the web-loader token login, magic links and email codes.
  *
  * Checks, in order; the first that fails decides the answer:
@@ -41,7 +41,7 @@ import { findUser, getUserById, webLoaderToken } from './users.js';
 export type LoginCredential =
   /** The usual password (`pass`). A user created without one gets this one as theirs. */
   | { readonly kind: 'password'; readonly pass: string | undefined }
-  /** The web loader's token (client-api.md §4.29) instead of the password. */
+  /** The web loader's token (docs/protocol/client-api.md §4.29) instead of the password. */
   | { readonly kind: 'token'; readonly token: string }
   /** Identity already proven by the caller (approved magic link, verified email code). */
   | { readonly kind: 'verified' };

@@ -4,7 +4,7 @@ import type { LogRow } from './rows.js';
 
 export const LOG_MESSAGE_MAX = 275;
 export const LOG_PCUSER_MAX = 32;
-/** Accounts with role `tester` keep at most this many log rows (client-api.md §4.18). */
+/** Accounts with role `tester` keep at most this many log rows (docs/protocol/client-api.md §4.18). */
 export const TESTER_LOG_CAP = 20;
 
 export interface NewLog {

@@ -1,5 +1,5 @@
 /**
- * The app-configurable client messages (client-api.md §5.4) and how they are read.
+ * The app-configurable client messages (docs/protocol/client-api.md §5.4) and how they are read.
  * New apps get every default as a row; a key missing from an older store falls back to the
  * default, so adding a key later needs no migration.
  */

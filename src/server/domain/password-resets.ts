@@ -1,5 +1,5 @@
 /**
- * Password resets (client `forgot`, client-api.md §4.22): a 32-hex secret valid 24 hours, mailed
+ * Password resets (client `forgot`, docs/protocol/client-api.md §4.22): a 32-hex secret valid 24 hours, mailed
  * as a link to a sandbox page where the user picks a new password. Using it sets the password,
  * spends it (and any other open reset of the user) and ends the user's sessions (whoever held the
  * old password is logged out).

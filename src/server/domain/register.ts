@@ -1,5 +1,5 @@
 /**
- * Redeeming a license into a new account: `register` (client-api.md §4.4) and `license`
+ * Redeeming a license into a new account: `register` (docs/protocol/client-api.md §4.4) and `license`
  * (§4.5: registers on first use, logs in after).
  *
  * Concurrency: every check and every write happens inside one transaction, and better-sqlite3
@@ -128,7 +128,7 @@ export type LicenseLoginFailure = LoginFailure | RegisterFailure;
 /**
  * `license` (§4.5): the key is both username and password. First use registers a user named
  * after the key; every later use logs that user in. A banned key is refused on both paths
- * (a license ban that still let its user log in was a reported problem, ux.md #7).
+ * (a license ban that still let its user log in was a reported problem, docs/contracts.md, "What sellers asked for").
  */
 export async function licenseLogin(store: Store, app: AppRow, session: SessionRow, input: LicenseLoginInput, now: number): Promise<Outcome<LoginResult, LicenseLoginFailure>> {
   const refused = checkHwidRules(app, input.hwid);

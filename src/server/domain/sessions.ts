@@ -1,5 +1,5 @@
 /**
- * Client sessions. Every `init` opens a new session with a fresh random id (design.md: the real
+ * Client sessions. Every `init` opens a new session with a fresh random id (docs/design.md: the real
  * server's one-session-per-IP reuse is not copied). A session lives for the app's session length
  * from its creation, with no sliding renewal; `login`, `license`, `register` validate it.
  */

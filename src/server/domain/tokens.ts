@@ -1,4 +1,4 @@
-/** Init tokens of the app's token system (client-api.md §2.1, `token` and `thash` at init). */
+/** Init tokens of the app's token system (docs/protocol/client-api.md §2.1, `token` and `thash` at init). */
 import type { Store } from '../store/store.js';
 import { randomHex } from './random.js';
 import type { TokenRow } from './rows.js';

@@ -1,6 +1,6 @@
 /**
  * Two-factor authentication: TOTP (RFC 6238) with HMAC-SHA1, 6 digits, 30-second steps
- * (client-api.md §4.26), secrets of 40 base32 characters. The login check accepts the current
+ * (docs/protocol/client-api.md §4.26), secrets of 40 base32 characters. The login check accepts the current
  * step and one step either side.
  */
 import { Secret, TOTP } from 'otpauth';

@@ -1,5 +1,5 @@
 /**
- * `upgrade` (client-api.md §4.6): redeem an unused license onto an existing user. No password
+ * `upgrade` (docs/protocol/client-api.md §4.6): redeem an unused license onto an existing user. No password
  * is checked, nobody is logged in, and the session is left exactly as it was (unvalidated if
  * it was). The user is looked up by exact name only: there is no `all` that reaches every user
  * (the real server's session-less `upgrade username=all` hole is not copied).

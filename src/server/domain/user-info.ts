@@ -1,5 +1,5 @@
 /**
- * The `info` object of a successful login (client-api.md §5.1), field order as the real server.
+ * The `info` object of a successful login (docs/protocol/client-api.md §5.1), field order as the real server.
  * Two variants, as observed: a login lists `level` in each subscription and the HWID stored
  * before this login; a register lists no `level` and the HWID just sent.
  */
@@ -52,7 +52,7 @@ function activeSubsWithLevel(store: Store, user: UserRow, now: number): ActiveSu
 /**
  * The user's `info`. The two paths of the real server differ only in `level`: the login path
  * (login, license for an existing user, loginEmail, ...) carries it, the register path
- * (register, first use of a license) does not (observed-peers.md, captures 03 and 06).
+ * (register, first use of a license) does not (docs/protocol/observed-peers.md, captures 03 and 06).
  */
 function userInfo(store: Store, user: UserRow, input: InfoInput, withLevel: boolean): UserInfo {
   return {

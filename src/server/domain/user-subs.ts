@@ -1,6 +1,6 @@
 /**
  * The subscriptions users hold. Active means `expiry > now` and not paused. Pausing stores the
- * remaining seconds in `expiry` and sets `paused`; unpausing adds `now` back (client-api.md §6).
+ * remaining seconds in `expiry` and sets `paused`; unpausing adds `now` back (docs/protocol/client-api.md §6).
  */
 import type { Store } from '../store/store.js';
 import type { UserSubRow } from './rows.js';
@@ -79,7 +79,7 @@ export function extendOrGrantSub(store: Store, appId: number, userId: number, su
   return 'granted';
 }
 
-/** The upgrade rule (client-api.md §4.6): the **first** definition at `level`, extended if active. */
+/** The upgrade rule (docs/protocol/client-api.md §4.6): the **first** definition at `level`, extended if active. */
 export function upgradeSubForLevel(store: Store, appId: number, userId: number, level: string, duration: number, now: number): 'extended' | 'granted' | 'nosublevel' {
   const first = subscriptionsAtLevel(store, appId, level)[0];
   if (first === undefined) return 'nosublevel';

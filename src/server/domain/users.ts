@@ -14,7 +14,7 @@ export function hashEmail(email: string): string {
 }
 
 /**
- * The web-loader login token of a user (client-api.md §4.29), 32 hex characters like the real
+ * The web-loader login token of a user (docs/protocol/client-api.md §4.29), 32 hex characters like the real
  * one; null while the user has no password. It changes whenever the password does.
  *
  * The real server uses MD5 of the hash's last five characters: about 30 bits, so it can be

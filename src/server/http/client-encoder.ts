@@ -1,5 +1,5 @@
 /**
- * Serialising and signing client API replies (client-api.md §2).
+ * Serialising and signing client API replies (docs/protocol/client-api.md §2).
  *
  * 1.3: `{"success",…,"code",<fields>,"nonce"?,"ownerid"}` in the order of the observed hosted
  * body: `code` right after `success` (68 on success; 0 on failure, our choice, since the hosted
@@ -19,7 +19,8 @@ import type { ApiVersion, AppRow, SessionRow } from '../domain/rows.js';
 import type { Reply } from '../dispatch/types.js';
 import { JSON_CONTENT_TYPE, replyStatus, type EncodedResponse } from './encoded-response.js';
 import { asciiJson, phpJson } from './json-encode.js';
-import { ed25519Signature, hmacSha256Hex, NO_ENCRYPTION_KEY } from './signing.js';
+import { ed25519Signature, NO_ENCRYPTION_KEY } from './signing.js';
+import { hmacSha256Hex } from '../../api/verify.js';
 
 /** `code` of a successful 1.3 answer (the official C++ SDK exits unless it is 68). */
 export const CODE_SUCCESS = 68;

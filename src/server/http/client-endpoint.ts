@@ -1,5 +1,5 @@
 /**
- * `/api/1.3/` and `/api/1.2/`: the global checks of client-api.md §1.4 in the source's order,
+ * `/api/1.3/` and `/api/1.2/`: the global checks of docs/protocol/client-api.md §1.4 in the source's order,
  * then dispatch on `type` to the shared client handler table.
  */
 import { findAppByNameAndOwnerid } from '../domain/apps.js';

@@ -8,7 +8,7 @@ export interface EncodedResponse {
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 export const TEXT_CONTENT_TYPE = 'text/plain; charset=utf-8';
 
-/** Status of a reply under the sandbox's policy (design.md): explicit, else 200 / failure status. */
+/** Status of a reply under the sandbox's policy (docs/design.md): explicit, else 200 / failure status. */
 export function replyStatus(reply: { success: boolean; status?: number | undefined }, failureStatus: number): number {
   return reply.status ?? (reply.success ? 200 : failureStatus);
 }

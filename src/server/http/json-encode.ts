@@ -2,7 +2,7 @@
  * JSON as the sandbox writes it. Signatures cover the exact bytes, so these encoders are the
  * only way bodies are made.
  *  - 1.3: pure ASCII (non-ASCII as \uXXXX): the C# SDK verifies over ANSI-decoded text, so a
- *    raw non-ASCII byte would break its check (client-api.md §2.5). `/` is left alone, as observed.
+ *    raw non-ASCII byte would break its check (docs/protocol/client-api.md §2.5). `/` is left alone, as observed.
  *  - 1.2 and seller: PHP json_encode defaults, as the PHP servers: ASCII, and `/` written `\/`.
  */
 

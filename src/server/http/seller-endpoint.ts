@@ -1,5 +1,5 @@
 /**
- * `/api/seller/`: the global checks of seller-api.md §1.3 in the real server's order, then
+ * `/api/seller/`: the global checks of docs/protocol/seller-api.md §1.3 in the real server's order, then
  * dispatch on `type`. Answers are PHP-style JSON `{"success",<fields>}` (no nonce, no
  * signature); with `format=text` a message-only answer is just its text, as the real server's
  * generic helpers print it. The key-length, rate-limit and duplicate-type refusals are always JSON.
@@ -59,7 +59,7 @@ export async function serveSeller(input: RequestInput, basics: RequestBasics, de
   if ('reply' in resolved) return encode(resolved.reply, true);
   const { app } = resolved;
   if (app.banned) return encode(fail(SELLER_MESSAGES.appBanned), true);
-  // E answers 403 here; a failure is the failure status under design.md's policy.
+  // E answers 403 here; a failure is the failure status under docs/design.md's policy.
   if (ownerRole(deps.store, app) !== 'seller') return encode(fail(SELLER_MESSAGES.notSeller), true);
   const handler = Object.hasOwn(deps.sellerHandlers, type) ? deps.sellerHandlers[type] : undefined;
   if (handler === undefined) return encode(fail(SELLER_MESSAGES.unknownType), true);

@@ -1,5 +1,5 @@
-/** Response integrity: Ed25519 for 1.3, HMAC-SHA256 for 1.2 (client-api.md §2.2, §2.3). */
-import { createHmac, sign, type KeyObject } from 'node:crypto';
+/** Response integrity: Ed25519 for 1.3, HMAC-SHA256 for 1.2 (docs/protocol/client-api.md §2.2, §2.3). */
+import { sign, type KeyObject } from 'node:crypto';
 
 /** The 1.2 `signature` header when the session has no enckey, as the real server sends it. */
 export const NO_ENCRYPTION_KEY = 'No encryption key supplied';
@@ -7,9 +7,4 @@ export const NO_ENCRYPTION_KEY = 'No encryption key supplied';
 /** Hex Ed25519 signature over the ASCII timestamp immediately followed by the body bytes. */
 export function ed25519Signature(privateKey: KeyObject, timestamp: string, body: Buffer): string {
   return sign(null, Buffer.concat([Buffer.from(timestamp, 'ascii'), body]), privateKey).toString('hex');
-}
-
-/** Lower-case hex HMAC-SHA256 of the body bytes. */
-export function hmacSha256Hex(key: string, body: Buffer): string {
-  return createHmac('sha256', key).update(body).digest('hex');
 }

@@ -9,7 +9,7 @@ import type { HandlerContext, Reply } from '../dispatch/types.js';
 /**
  * A list answer: `{"success":true,"message":…,"<key>":[…]}` under the catalog's key for the
  * type being served. No rows is a failure with the catalog's empty message (`No keys found`),
- * as the real server answers it (406 there; the sandbox's failure status here, design.md).
+ * as the real server answers it (406 there; the sandbox's failure status here, docs/design.md).
  */
 export function listReply(ctx: HandlerContext, message: string, rows: readonly object[]): Reply {
   const response = findSellerOp(ctx.type)?.response;

@@ -1,5 +1,5 @@
 /**
- * Application settings (seller-api.md §3.1): details, settings, stats, pause, program hashes.
+ * Application settings (docs/protocol/seller-api.md §3.1): details, settings, stats, pause, program hashes.
  */
 import { listAppAccounts } from '../domain/accounts.js';
 import { addAppHash, getApp, pauseApp, resetAppHash, unpauseApp, updateAppSettings, type AppSettings } from '../domain/apps.js';

@@ -1,4 +1,4 @@
-/** Blacklists (seller-api.md §3.2): HWIDs and IPs the client API refuses. */
+/** Blacklists (docs/protocol/seller-api.md §3.2): HWIDs and IPs the client API refuses. */
 import { addBlacklist, deleteAllBlacklists, deleteBlacklist, isBlacklistType, listBlacklists } from '../domain/blacklists.js';
 import type { Params } from '../dispatch/params.js';
 import { fail, ok } from '../dispatch/reply.js';

@@ -1,5 +1,5 @@
 /**
- * Chats (seller-api.md §3.3): channels with a per-user delay, their messages, mutes.
+ * Chats (docs/protocol/seller-api.md §3.3): channels with a per-user delay, their messages, mutes.
  * Units differ as on the wire: `addchannel` takes seconds, `editchan` minutes (fractions
  * allowed), `muteuser` seconds from now.
  */

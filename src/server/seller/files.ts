@@ -1,5 +1,5 @@
 /**
- * Files (seller-api.md §3.4): records of URLs the client `file` call downloads. `upload` and
+ * Files (docs/protocol/seller-api.md §3.4): records of URLs the client `file` call downloads. `upload` and
  * `editfile` fetch the URL once to measure it (fetch-size.ts); loopback URLs are allowed in the
  * sandbox (url-rules.ts).
  */

@@ -1,5 +1,5 @@
 /**
- * The real server's key quotas for `add` (seller-api.md §3.6): at most 100 keys a call and
+ * The real server's key quotas for `add` (docs/protocol/seller-api.md §3.6): at most 100 keys a call and
  * 5000 keys per application in any 24 hours through the seller API.
  *
  * The 24-hour count is read from the licenses themselves (their `gendate`), so it needs no

@@ -1,5 +1,5 @@
 /**
- * `activate` (seller-api.md §3.6): create a user from an unused license, with the client
+ * `activate` (docs/protocol/seller-api.md §3.6): create a user from an unused license, with the client
  * register's rules (domain/register.ts), on the seller's behalf.
  *
  * The register rules live in one place, `registerWithKey`, which logs the new user into a

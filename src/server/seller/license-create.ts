@@ -1,10 +1,10 @@
 /**
- * `add` (seller-api.md §3.6): create license keys. Durations are days (fractions allowed),
+ * `add` (docs/protocol/seller-api.md §3.6): create license keys. Durations are days (fractions allowed),
  * stored as seconds. At most 100 keys a call and 5000 per app per 24 hours; a mask without `*`
  * is one custom key; `format=text` answers the keys alone, CRLF between them.
  *
  * Several keys answer 200 here: E sends 302 (with no Location), which some HTTP clients chase
- * or treat as an error; design.md's status policy is 200 for every success.
+ * or treat as an error; docs/design.md's status policy is 200 for every success.
  */
 import { generateLicenses } from '../domain/licenses.js';
 import { isFixedMask, normalizeMask, parseCharacterSet } from '../domain/license-keys.js';

@@ -1,4 +1,4 @@
-/** Web loader buttons (seller-api.md §3.12): a label and a value, unique per app. */
+/** Web loader buttons (docs/protocol/seller-api.md §3.12): a label and a value, unique per app. */
 import { addLoaderButton, deleteAllLoaderButtons, deleteLoaderButton, listLoaderButtons } from '../domain/loader-buttons.js';
 import type { Params } from '../dispatch/params.js';
 import { fail } from '../dispatch/reply.js';

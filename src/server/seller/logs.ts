@@ -1,4 +1,4 @@
-/** Client logs (seller-api.md §3.7): what clients sent with the client API's `log`. */
+/** Client logs (docs/protocol/seller-api.md §3.7): what clients sent with the client API's `log`. */
 import { deleteAllLogs, listLogs } from '../domain/logs.js';
 import type { HandlerContext, HandlerTable, Reply } from '../dispatch/types.js';
 import { either, listReply } from './answers.js';

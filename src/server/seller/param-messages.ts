@@ -1,5 +1,5 @@
 /**
- * The exact refusals seller-api.md gives for a missing or malformed parameter of one operation.
+ * The exact refusals docs/protocol/seller-api.md gives for a missing or malformed parameter of one operation.
  * The catalog says what a parameter must be; this table says how the real server words the
  * refusal where the page records it. Anything not listed gets the generic wording of params.ts.
  */

@@ -1,4 +1,4 @@
-/** Client sessions (seller-api.md §3.8): list, end one, end all. */
+/** Client sessions (docs/protocol/seller-api.md §3.8): list, end one, end all. */
 import { deleteAllSessions, deleteSession, listLiveSessions } from '../domain/sessions.js';
 import type { Params } from '../dispatch/params.js';
 import type { HandlerContext, HandlerTable, Reply } from '../dispatch/types.js';

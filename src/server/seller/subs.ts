@@ -1,5 +1,5 @@
 /**
- * Subscription definitions (seller-api.md §3.9): a name and the license level that grants it.
+ * Subscription definitions (docs/protocol/seller-api.md §3.9): a name and the license level that grants it.
  */
 import { countActiveSubs, freezeSubs, thawSubs } from '../domain/user-subs.js';
 import { createSubscription, deleteSubscription, findSubscription, listSubscriptions, setSubscriptionLevel } from '../domain/subscriptions.js';

@@ -1,5 +1,5 @@
 /**
- * Reseller and manager accounts (seller-api.md §3.14): dashboard sub-accounts of the seller for
+ * Reseller and manager accounts (docs/protocol/seller-api.md §3.14): dashboard sub-accounts of the seller for
  * this app. Passwords are stored hashed; emails only as their SHA-1, as the real service.
  */
 import { findSellerOp } from '../../api/seller-catalog/index.js';

@@ -1,5 +1,5 @@
 /**
- * A user's account fields (seller-api.md §3.10): password, email, name, HWIDs, cooldown, bans,
+ * A user's account fields (docs/protocol/seller-api.md §3.10): password, email, name, HWIDs, cooldown, bans,
  * pause. Users are looked up by exact name within the app.
  */
 import { banUser, unbanUser } from '../domain/bans.js';
@@ -83,7 +83,7 @@ function setcooldown(ctx: HandlerContext, params: Params): Reply {
 
 /**
  * `banuser`: the reason is stored and the user's HWID and IP blacklisted (loopback excepted,
- * design.md). Their sessions end too (E leaves them open): a ban should not wait for a logout.
+ * docs/design.md). Their sessions end too (E leaves them open): a ban should not wait for a logout.
  */
 function banuser(ctx: HandlerContext, params: Params): Reply {
   return ctx.store.tx(() => {

@@ -1,5 +1,5 @@
 /**
- * A user's subscriptions (seller-api.md §3.10): extend (days), subtract (seconds), delete, list.
+ * A user's subscriptions (docs/protocol/seller-api.md §3.10): extend (days), subtract (seconds), delete, list.
  * `extend` and `subtract` take `user=all` for every user of the app.
  */
 import { findSubscription } from '../domain/subscriptions.js';

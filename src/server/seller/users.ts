@@ -1,8 +1,8 @@
 /**
- * End users (seller-api.md §3.10): creation, deletion and lookups. Account fields are in
+ * End users (docs/protocol/seller-api.md §3.10): creation, deletion and lookups. Account fields are in
  * user-account.ts, a user's subscriptions in user-subs.ts, user variables in uservars.ts.
  *
- * No answer carries a password hash, a 2FA secret or the app secret (design.md: no holes copied).
+ * No answer carries a password hash, a 2FA secret or the app secret (docs/design.md: no holes copied).
  */
 import { findLicenseUsedBy } from '../domain/licenses.js';
 import { hashPassword } from '../domain/passwords.js';

@@ -1,5 +1,5 @@
 /**
- * User variables (seller-api.md §3.10, "User variables"). `setvar` takes `user=all` for every
+ * User variables (docs/protocol/seller-api.md §3.10, "User variables"). `setvar` takes `user=all` for every
  * user of the app; the seller may write read-only variables (the client may not).
  */
 import { deleteUserVar, deleteUserVarsByName, getUserVar, listAppUserVars, setUserVar, USER_VAR_DATA_MAX, USER_VAR_NAME_MAX } from '../domain/user-vars.js';
@@ -43,7 +43,7 @@ function setvar(ctx: HandlerContext, params: Params): Reply {
 function getvar(ctx: HandlerContext, params: Params): Reply {
   const user = findUser(ctx.store, ctx.app.id, params.get('user') ?? '');
   const row = user === undefined ? undefined : getUserVar(ctx.store, user.id, params.get('var') ?? '');
-  // E answers 404 here; a failure is the failure status under design.md's policy.
+  // E answers 404 here; a failure is the failure status under docs/design.md's policy.
   if (row === undefined) return fail('Variable not found for user');
   const answer = ok('Successfully retrieved variable', { response: row.data });
   return wantsText(params) ? { ...answer, text: row.data } : answer;

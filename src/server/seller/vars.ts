@@ -1,5 +1,5 @@
 /**
- * Global variables (seller-api.md §3.5): app-wide values the client `var` reads. A variable's
+ * Global variables (docs/protocol/seller-api.md §3.5): app-wide values the client `var` reads. A variable's
  * name is its id (`varid` on `editvar`, `name` elsewhere); `authed` = only logged-in users may
  * read it.
  */

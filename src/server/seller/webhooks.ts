@@ -1,5 +1,5 @@
 /**
- * Webhooks (seller-api.md §3.11): hidden base URLs the client `webhook` call appends its
+ * Webhooks (docs/protocol/seller-api.md §3.11): hidden base URLs the client `webhook` call appends its
  * parameters to. The full URL is never returned; lists show its first 21 characters.
  */
 import { createWebhook, deleteAllWebhooks, deleteWebhook, listWebhooks } from '../domain/webhooks.js';

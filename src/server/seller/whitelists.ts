@@ -1,4 +1,4 @@
-/** Whitelists (seller-api.md §3.13): IPs exempt from the VPN block. No type lists them. */
+/** Whitelists (docs/protocol/seller-api.md §3.13): IPs exempt from the VPN block. No type lists them. */
 import { addWhitelist, deleteAllWhitelists, deleteWhitelist } from '../domain/blacklists.js';
 import type { Params } from '../dispatch/params.js';
 import type { HandlerContext, HandlerTable, Reply } from '../dispatch/types.js';

@@ -1,5 +1,5 @@
 /**
- * Migration 1: every entity of the data models in client-api.md §7 and seller-api.md §4.
+ * Migration 1: every entity of the data models in docs/protocol/client-api.md §7 and docs/protocol/seller-api.md §4.
  *
  * Conventions: times are Unix seconds (INTEGER); flags are 0/1 INTEGER; every app-scoped row has
  * `appId` and goes when its app goes (ON DELETE CASCADE). Column names are the wire names where
@@ -48,7 +48,7 @@ CREATE TABLE apps (
   UNIQUE (name, ownerid)
 );
 
--- The configurable client messages (client-api.md §5.4), one row per app and key.
+-- The configurable client messages (docs/protocol/client-api.md §5.4), one row per app and key.
 CREATE TABLE app_messages (
   appId INTEGER NOT NULL REFERENCES apps(id) ON DELETE CASCADE,
   key   TEXT NOT NULL,
@@ -244,7 +244,7 @@ CREATE TABLE logs (
 );
 CREATE INDEX logs_app ON logs (appId, id);
 
--- Init tokens of the app's token system (client-api.md §2.1).
+-- Init tokens of the app's token system (docs/protocol/client-api.md §2.1).
 CREATE TABLE tokens (
   id       INTEGER PRIMARY KEY,
   appId    INTEGER NOT NULL REFERENCES apps(id) ON DELETE CASCADE,

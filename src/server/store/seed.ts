@@ -1,5 +1,5 @@
 /**
- * First-start seeding (design.md, "Sandbox start"): on an empty store, one application with
+ * First-start seeding (docs/contracts.md, "Sandbox start"): on an empty store, one application with
  * the real service's defaults, its owner account, a 32-character seller key and the `default`
  * subscription at level 1.
  *

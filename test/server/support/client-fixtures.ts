@@ -1,6 +1,6 @@
 /**
  * Arranging client-API scenarios over real HTTP: keys made in the store, users made through
- * the real `register` handler, and the values the captures in observed-peers.md used.
+ * the real `register` handler, and the values the captures in docs/protocol/observed-peers.md used.
  */
 import { expect } from 'vitest';
 import { generateLicenses } from '../../../src/server/domain/licenses.js';

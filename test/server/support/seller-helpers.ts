@@ -1,6 +1,6 @@
 /**
  * Helpers for the seller API tests: a sandbox on 127.0.0.1:0 and assertions on the answer
- * shapes design.md fixes (200 + success:true; 400 + exactly `{"success":false,"message"}`).
+ * shapes docs/design.md fixes (200 + success:true; 400 + exactly `{"success":false,"message"}`).
  */
 import { expect } from 'vitest';
 import { startTestSandbox, type HttpResult, type ParamValues, type TestSandbox, type TestSandboxOptions } from '../../helpers/sandbox.js';

@@ -10,7 +10,8 @@ import {
   retryNoticeLine,
   withRetry,
 } from '../../../src/api/retry.js';
-import type { CallEffect, RetryNotice } from '../../../src/api/retry.js';
+import type { RetryNotice } from '../../../src/api/retry.js';
+import type { Effect } from '../../../src/api/seller-catalog/index.js';
 
 const NOW = Date.parse('2026-05-01T12:00:00Z');
 
@@ -53,7 +54,7 @@ describe('backoffMs', () => {
   });
 });
 
-function runner(effect: CallEffect, failures: Error[]) {
+function runner(effect: Effect, failures: Error[]) {
   const sleeps: number[] = [];
   const notices: RetryNotice[] = [];
   let calls = 0;

@@ -1,4 +1,4 @@
-/** SellerApi against a real HTTP server on 127.0.0.1 that answers the way seller-api.md records. */
+/** SellerApi against a real HTTP server on 127.0.0.1 that answers the way docs/protocol/seller-api.md records. */
 import { describe, expect, it } from 'vitest';
 import { ApiFailure, AuthError, ExitCode, RateLimitError } from '../../../src/errors.js';
 import { SellerApi } from '../../../src/api/seller-api.js';

@@ -1,6 +1,6 @@
 /**
  * Signature checks against fixed vectors. The values are copied from the protocol notes
- * (client-api.md §2.2 and §2.3, observed-peers.md captures) and were recomputed before being
+ * (docs/protocol/client-api.md §2.2 and §2.3, docs/protocol/observed-peers.md captures) and were recomputed before being
  * copied; the tests never read files outside the repo.
  */
 import { createPrivateKey, generateKeyPairSync, sign, verify } from 'node:crypto';
@@ -21,7 +21,7 @@ const RFC_SEED = '9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f
 const RFC_PUBLIC = 'd75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a';
 const RFC_EMPTY_MESSAGE_SIGNATURE =
   'e5564300c360ac729086e2cc806e828a84877f1eb8e5d974d873e065224901555fb8821590a33bacc61e39701cf9b46bd25bf5f0595bbe24655141438e7a100b';
-// client-api.md §2.3: the same key signing a 1.3 answer at timestamp 1700000000.
+// docs/protocol/client-api.md §2.3: the same key signing a 1.3 answer at timestamp 1700000000.
 const VECTOR_TIMESTAMP = '1700000000';
 const VECTOR_BODY = '{"success":true,"code":68,"message":"Session is validated.","nonce":"5c23dfd4-fe4f-4d69-a6db-6acc035149cd","ownerid":"AbCdEfGhIj"}';
 const VECTOR_SIGNATURE =
@@ -52,7 +52,7 @@ describe('Ed25519 public key import', () => {
   });
 });
 
-describe('verifyEd25519 with the RFC 8032 key (client-api.md §2.3 vector)', () => {
+describe('verifyEd25519 with the RFC 8032 key (docs/protocol/client-api.md §2.3 vector)', () => {
   const headers = { 'x-signature-ed25519': VECTOR_SIGNATURE, 'x-signature-timestamp': VECTOR_TIMESTAMP };
 
   it('accepts the vector and returns the timestamp', () => {
@@ -171,7 +171,7 @@ describe('verifyEd25519 with a key pair made here', () => {
   });
 });
 
-// client-api.md §2.2 (from the old docs' security-practices page).
+// docs/protocol/client-api.md §2.2 (from the old docs' security-practices page).
 const DOC_SECRET = '76489f2ba92ddf9132e28d56870004a62d30ec5b40eaf2071ae48036e7144b5f';
 const DOC_VECTORS = [
   {
@@ -188,7 +188,7 @@ const DOC_VECTORS = [
   },
 ];
 
-// observed-peers.md: captures from the 1.2 PHP server. Secret = SHA-256 hex of "keyauth-ref-secret".
+// docs/protocol/observed-peers.md: captures from the 1.2 PHP server. Secret = SHA-256 hex of "keyauth-ref-secret".
 const REF_SECRET = 'dfd2dc529fe2e87c77f29b651131a5f4631f915913ce8936d295d0ee4eb166a8';
 const CAPTURES = [
   {

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fakeSeller, json, SELLER_KEY } from './helpers.js';
+import { fakeSeller, json, ok, SELLER_KEY, type Answers } from './helpers.js';
 
 const USERS = [
   { id: '1', username: 'alice', email: null, password: '$2y$hash', hwid: 'H1', app: 'APP-SECRET', owner: 'SellerAPI', createdate: '1700000000', lastlogin: null, banned: null, ip: '10.0.0.1', cooldown: '0' },
@@ -18,16 +18,17 @@ function backupFiles(configDir: string): string[] {
   return fs.existsSync(dir) ? fs.readdirSync(dir).map((f) => path.join(dir, f)) : [];
 }
 
-async function usersServer() {
-  return fakeSeller({
-    fetchallusers: () => json({ success: true, message: 'Successfully Retrieved Users', users: USERS }),
-    usersub: (_req, params) => json({ success: true, message: 'ok', subs: [{ id: '1', user: params.user, subscription: 'default', expiry: '1900000000', key: null, paused: '0' }] }),
-  });
+/** A server that lists USERS (what the backup reads) and answers `answers`. */
+async function usersServer(answers: Answers) {
+  return fakeSeller({ fetchallusers: () => json({ success: true, message: 'Successfully Retrieved Users', users: USERS }), ...answers });
 }
+
+const usersub: Answers[string] = (_req, params) =>
+  json({ success: true, message: 'ok', subs: [{ id: '1', user: params.user, subscription: 'default', expiry: '1900000000', key: null, paused: '0' }] });
 
 describe('changes to many records', () => {
   it('refuses without a terminal and without --yes: exit 2, nothing sent, no backup', async () => {
-    const seller = await usersServer();
+    const seller = await fakeSeller({}, { unused: true });
     const { code, stderr, stdout } = await seller.run(['users', 'delete', '--all']);
     expect(code).toBe(2);
     expect(stderr).toContain('Delete every user needs confirmation: add --yes');
@@ -37,7 +38,7 @@ describe('changes to many records', () => {
   });
 
   it('with --yes, backs up the list first (0600 in a 0700 folder), prints the path, then acts', async () => {
-    const seller = await usersServer();
+    const seller = await usersServer({ delallusers: ok });
     const { code, stderr } = await seller.run(['users', 'delete', '--all', '--yes']);
     expect(code, stderr).toBe(0);
     expect(seller.sent().map((p) => p.type)).toEqual(['fetchallusers', 'delallusers']);
@@ -54,13 +55,13 @@ describe('changes to many records', () => {
   });
 
   it('names the backup after the application when the profile knows it', async () => {
-    const seller = await usersServer();
+    const seller = await usersServer({ resetalluser: ok });
     await seller.run(['users', 'reset-hwid', '--all', '--yes'], { env: { KACTL_APP_NAME: 'My App!' } });
     expect(path.basename(backupFiles(seller.configDir)[0]!)).toMatch(/-My_App_-resetalluser\.json$/);
   });
 
   it("keeps each user's subscriptions in the backup of extend --all", async () => {
-    const seller = await usersServer();
+    const seller = await usersServer({ usersub, extend: ok });
     const { code, stderr } = await seller.run(['users', 'extend', '--all', '--sub', 'default', '--expiry', '2', '--yes']);
     expect(code, stderr).toBe(0);
     expect(seller.sent().map((p) => p.type)).toEqual(['fetchallusers', 'usersub', 'usersub', 'extend']);
@@ -70,7 +71,7 @@ describe('changes to many records', () => {
   });
 
   it('with --no-backup, acts without listing or writing anything', async () => {
-    const seller = await usersServer();
+    const seller = await fakeSeller({ delexpusers: ok });
     const { code, stderr } = await seller.run(['users', 'delete', '--expired', '--yes', '--no-backup']);
     expect(code, stderr).toBe(0);
     expect(seller.sent().map((p) => p.type)).toEqual(['delexpusers']);
@@ -98,7 +99,7 @@ describe('changes to many records', () => {
   });
 
   it('says why an action without a list has no backup', async () => {
-    const seller = await fakeSeller();
+    const seller = await fakeSeller({ delallwhites: ok });
     const { code, stderr } = await seller.run(['whitelists', 'delete', '--all', '--yes']);
     expect(code, stderr).toBe(0);
     expect(stderr).toContain('No seller operation lists whitelisted IPs');
@@ -106,7 +107,7 @@ describe('changes to many records', () => {
   });
 
   it('--dry-run prints the request with the seller key masked and sends nothing', async () => {
-    const seller = await usersServer();
+    const seller = await fakeSeller({}, { unused: true });
     const { code, stdout, stderr } = await seller.run(['users', 'extend', '--all', '--sub', 'default', '--expiry', '2', '--dry-run']);
     expect(code, stderr).toBe(0);
     expect(seller.sent()).toEqual([]);
@@ -117,7 +118,7 @@ describe('changes to many records', () => {
   });
 
   it('--dry-run --json prints the requests as JSON', async () => {
-    const seller = await fakeSeller();
+    const seller = await fakeSeller({}, { unused: true });
     const { stdout } = await seller.run(['licenses', 'delete', '--all', '--dry-run', '--json']);
     expect(JSON.parse(stdout)).toEqual({ dryRun: true, requests: [{ method: 'GET', url: expect.stringContaining('type=delalllicenses'), type: 'delalllicenses', params: {} }] });
     expect(seller.sent()).toEqual([]);
@@ -126,7 +127,7 @@ describe('changes to many records', () => {
 
 describe('single-record deletes', () => {
   it('refuse without a terminal unless --yes, naming --yes', async () => {
-    const seller = await fakeSeller();
+    const seller = await fakeSeller({ delvar: ok });
     const refused = await seller.run(['vars', 'delete', 'motd']);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('Delete a global variable (motd): add --yes');
@@ -138,7 +139,7 @@ describe('single-record deletes', () => {
   });
 
   it('--dry-run sends nothing and needs no --yes', async () => {
-    const seller = await fakeSeller();
+    const seller = await fakeSeller({}, { unused: true });
     const { code, stdout } = await seller.run(['sessions', 'kill', 'a1b2c3d4e5', '--dry-run']);
     expect(code).toBe(0);
     expect(stdout).toContain('type=kill&sessid=');
@@ -146,7 +147,7 @@ describe('single-record deletes', () => {
   });
 
   it('plain writes run without confirmation', async () => {
-    const seller = await fakeSeller();
+    const seller = await fakeSeller({ banuser: ok });
     const { code } = await seller.run(['users', 'ban', 'alice', '--reason', 'spam']);
     expect(code).toBe(0);
     expect(seller.sent().map((p) => p.type)).toEqual(['banuser']);

@@ -1,9 +1,11 @@
 /**
  * A fake seller API on 127.0.0.1 that records every request and answers by `type`, plus a
  * runner of kactl in-process pointed at it (temp config and data folder, env settings only).
+ * Strict, like gh's httpmock registry: a request of a type without an answer, or an answer no
+ * request used, fails the test (checked after it by servers.ts).
  */
 import { json, startHttpServer } from '../api/helpers/servers.js';
-import type { Recorded, Reply, TestServer } from '../api/helpers/servers.js';
+import type { Recorded, Reply, ServerOptions, TestServer } from '../api/helpers/servers.js';
 import { runMain } from '../../helpers/run-main.js';
 import type { RunMainOptions, RunResult } from '../../helpers/run-main.js';
 import { tempDir } from '../../helpers/temp-dir.js';
@@ -20,13 +22,25 @@ export interface FakeSeller {
   run(args: readonly string[], options?: RunMainOptions): Promise<RunResult>;
 }
 
-/** Answers `{success:true, message:"did <type>"}` to any type without an answer of its own. */
-export async function fakeSeller(answers: Answers = {}): Promise<FakeSeller> {
-  const server = await startHttpServer((req) => {
-    const params = Object.fromEntries(req.params);
-    const answer = answers[params.type ?? ''];
-    return answer ? answer(req, params) : json({ success: true, message: `did ${params.type}` });
-  });
+/** The plain success answer: `{success:true, message:"did <type>"}`. */
+export function ok(_req: Recorded, params: Record<string, string>): Reply {
+  return json({ success: true, message: `did ${params.type}` });
+}
+
+/** `unused: true` for a test that checks nothing is sent (no answers then). */
+export async function fakeSeller(answers: Answers = {}, options: Pick<ServerOptions, 'unused'> = {}): Promise<FakeSeller> {
+  const used = new Set<string>();
+  const server = await startHttpServer(
+    (req) => {
+      const params = Object.fromEntries(req.params);
+      const type = params.type ?? '';
+      const answer = answers[type];
+      if (!answer) throw new Error(`no answer for type=${type}`);
+      used.add(type);
+      return answer(req, params);
+    },
+    { ...options, verify: () => Object.keys(answers).filter((type) => !used.has(type)).map((type) => `answer for type=${type} never used`) },
+  );
   const configDir = tempDir('kactl-seller-');
   return {
     server,

@@ -110,7 +110,7 @@ describe('licenses create', () => {
   });
 
   it('refuses an amount below 1', async () => {
-    const seller = await keyMaker();
+    const seller = await fakeSeller({}, { unused: true });
     const { code, stderr } = await seller.run(['licenses', 'create', '--amount', '0', '--expiry', '1']);
     expect(code).toBe(2);
     expect(stderr).toContain('--amount must be a whole number, 1 or more');
@@ -118,7 +118,7 @@ describe('licenses create', () => {
   });
 
   it('--dry-run prints each call it would make and sends nothing', async () => {
-    const seller = await keyMaker();
+    const seller = await fakeSeller({}, { unused: true });
     const { code, stdout } = await seller.run(['licenses', 'create', '--amount', '201', '--expiry', '1', '--dry-run']);
     expect(code).toBe(0);
     expect(stdout.trimEnd().split('\n').map((line) => new URL(line.split(' ')[1]!).searchParams.get('amount'))).toEqual(['100', '100', '1']);

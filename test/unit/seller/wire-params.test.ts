@@ -7,12 +7,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { fakeSeller, withoutAuth } from './helpers.js';
+import { fakeSeller, ok, withoutAuth } from './helpers.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 
-/** Runs one command against a fresh fake server; returns what the server got. */
-async function sentBy(args: readonly string[], options: { stdin?: string } = {}): Promise<Record<string, string>> {
-  const seller = await fakeSeller();
+/** Runs one command against a fresh fake server that answers `type`; returns what the server got. */
+async function sentBy(type: string, args: readonly string[], options: { stdin?: string } = {}): Promise<Record<string, string>> {
+  const seller = await fakeSeller({ [type]: ok });
   const result = await seller.run(args, options);
   expect(result.code, result.stderr).toBe(0);
   const sent = seller.sent();
@@ -41,27 +41,27 @@ describe('flags to wire parameters', () => {
     ['reseller balance counts', ['team', 'add-balance', 'shop1', '--month-keys', '20', '--three-month-keys', '1'], { type: 'setbalance', username: 'shop1', month: '20', threemonth: '1' }],
     ['a catalog flag spelt like a global option', ['team', 'balance', 'shop1', '--app-name', 'MyApp'], { type: 'getbalance', username: 'shop1', appname: 'MyApp' }],
   ] as const)('%s', async (_what, args, expected) => {
-    expect(await sentBy(args)).toEqual(expected);
+    expect(await sentBy(expected.type, args)).toEqual(expected);
   });
 
   it('reads a secret from --password-stdin', async () => {
-    expect(await sentBy(['users', 'set-password', 'alice', '--password-stdin'], { stdin: 's3cret!\n' })).toEqual({ type: 'resetpw', user: 'alice', passwd: 's3cret!' });
+    expect(await sentBy('resetpw', ['users', 'set-password', 'alice', '--password-stdin'], { stdin: 's3cret!\n' })).toEqual({ type: 'resetpw', user: 'alice', passwd: 's3cret!' });
   });
 
   it('joins delete-many keys with the ", " the server splits on, from any separators or stdin', async () => {
-    expect(await sentBy(['licenses', 'delete-many', '--keys', 'A-1,B-2  C-3\nD-4', '--yes', '--no-backup'])).toEqual({ type: 'delmultiple', key: 'A-1, B-2, C-3, D-4' });
-    expect(await sentBy(['licenses', 'delete-many', '--keys', '-', '--yes', '--no-backup'], { stdin: 'A-1\nB-2\n' })).toEqual({ type: 'delmultiple', key: 'A-1, B-2' });
+    expect(await sentBy('delmultiple', ['licenses', 'delete-many', '--keys', 'A-1,B-2  C-3\nD-4', '--yes', '--no-backup'])).toEqual({ type: 'delmultiple', key: 'A-1, B-2, C-3, D-4' });
+    expect(await sentBy('delmultiple', ['licenses', 'delete-many', '--keys', '-', '--yes', '--no-backup'], { stdin: 'A-1\nB-2\n' })).toEqual({ type: 'delmultiple', key: 'A-1, B-2' });
   });
 
   it('hashes a program file locally for app hash add --file', async () => {
     const file = path.join(tempDir(), 'app.exe');
     fs.writeFileSync(file, 'program bytes');
     const md5 = createHash('md5').update('program bytes').digest('hex');
-    expect(await sentBy(['app', 'hash', 'add', '--file', file])).toEqual({ type: 'addhash', hash: md5 });
+    expect(await sentBy('addhash', ['app', 'hash', 'add', '--file', file])).toEqual({ type: 'addhash', hash: md5 });
   });
 
   it("defaults team balance's application name to the profile's", async () => {
-    const seller = await fakeSeller();
+    const seller = await fakeSeller({ getbalance: ok });
     const result = await seller.run(['team', 'balance', 'shop1'], { env: { KACTL_APP_NAME: 'FromEnv' } });
     expect(result.code, result.stderr).toBe(0);
     expect(withoutAuth(seller.sent()[0]!)).toEqual({ type: 'getbalance', username: 'shop1', appname: 'FromEnv' });
@@ -90,7 +90,7 @@ describe('refusals before anything is sent', () => {
     ['a change with nothing to change', ['app', 'set'], 'Nothing to change: give at least one of --enabled, --hwid-lock'],
     ['a blacklist entry with neither value', ['blacklists', 'create'], 'Nothing to change: give at least one of --ip, --hwid'],
   ] as const)('%s', async (_what, args, message) => {
-    const seller = await fakeSeller();
+    const seller = await fakeSeller({}, { unused: true });
     const result = await seller.run(args);
     expect(result.code, result.stderr).toBe(2);
     expect(result.stderr).toContain(message);
@@ -101,7 +101,7 @@ describe('refusals before anything is sent', () => {
 
 describe('other secrets', () => {
   it('reads any secret flag from its -stdin twin', async () => {
-    const seller = await fakeSeller();
+    const seller = await fakeSeller({ updatesettings: ok });
     const result = await seller.run(['app', 'set', '--sellix-secret-stdin', '--enabled', 'true'], { stdin: 'x' });
     expect(result.code, result.stderr).toBe(0);
     expect(withoutAuth(seller.sent()[0]!)).toEqual({ type: 'updatesettings', enabled: 'true', sellixsecret: 'x' });

@@ -2,6 +2,10 @@
  * Real loopback servers for the protocol-library tests: an HTTP server that records what it
  * received and answers through a handler, a raw TCP server for answers HTTP servers won't
  * produce (cut-off bodies, resets), and a port that is certainly closed.
+ *
+ * The HTTP server is strict, as gh's httpmock registry is: after each test, a server that
+ * received no request, or whose handler threw (a request the test did not expect), fails the
+ * test. A server meant to stay untouched says so (`{ unused: true }`) and the test asserts it.
  */
 import http from 'node:http';
 import net from 'node:net';
@@ -25,6 +29,13 @@ export interface Reply {
 
 export type Handler = (req: Recorded, index: number) => Reply | Promise<Reply> | 'hang';
 
+export interface ServerOptions {
+  /** The test checks that nothing reaches this server (a dry run, a refused flag). */
+  unused?: boolean;
+  /** More checks run after the test (e.g. stubs never used); each string is a failure. */
+  verify?: () => readonly string[];
+}
+
 export interface TestServer {
   baseUrl: string;
   host: string;
@@ -33,13 +44,17 @@ export interface TestServer {
 }
 
 const open: (() => Promise<void>)[] = [];
+const verifiers: (() => readonly string[])[] = [];
 afterEach(async () => {
+  const problems = verifiers.splice(0).flatMap((verify) => verify());
   await Promise.all(open.splice(0).map((close) => close()));
+  if (problems.length > 0) throw new Error(`Fake server: ${problems.join('; ')}`);
 });
 
-/** An HTTP server on 127.0.0.1, port 0, closed after each test. */
-export async function startHttpServer(handler: Handler): Promise<TestServer> {
+/** An HTTP server on 127.0.0.1, port 0, closed and checked after each test. */
+export async function startHttpServer(handler: Handler, options: ServerOptions = {}): Promise<TestServer> {
   const requests: Recorded[] = [];
+  const unexpected: string[] = [];
   const hanging = new Set<http.ServerResponse>();
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -55,7 +70,14 @@ export async function startHttpServer(handler: Handler): Promise<TestServer> {
         params: req.method === 'POST' ? new URLSearchParams(body) : url.searchParams,
       };
       requests.push(recorded);
-      void Promise.resolve(handler(recorded, requests.length - 1)).then((reply) => {
+      const answered = Promise.resolve()
+        .then(() => handler(recorded, requests.length - 1))
+        .catch((error: unknown): Reply => {
+          // The test did not expect this request: answer it (so the client does not hang) and fail the test.
+          unexpected.push(`${recorded.method} ${recorded.url}: ${(error as Error).message}`);
+          return json({ success: false, message: `fake server: ${(error as Error).message}` }, 500);
+        });
+      void answered.then((reply) => {
         if (reply === 'hang') {
           hanging.add(res);
           return;
@@ -73,6 +95,13 @@ export async function startHttpServer(handler: Handler): Promise<TestServer> {
     await new Promise<void>((resolve) => server.close(() => resolve()));
   };
   open.push(close);
+  verifiers.push(() => [
+    ...unexpected.map((line) => `unexpected request ${line}`),
+    ...(options.unused === true
+      ? requests.map((r) => `request to a server meant to stay unused: ${r.method} ${r.url}`)
+      : requests.length === 0 ? ['a server was started but received no request'] : []),
+    ...(options.verify?.() ?? []),
+  ]);
   return { baseUrl: `http://127.0.0.1:${port}`, host: `127.0.0.1:${port}`, requests, close };
 }
 
