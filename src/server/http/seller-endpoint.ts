@@ -18,6 +18,7 @@ import { JSON_CONTENT_TYPE, TEXT_CONTENT_TYPE, replyStatus, type EncodedResponse
 import { countRawParam } from './form-decode.js';
 import { createHandlerContext, runHandler, type RequestBasics } from './handler-context.js';
 import { phpJson } from './json-encode.js';
+import { genuineRateLimited } from './rate-limited.js';
 import type { RequestInput } from './request-input.js';
 import type { Limiters, ServerDeps } from './server-deps.js';
 
@@ -50,6 +51,7 @@ export async function serveSeller(input: RequestInput, basics: RequestBasics, de
   if (deps.options.rateLimit && sellerKey !== undefined) {
     const decision = limiters.seller.hit(sellerKey);
     if (!decision.allowed) {
+      if (deps.options.failureStatus === 200) return { response: genuineRateLimited(SELLER_MESSAGES.rateLimited), type };
       return encode({ ...fail(SELLER_MESSAGES.rateLimited), status: 429, headers: { 'retry-after': String(decision.retryAfterSeconds) } }, false);
     }
   }
