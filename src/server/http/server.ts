@@ -16,7 +16,7 @@ import type { EncodedResponse } from './encoded-response.js';
 import { answerParserError, errorFor, lastResort, plainError, preflight } from './error-shapes.js';
 import type { RequestBasics } from './handler-context.js';
 import { InputError, MESSAGES } from './input-error.js';
-import { maskPageToken, requestLogLine } from './log-line.js';
+import { loggable, maskPageToken, requestLogLine } from './log-line.js';
 import { serveOutbox } from './outbox-endpoint.js';
 import { servePage } from './page-endpoint.js';
 import { CLIENT_RATE_LIMIT, FixedWindowLimiter, RATE_WINDOW_MS, SELLER_RATE_LIMIT } from './rate-limiter.js';
@@ -79,7 +79,7 @@ export function createSandboxServer(deps: ServerDeps): SandboxServer {
         refusedInput = true;
         response = errorFor(deps, route, req, err.status, err.message, err.headers);
       } else {
-        deps.log(`request ${req.method ?? '?'} ${maskPageToken(path)} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+        deps.log(`request ${req.method ?? '?'} ${loggable(maskPageToken(path))} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
         response = errorFor(deps, route, req, 500, MESSAGES.internal);
       }
     }
