@@ -51,7 +51,7 @@ export async function serveClient(version: ApiVersion, input: RequestInput, basi
     if (name === undefined) return globalFailure(CLIENT_MESSAGES.noName);
     if (ownerid.length !== 10) return globalFailure(CLIENT_MESSAGES.owneridLength);
     if (deps.options.rateLimit) {
-      const decision = limiters.client.hit(`${ownerid}\u0000${name}`);
+      const decision = limiters.client.hit(`${basics.ip}\u0000${ownerid}\u0000${name}`);
       if (!decision.allowed) {
         limited = true;
         return { ...globalFailure(CLIENT_MESSAGES.rateLimited), status: 429, headers: { 'retry-after': String(decision.retryAfterSeconds) } };

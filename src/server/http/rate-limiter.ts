@@ -2,7 +2,7 @@
  * Fixed-window rate limiting, as the real server: a window opens with a key's first request and
  * lasts `windowMs`; past `limit` requests in it, the key is refused until the window ends.
  */
-/** Client API: 200 requests per 60 s per application (source). Seller: 120 per 60 s per key. */
+/** Client API: 200 requests per 60 s per application (source) and client IP (sandbox). Seller: 120 per 60 s per key. */
 export const CLIENT_RATE_LIMIT = 200;
 export const SELLER_RATE_LIMIT = 120;
 export const RATE_WINDOW_MS = 60_000;

@@ -19,7 +19,7 @@ export interface ServerDeps {
   readonly baseUrl: () => string;
 }
 
-/** The two rate limiters of one server (client: per application; seller: per seller key). */
+/** The two rate limiters of one server (client: per client IP and application; seller: per seller key). */
 export interface Limiters {
   readonly client: FixedWindowLimiter;
   readonly seller: FixedWindowLimiter;
