@@ -20,6 +20,7 @@ import { loggable, maskPageToken, requestLogLine } from './log-line.js';
 import { serveOutbox } from './outbox-endpoint.js';
 import { servePage } from './page-endpoint.js';
 import { CLIENT_RATE_LIMIT, FixedWindowLimiter, RATE_WINDOW_MS, SELLER_RATE_LIMIT } from './rate-limiter.js';
+import { discardBody } from './read-body.js';
 import { MAX_HEADER_BYTES, readRequestInput, splitUrl, type RequestInput } from './request-input.js';
 import { allowedMethods, matchRoute, type Route } from './routes.js';
 import { serveSeller } from './seller-endpoint.js';
@@ -83,7 +84,7 @@ export function createSandboxServer(deps: ServerDeps): SandboxServer {
         response = errorFor(deps, route, req, 500, MESSAGES.internal);
       }
     }
-    write(req, res, response, refusedInput || closing);
+    write(req, res, response, refusedInput);
     deps.log(requestLogLine(req.method, path, type, response.status, deps.clock() - started));
   }
 
@@ -109,8 +110,12 @@ export function createSandboxServer(deps: ServerDeps): SandboxServer {
     }
   }
 
-  function write(req: IncomingMessage, res: ServerResponse, response: EncodedResponse, closeConnection: boolean): void {
+  function write(req: IncomingMessage, res: ServerResponse, response: EncodedResponse, refusedInput: boolean): void {
     if (res.headersSent) return;
+    // A refused body may still be arriving: read and drop it (bounded) on an open connection, so
+    // the client sees our answer instead of a reset; a complete refused request is closed after.
+    const draining = refusedInput && !req.complete && !closing;
+    const closeConnection = closing || (refusedInput && !draining);
     res.writeHead(response.status, {
       'access-control-allow-origin': '*',
       ...response.headers,
@@ -118,8 +123,8 @@ export function createSandboxServer(deps: ServerDeps): SandboxServer {
       ...(closeConnection ? { connection: 'close' } : {}),
     });
     res.end(response.body);
-    // A refused body may still be arriving: drop it so the client can read our answer.
-    if (closeConnection && !req.complete) req.resume();
+    if (draining) discardBody(req);
+    else if (closeConnection && !req.complete) req.resume();
   }
 
   return {
