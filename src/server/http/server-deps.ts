@@ -17,6 +17,8 @@ export interface ServerDeps {
   readonly log: (line: string) => void;
   /** The base URL, known once the server listens. */
   readonly baseUrl: () => string;
+  /** Send `Access-Control-Allow-Origin: *` on every answer. */
+  readonly cors: boolean;
 }
 
 /** The two rate limiters of one server (client: per client IP and application; seller: per seller key). */

@@ -9,6 +9,7 @@
  * exception (500, no stack trace). On /api/1.3/ these are signed like every other answer.
  */
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { clientIp } from './client-ip.js';
 import { serveClock } from './clock-endpoint.js';
 import { serveClient } from './client-endpoint.js';
@@ -53,7 +54,7 @@ export function createSandboxServer(deps: ServerDeps): SandboxServer {
       .finally(() => inflight.delete(task));
     inflight.add(task);
   });
-  server.on('clientError', answerParserError);
+  server.on('clientError', (err: Error & { code?: string }, socket: Duplex) => answerParserError(err, socket, deps.cors));
 
   async function handleRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const started = deps.clock();
@@ -117,7 +118,7 @@ export function createSandboxServer(deps: ServerDeps): SandboxServer {
     const draining = refusedInput && !req.complete && !closing;
     const closeConnection = closing || (refusedInput && !draining);
     res.writeHead(response.status, {
-      'access-control-allow-origin': '*',
+      ...(deps.cors ? { 'access-control-allow-origin': '*' } : {}),
       ...response.headers,
       'content-length': String(response.body.length),
       ...(closeConnection ? { connection: 'close' } : {}),
