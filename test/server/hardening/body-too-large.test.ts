@@ -55,7 +55,7 @@ async function fetchHuge(baseUrl: string, chunked: boolean): Promise<{ status: n
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body,
       ...(chunked ? { duplex: 'half' } : {}),
-    } as RequestInit);
+    });
     return { status: res.status, body: await res.text() };
   } catch (err) {
     return { error: String((err as Error & { cause?: unknown }).cause ?? err) };
