@@ -25,4 +25,6 @@ export interface ServerDeps {
 export interface Limiters {
   readonly client: FixedWindowLimiter;
   readonly seller: FixedWindowLimiter;
+  /** Wrong seller keys per client IP. */
+  readonly sellerKeyFailures: FixedWindowLimiter;
 }

@@ -20,7 +20,7 @@ import { InputError, MESSAGES } from './input-error.js';
 import { loggable, maskPageToken, requestLogLine } from './log-line.js';
 import { serveOutbox } from './outbox-endpoint.js';
 import { servePage } from './page-endpoint.js';
-import { CLIENT_RATE_LIMIT, FixedWindowLimiter, RATE_WINDOW_MS, SELLER_RATE_LIMIT } from './rate-limiter.js';
+import { CLIENT_RATE_LIMIT, FixedWindowLimiter, RATE_WINDOW_MS, SELLER_KEY_FAILURE_LIMIT, SELLER_RATE_LIMIT } from './rate-limiter.js';
 import { discardBody } from './read-body.js';
 import { MAX_HEADER_BYTES, readRequestInput, splitUrl, type RequestInput } from './request-input.js';
 import { allowedMethods, matchRoute, type Route } from './routes.js';
@@ -43,12 +43,13 @@ export function createSandboxServer(deps: ServerDeps): SandboxServer {
   const limiters: Limiters = {
     client: new FixedWindowLimiter(CLIENT_RATE_LIMIT, RATE_WINDOW_MS, deps.clock),
     seller: new FixedWindowLimiter(SELLER_RATE_LIMIT, RATE_WINDOW_MS, deps.clock),
+    sellerKeyFailures: new FixedWindowLimiter(SELLER_KEY_FAILURE_LIMIT, RATE_WINDOW_MS, deps.clock),
   };
   const shutdownController = new AbortController();
   const inflight = new Set<Promise<void>>();
   let closing = false;
 
-  const server = http.createServer({ maxHeaderSize: MAX_HEADER_BYTES, requestTimeout: 60_000, headersTimeout: 30_000, keepAliveTimeout: 5_000 }, (req, res) => {
+  const server = http.createServer({ maxHeaderSize: MAX_HEADER_BYTES, requestTimeout: 60_000, headersTimeout: 30_000, keepAliveTimeout: 5_000, requireHostHeader: false }, (req, res) => {
     const task = handleRequest(req, res)
       .catch((err: unknown) => lastResort(res, err, deps.log))
       .finally(() => inflight.delete(task));
@@ -64,7 +65,11 @@ export function createSandboxServer(deps: ServerDeps): SandboxServer {
     let response: EncodedResponse;
     let refusedInput = false;
     try {
-      if (route === undefined) {
+      if (req.headers.host === undefined && req.httpVersion === '1.1') {
+        // HTTP/1.1 requires Host; node's own check (turned off above) would answer an empty 400.
+        refusedInput = true;
+        response = errorFor(deps, route, req, 400, MESSAGES.badRequest);
+      } else if (route === undefined) {
         response = plainError(404, MESSAGES.notFound);
       } else if (req.method === 'OPTIONS') {
         response = preflight(route);
