@@ -31,6 +31,11 @@ export interface SandboxOptions {
   readonly failureStatus?: 200 | 400;
   /** Enforce the client (200/min per app) and seller (120/min per key) rate limits. Default true. */
   readonly rateLimit?: boolean;
+  /**
+   * Send `Access-Control-Allow-Origin: *` so any web page may call the sandbox. Default: only when
+   * bound to loopback; a sandbox other machines can reach sends it only when asked.
+   */
+  readonly cors?: boolean;
   /** Take the client IP from X-Forwarded-For (only behind a proxy you run). Default false. */
   readonly trustProxy?: boolean;
   /** Clock in milliseconds since the epoch (tests). Default Date.now. */
@@ -44,6 +49,11 @@ export interface SandboxOptions {
 /** The `--json` ready line, exactly: `{"baseUrl","app":{"name","ownerid","secret","version"},"sellerKey","publicKey","adminToken"}`. */
 export interface SandboxInfo {
   readonly baseUrl: string;
+  /**
+   * Only when the sandbox is bound to an address other machines can reach (`--host 0.0.0.0`):
+   * the real bind address, e.g. `http://0.0.0.0:8787`. `baseUrl` stays the address this machine uses.
+   */
+  readonly listen?: string;
   readonly app: { readonly name: string; readonly ownerid: string; readonly secret: string; readonly version: string };
   readonly sellerKey: string;
   /** Ed25519 public key, 64 hex characters (raw 32 bytes). */
@@ -53,6 +63,8 @@ export interface SandboxInfo {
 
 export interface RunningSandbox {
   readonly baseUrl: string;
+  /** Bound to something other than loopback: other machines can reach it. */
+  readonly exposed: boolean;
   readonly info: SandboxInfo;
   /** The open store, for in-process tools and tests (the domain functions take it). */
   readonly store: Store;
@@ -86,11 +98,15 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
       clock,
       log,
       baseUrl: () => baseUrl,
+      cors: options.cors ?? isLoopbackHost(host),
     });
     await listen(sandbox.server, host, port);
-    baseUrl = formatBaseUrl(host, (sandbox.server.address() as AddressInfo).port);
+    const bound = sandbox.server.address() as AddressInfo;
+    baseUrl = formatBaseUrl(host, bound.port);
+    const exposed = !isLoopbackHost(host);
     const info: SandboxInfo = {
       baseUrl,
+      ...(exposed ? { listen: `http://${bound.address.includes(':') ? `[${bound.address}]` : bound.address}:${bound.port}` } : {}),
       app: { name: app.name, ownerid: app.ownerid, secret: app.secret, version: app.ver },
       sellerKey: app.sellerKey,
       publicKey: identity.publicKey,
@@ -100,6 +116,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     let closing: Promise<void> | undefined;
     return {
       baseUrl,
+      exposed,
       info,
       store,
       close: () => {
@@ -122,6 +139,11 @@ function listen(server: Server, host: string, port: number): Promise<void> {
       resolve();
     });
   });
+}
+
+/** Whether only this machine can reach an address bound to `host`. */
+function isLoopbackHost(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 
 /** A URL clients can reach: a wildcard host is reached through loopback; IPv6 gets brackets. */

@@ -20,6 +20,7 @@ interface StartOptions {
   failureStatus: '400' | '200';
   rateLimit: boolean;
   trustProxy?: boolean;
+  cors?: boolean;
   profile: boolean;
 }
 
@@ -42,6 +43,7 @@ export function registerSandboxStart(group: Command, ctx: Context): void {
     .addOption(new Option('--failure-status <status>', 'HTTP status of business failures (200 mimics the hosted service)').choices(['400', '200']).default('400'))
     .option('--no-rate-limit', 'turn off the seller (120/min) and client (200/min) rate limits')
     .option('--trust-proxy', 'take the client IP from X-Forwarded-For')
+    .option('--cors', 'send Access-Control-Allow-Origin: * even when other machines can reach the sandbox')
     .option('--no-profile', 'do not save the "sandbox" profile')
     .addHelpText(
       'after',
@@ -66,6 +68,7 @@ async function sandboxStartRun(ctx: Context, options: StartOptions): Promise<voi
     failureStatus: options.failureStatus === '200' ? 200 : 400,
     rateLimit: options.rateLimit,
     trustProxy: options.trustProxy ?? false,
+    ...(options.cors ? { cors: true } : {}),
     ...(options.appName ? { appName: options.appName } : {}),
     ...(options.ownerid ? { ownerid: options.ownerid } : {}),
     ...(options.sellerKey ? { sellerKey: options.sellerKey } : {}),
@@ -73,12 +76,15 @@ async function sandboxStartRun(ctx: Context, options: StartOptions): Promise<voi
   });
   try {
     const { info } = sandbox;
+    if (sandbox.exposed) {
+      ctx.output.warn(`The sandbox listens on ${info.listen ?? options.host}: other machines can reach it (seller API, pages, password-less upgrade). Use --host 127.0.0.1 unless you mean that.`);
+    }
     if (options.profile) await saveSandboxProfile(ctx, info, options.rateLimit);
     if (ctx.globals.json) {
       ctx.io.out(`${JSON.stringify(info)}\n`);
     } else {
       const { maskValue } = await import('../../api/redact.js');
-      ctx.output.success(`Sandbox listening on ${info.baseUrl}`);
+      ctx.output.success(`Sandbox listening on ${info.listen === undefined ? info.baseUrl : `${info.listen} (this machine: ${info.baseUrl})`}`);
       ctx.output.note(
         [
           `  app ${info.app.name}   ownerid ${info.app.ownerid}   version ${info.app.version}`,

@@ -9,15 +9,24 @@
 import { findFile } from '../domain/files.js';
 import { fail, ok } from '../dispatch/reply.js';
 import { sessionUnauthed, withSession } from '../dispatch/session-guard.js';
-import type { HandlerTable } from '../dispatch/types.js';
+import type { HandlerContext, HandlerTable, Reply } from '../dispatch/types.js';
+import type { FileRow } from '../domain/rows.js';
 import { sendOutbound } from './outbound.js';
 
 export const FILE_MAX_BYTES = 75 * 1024 * 1024;
+/**
+ * Downloads served at once per sandbox. A file answer is held in memory several times over
+ * (the bytes, their hex, the JSON body), so a burst of large downloads could exhaust memory;
+ * past this many the call is refused at once and the client may try again.
+ */
+export const MAX_CONCURRENT_DOWNLOADS = 2;
+const downloadsInFlight = new WeakMap<object, number>();
 
 export const FILE_MESSAGES = {
   notFound: 'File not Found',
   broken: 'File no longer works, please notify the application developer.',
   tooLarge: 'File is larger than 75 MB, the largest file the service serves.',
+  busy: 'Too many file downloads at once, try again in a few seconds.',
   done: 'File download successful',
 } as const;
 
@@ -27,6 +36,17 @@ const file = withSession(async (ctx, params) => {
   if (row === undefined) return fail(FILE_MESSAGES.notFound);
   if (row.authed && !ctx.session.validated) return sessionUnauthed(ctx);
 
+  const inFlight = downloadsInFlight.get(ctx.store) ?? 0;
+  if (inFlight >= MAX_CONCURRENT_DOWNLOADS) return fail(FILE_MESSAGES.busy);
+  downloadsInFlight.set(ctx.store, inFlight + 1);
+  try {
+    return await download(ctx, row);
+  } finally {
+    downloadsInFlight.set(ctx.store, (downloadsInFlight.get(ctx.store) ?? 1) - 1);
+  }
+});
+
+async function download(ctx: HandlerContext, row: FileRow): Promise<Reply> {
   const result = await sendOutbound({ url: row.url, method: 'GET', headers: { 'user-agent': 'KeyAuth' }, maxBytes: FILE_MAX_BYTES, followRedirects: true, signal: ctx.signal });
   if (!result.ok) {
     ctx.log(`file ${row.id}: ${result.reason} (${result.detail})`);
@@ -34,6 +54,6 @@ const file = withSession(async (ctx, params) => {
   }
   if (result.status === 403 || result.status === 404) return fail(FILE_MESSAGES.broken);
   return ok(FILE_MESSAGES.done, { contents: result.body.toString('hex') });
-});
+}
 
 export const fileHandlers: HandlerTable = { file };

@@ -3,7 +3,7 @@
  * hands back the remote body in `response`.
  *
  * URL = the stored base link + `params` (sanitized, URL-decoded once more, appended as is: the
- * client supplies `?`/`&`). A non-empty `body` (raw, not sanitized) makes it a POST; `conttype`
+ * client supplies `?`/`&`), which must stay under the base link (webhook-url.ts). A non-empty `body` (raw, not sanitized) makes it a POST; `conttype`
  * is its Content-Type; the User-Agent is the webhook's stored agent. The remote status is
  * ignored; a network failure (or an answer over 8 MiB) gives an empty `response`.
  */
@@ -12,9 +12,12 @@ import { fail, ok } from '../dispatch/reply.js';
 import { sessionUnauthed, withSession } from '../dispatch/session-guard.js';
 import type { HandlerTable } from '../dispatch/types.js';
 import { phpUrlDecode, sendOutbound } from './outbound.js';
+import { webhookTarget } from './webhook-url.js';
 
 export const WEBHOOK_MESSAGES = {
   notFound: 'Webhook Not Found.',
+  /** Sandbox-only refusal: the params would send the call outside the seller's base link. */
+  outsideBase: "Webhook params must stay under the webhook's base link.",
   done: 'Webhook request successful',
 } as const;
 
@@ -31,8 +34,10 @@ const webhook = withSession(async (ctx, params) => {
   const body = params.raw('body');
   const contentType = params.get('conttype');
   const post = body !== undefined && body !== '';
+  const target = webhookTarget(hook.baselink, extra === undefined ? '' : phpUrlDecode(extra));
+  if (target === undefined) return fail(WEBHOOK_MESSAGES.outsideBase);
   const result = await sendOutbound({
-    url: hook.baselink + (extra === undefined ? '' : phpUrlDecode(extra)),
+    url: target.href,
     method: post ? 'POST' : 'GET',
     headers: { 'user-agent': hook.useragent, ...(contentType === undefined ? {} : { 'content-type': contentType }) },
     body: post ? body : undefined,

@@ -3,7 +3,8 @@
  * (docs/protocol/seller-api.md §1.3). Both refusals are failures, so they go out as 400 (200 with
  * `failureStatus: 200`), as docs/design.md's status policy wants for an invalid seller key.
  */
-import { findAppBySellerKey } from '../domain/apps.js';
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { listApps } from '../domain/apps.js';
 import type { AppRow } from '../domain/rows.js';
 import type { Store } from '../store/store.js';
 import { fail } from './reply.js';
@@ -23,7 +24,22 @@ export function sellerKeyFormatError(sellerKey: string | undefined): Reply | und
 export function resolveSellerApp(store: Store, sellerKey: string | undefined): { app: AppRow } | { reply: Reply } {
   const malformed = sellerKeyFormatError(sellerKey);
   if (malformed) return { reply: malformed };
-  const app = findAppBySellerKey(store, sellerKey ?? '');
+  const app = appWithSellerKey(store, sellerKey ?? '');
   if (app === undefined) return { reply: fail(SELLER_APP_NOT_FOUND_MESSAGE) };
   return { app };
+}
+
+/**
+ * The app whose seller key is `sellerKey`, compared in constant time: every app's key is checked
+ * (no early exit) through fixed-length digests, so the answer's timing says nothing about how
+ * much of a guess was right. A sandbox holds a handful of apps, so the scan costs nothing.
+ */
+function appWithSellerKey(store: Store, sellerKey: string): AppRow | undefined {
+  const wanted = createHash('sha256').update(sellerKey).digest();
+  let found: AppRow | undefined;
+  for (const app of listApps(store)) {
+    const same = timingSafeEqual(createHash('sha256').update(app.sellerKey).digest(), wanted);
+    if (same && found === undefined) found = app;
+  }
+  return found;
 }

@@ -7,6 +7,7 @@ import { banUser, unbanUser } from './bans.js';
 import { isFixedMask, keyFromMask, maskCapacity, normalizeMask, type KeyCharacterSet } from './license-keys.js';
 import { failure, success, type Outcome } from './outcome.js';
 import type { LicenseRow, LicenseStatus } from './rows.js';
+import { deleteSessionsOf } from './sessions.js';
 import { deleteSubsOfKey } from './user-subs.js';
 import { deleteUser, findUser } from './users.js';
 
@@ -109,6 +110,9 @@ export function banLicense(store: Store, appId: number, key: string, reason: str
     const license = findLicense(store, appId, key);
     if (license === undefined) return false;
     store.run("UPDATE licenses SET status = 'Banned', banned = ? WHERE id = ?", reason ?? 'No reason specified', license.id);
+    // The key can no longer log in: sessions opened with it, or by the user made from it, end now.
+    deleteSessionsOf(store, appId, license.key);
+    if (license.usedby !== null) deleteSessionsOf(store, appId, license.usedby);
     if (options.userToo === true && license.usedby !== null) {
       const user = findUser(store, appId, license.usedby);
       if (user !== undefined) banUser(store, appId, user.username, reason ?? 'No reason specified', { hwid: user.hwid, ip: user.ip });

@@ -12,6 +12,7 @@
  *  7. HWID lock: stored HWID does not contain it   → app msg `hwidmismatch`
  *  8. no active subscription (some paused)         → app msg `pausedsub`, else `noactivesubs`
  *  9. 2FA on and no code / a wrong code            → `2FA code required.` / `Invalid 2FA code.`
+ *     (after 5 wrong codes in 15 minutes every code is refused for the rest of them: twofa-guesses.ts)
  * 10. a single-use proof (magic link, email code) already spent by a simultaneous request
  *
  * Step 5 is not in the 1.2 source's login (only its register checks the blacklist); the real
@@ -33,6 +34,7 @@ import { hashPassword, verifyPassword } from './passwords.js';
 import type { AppRow, SessionRow, UserRow } from './rows.js';
 import { findLiveSession, validateSession } from './sessions.js';
 import { verifyTotp } from './twofa.js';
+import { clearWrong2faCodes, recordWrong2faCode, twofaLockedFor, twofaLockedMessage } from './twofa-guesses.js';
 import { loginInfo, type UserInfo } from './user-info.js';
 import { activeUserSubs, hasPausedSubs } from './user-subs.js';
 import { findUser, getUserById, webLoaderToken } from './users.js';
@@ -77,6 +79,7 @@ export type LoginFailure =
   | 'noactivesubs'
   | '2farequired'
   | '2fainvalid'
+  | '2falocked'
   | 'credentialused'
   | 'sessionnotfound';
 
@@ -141,7 +144,13 @@ export async function loginUser(store: Store, app: AppRow, session: SessionRow, 
 
     if (user.twofaEnabled && user.twofaSecret !== null) {
       if (input.code === undefined) return failure('2farequired', '2FA code required.');
-      if (!verifyTotp(user.twofaSecret, input.code, now)) return failure('2fainvalid', 'Invalid 2FA code.');
+      const lockedFor = twofaLockedFor(store, user.id, now);
+      if (lockedFor !== undefined) return failure('2falocked', twofaLockedMessage(lockedFor));
+      if (!verifyTotp(user.twofaSecret, input.code, now)) {
+        recordWrong2faCode(store, user.id, now);
+        return failure('2fainvalid', 'Invalid 2FA code.');
+      }
+      clearWrong2faCodes(store, user.id);
     }
 
     if (findLiveSession(store, app.id, session.id, now) === undefined) return failure('sessionnotfound', SESSION_NOT_FOUND_MESSAGE);

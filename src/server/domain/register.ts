@@ -46,9 +46,13 @@ export type RegisterFailure =
   | 'keynotfound'
   | 'keyused'
   | 'keybanned'
+  | 'keynoduration'
   | 'hwidblacked'
   | 'nosublevel'
   | 'sessionnotfound';
+
+/** Sandbox-only: a key of no duration (made before the seller API refused them) grants nothing. */
+export const NO_DURATION_MESSAGE = 'This license has no duration, ask the seller for a working one.';
 
 /** A license that may not be redeemed: used (or paused), or banned. */
 export function licenseRefusal(store: Store, app: AppRow, license: LicenseRow | undefined): Failure<'keynotfound' | 'keyused' | 'keybanned'> | undefined {
@@ -71,6 +75,8 @@ function registerRefusal(store: Store, app: AppRow, input: RegisterInput): Failu
   const license = input.key === undefined ? undefined : findLicense(store, app.id, input.key);
   const refused = licenseRefusal(store, app, license);
   if (refused) return refused;
+  // Registering on a key of no duration would make a user with no subscription and burn the key.
+  if (license !== undefined && !(license.expires > 0)) return failure('keynoduration', NO_DURATION_MESSAGE);
   if (isBlacklisted(store, app.id, { hwid: input.hwid, ip: input.ip })) return failure('hwidblacked', msg('hwidblacked'));
   if (license !== undefined && subscriptionsAtLevel(store, app.id, license.level).length === 0) return failure('nosublevel', msg('nosublevel'));
   return undefined;

@@ -9,6 +9,7 @@ import type { HandlerContext, Reply } from '../dispatch/types.js';
 import { encodeClientReply } from './client-encoder.js';
 import type { EncodedResponse } from './encoded-response.js';
 import { createHandlerContext, runHandler, type RequestBasics } from './handler-context.js';
+import { genuineRateLimited } from './rate-limited.js';
 import type { RequestInput } from './request-input.js';
 import type { Limiters, ServerDeps } from './server-deps.js';
 
@@ -43,14 +44,16 @@ export async function serveClient(version: ApiVersion, input: RequestInput, basi
   const type = params.get('type');
   // Filled in as the checks pass; the encoder needs them (1.2 HMAC key).
   const known: { app?: AppRow; ctx?: HandlerContext } = {};
+  let limited = false;
 
   const reply = await (async (): Promise<Reply> => {
     if (ownerid === undefined) return globalFailure(CLIENT_MESSAGES.noOwnerid);
     if (name === undefined) return globalFailure(CLIENT_MESSAGES.noName);
     if (ownerid.length !== 10) return globalFailure(CLIENT_MESSAGES.owneridLength);
     if (deps.options.rateLimit) {
-      const decision = limiters.client.hit(`${ownerid}\u0000${name}`);
+      const decision = limiters.client.hit(`${basics.ip}\u0000${ownerid}\u0000${name}`);
       if (!decision.allowed) {
+        limited = true;
         return { ...globalFailure(CLIENT_MESSAGES.rateLimited), status: 429, headers: { 'retry-after': String(decision.retryAfterSeconds) } };
       }
     }
@@ -65,6 +68,7 @@ export async function serveClient(version: ApiVersion, input: RequestInput, basi
     return runHandler(handler, ctx, params, deps.log);
   })();
 
+  if (limited && deps.options.failureStatus === 200) return { response: genuineRateLimited(CLIENT_MESSAGES.rateLimited), type };
   const response = encodeClientReply(reply, {
     version,
     ownerid: ownerid ?? null,

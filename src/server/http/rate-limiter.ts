@@ -2,6 +2,13 @@
  * Fixed-window rate limiting, as the real server: a window opens with a key's first request and
  * lasts `windowMs`; past `limit` requests in it, the key is refused until the window ends.
  */
+/** Client API: 200 requests per 60 s per application (source) and client IP (sandbox). Seller: 120 per 60 s per key. */
+export const CLIENT_RATE_LIMIT = 200;
+export const SELLER_RATE_LIMIT = 120;
+export const RATE_WINDOW_MS = 60_000;
+/** Wrong seller keys accepted from one client IP per window (sandbox: a guess must not open a fresh window). */
+export const SELLER_KEY_FAILURE_LIMIT = 10;
+
 export type RateDecision = { readonly allowed: true } | { readonly allowed: false; readonly retryAfterSeconds: number };
 
 export class FixedWindowLimiter {
@@ -25,6 +32,14 @@ export class FixedWindowLimiter {
     }
     window.count++;
     if (window.count <= this.limit) return { allowed: true };
+    return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((window.start + this.windowMs - now) / 1000)) };
+  }
+
+  /** Whether `key` is over its limit now, without counting a request. */
+  peek(key: string): RateDecision {
+    const now = this.clock();
+    const window = this.windows.get(key);
+    if (window === undefined || now - window.start >= this.windowMs || window.count < this.limit) return { allowed: true };
     return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((window.start + this.windowMs - now) / 1000)) };
   }
 

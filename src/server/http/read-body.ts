@@ -35,3 +35,20 @@ export function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer
     });
   });
 }
+
+/**
+ * How much of a refused body is read and dropped so the client can read its answer. Closing at
+ * once would reset the connection under a client still sending, which then never sees the 413;
+ * past this bound the connection is dropped instead.
+ */
+export const MAX_DISCARDED_BYTES = 64 * 1024 * 1024;
+
+/** Reads the rest of a refused request's body into nothing, up to `maxBytes`, then gives up on the connection. */
+export function discardBody(req: IncomingMessage, maxBytes: number = MAX_DISCARDED_BYTES): void {
+  let dropped = 0;
+  req.on('data', (chunk: Buffer) => {
+    dropped += chunk.length;
+    if (dropped > maxBytes) req.socket.destroy();
+  });
+  req.resume();
+}

@@ -18,6 +18,7 @@ import { JSON_CONTENT_TYPE, TEXT_CONTENT_TYPE, replyStatus, type EncodedResponse
 import { countRawParam } from './form-decode.js';
 import { createHandlerContext, runHandler, type RequestBasics } from './handler-context.js';
 import { phpJson } from './json-encode.js';
+import { genuineRateLimited } from './rate-limited.js';
 import type { RequestInput } from './request-input.js';
 import type { Limiters, ServerDeps } from './server-deps.js';
 
@@ -28,6 +29,8 @@ export const SELLER_MESSAGES = {
   appBanned: 'This application has been banned from KeyAuth.cc for violating terms',
   notSeller: 'Not authorized to use SellerAPI, please upgrade',
   unknownType: "Type doesn't exist",
+  /** Sandbox-only: too many wrong seller keys from one client IP. */
+  keyGuessing: 'Too many wrong seller keys from your address. Try again in 1 minute.',
 } as const;
 
 export interface SellerOutcome {
@@ -50,13 +53,24 @@ export async function serveSeller(input: RequestInput, basics: RequestBasics, de
   if (deps.options.rateLimit && sellerKey !== undefined) {
     const decision = limiters.seller.hit(sellerKey);
     if (!decision.allowed) {
+      if (deps.options.failureStatus === 200) return { response: genuineRateLimited(SELLER_MESSAGES.rateLimited), type };
       return encode({ ...fail(SELLER_MESSAGES.rateLimited), status: 429, headers: { 'retry-after': String(decision.retryAfterSeconds) } }, false);
     }
   }
   if (countRawParam(input.rawQuery, 'type') > 1) return encode(fail(SELLER_MESSAGES.duplicateType), false);
   if (type === undefined) return encode(fail(SELLER_MESSAGES.noType), true);
+  // Wrong keys are counted per client IP (the per-key window above restarts with every guess);
+  // past the limit every key from that IP is refused, the right one included, until the window ends.
+  const guessing = deps.options.rateLimit ? limiters.sellerKeyFailures.peek(basics.ip) : { allowed: true as const };
+  if (!guessing.allowed) {
+    if (deps.options.failureStatus === 200) return { response: genuineRateLimited(SELLER_MESSAGES.keyGuessing), type };
+    return encode({ ...fail(SELLER_MESSAGES.keyGuessing), status: 429, headers: { 'retry-after': String(guessing.retryAfterSeconds) } }, false);
+  }
   const resolved = resolveSellerApp(deps.store, sellerKey);
-  if ('reply' in resolved) return encode(resolved.reply, true);
+  if ('reply' in resolved) {
+    if (deps.options.rateLimit) limiters.sellerKeyFailures.hit(basics.ip);
+    return encode(resolved.reply, true);
+  }
   const { app } = resolved;
   if (app.banned) return encode(fail(SELLER_MESSAGES.appBanned), true);
   // E answers 403 here; a failure is the failure status under docs/design.md's policy.

@@ -17,10 +17,14 @@ export interface ServerDeps {
   readonly log: (line: string) => void;
   /** The base URL, known once the server listens. */
   readonly baseUrl: () => string;
+  /** Send `Access-Control-Allow-Origin: *` on every answer. */
+  readonly cors: boolean;
 }
 
-/** The two rate limiters of one server (client: per application; seller: per seller key). */
+/** The two rate limiters of one server (client: per client IP and application; seller: per seller key). */
 export interface Limiters {
   readonly client: FixedWindowLimiter;
   readonly seller: FixedWindowLimiter;
+  /** Wrong seller keys per client IP. */
+  readonly sellerKeyFailures: FixedWindowLimiter;
 }

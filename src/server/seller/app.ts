@@ -4,6 +4,7 @@
 import { listAppAccounts } from '../domain/accounts.js';
 import { addAppHash, getApp, pauseApp, resetAppHash, unpauseApp, updateAppSettings, type AppSettings } from '../domain/apps.js';
 import { listFiles } from '../domain/files.js';
+import { deleteAllSessions } from '../domain/sessions.js';
 import { listGlobalVars } from '../domain/global-vars.js';
 import { licenseCounts } from '../domain/licenses.js';
 import { appMessages, setAppMessage, type AppMessageKey } from '../domain/messages.js';
@@ -124,6 +125,8 @@ function pauseapp(ctx: HandlerContext): Reply {
   const done = ctx.store.tx(() => {
     if (getApp(ctx.store, ctx.app.id).paused) return false;
     pauseApp(ctx.store, ctx.app.id, ctx.now);
+    // A paused app refuses logins; its live sessions end with it rather than outlast the pause.
+    deleteAllSessions(ctx.store, ctx.app.id);
     return true;
   });
   return done ? ok('Successfully paused application') : fail('Failed to pause application');

@@ -12,6 +12,7 @@ import type { Params } from '../dispatch/params.js';
 import { fail } from '../dispatch/reply.js';
 import type { Reply } from '../dispatch/types.js';
 import { paramMessages } from './param-messages.js';
+import { rangeProblem } from './param-ranges.js';
 
 /** Largest magnitude accepted for a fractional number (days: ×86400 stays an exact integer). */
 const MAX_NUMBER = 1e9;
@@ -85,6 +86,8 @@ export function checkParamList(type: string, specs: readonly ParamSpec[], params
     }
     const problem = typeProblem(spec, value);
     if (problem !== undefined) return { reply: fail(messages.invalid ?? problem) };
+    const outOfRange = rangeProblem(type, spec.wire, value);
+    if (outOfRange !== undefined) return { reply: fail(outOfRange) };
     if (alias) overrides[spec.wire] = value;
   }
   return { params: Object.keys(overrides).length > 0 ? params.with(overrides) : params };

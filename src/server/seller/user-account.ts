@@ -15,22 +15,29 @@ import { either } from './answers.js';
 import { numberParam } from './params.js';
 
 /** Runs `change` on the named user inside one transaction; false when there is no such user. */
-function withUser(ctx: HandlerContext, username: string | undefined, change: (userId: number) => void): boolean {
+function withUser(ctx: HandlerContext, username: string | undefined, change: (userId: number, username: string) => void): boolean {
   return ctx.store.tx(() => {
     const user = username === undefined ? undefined : findUser(ctx.store, ctx.app.id, username);
     if (user === undefined) return false;
-    change(user.id);
+    change(user.id, user.username);
     return true;
   });
 }
 
-/** `resetpw`: a new password, or none (the next login's becomes it). E answers a failure with 500; here it is 400. */
+/**
+ * `resetpw`: a new password, or none (the next login's becomes it). E answers a failure with 500;
+ * here it is 400. The user's sessions end (E leaves them open for up to the session length): a
+ * password reset is how a seller locks out whoever knows the old one.
+ */
 async function resetpw(ctx: HandlerContext, params: Params): Promise<Reply> {
   const username = params.get('user');
   if (username === undefined || findUser(ctx.store, ctx.app.id, username) === undefined) return fail('Failed To reset password');
   const passwd = params.get('passwd');
   const hash = passwd === undefined ? null : await hashPassword(passwd);
-  const done = withUser(ctx, username, (id) => setUserPassword(ctx.store, id, hash));
+  const done = withUser(ctx, username, (id, name) => {
+    setUserPassword(ctx.store, id, hash);
+    deleteSessionsOf(ctx.store, ctx.app.id, name);
+  });
   return either(done, 'Password reset successful', 'Failed To reset password');
 }
 
@@ -100,9 +107,15 @@ function unbanuser(ctx: HandlerContext, params: Params): Reply {
   return either(user !== undefined, 'Successfully unbanned user!', 'User not found!');
 }
 
-/** `pauseuser` / `unpauseuser` take `username` (not `user`), as E. */
+/**
+ * `pauseuser` / `unpauseuser` take `username` (not `user`), as E. Pausing ends the user's
+ * sessions (E leaves them open): a paused user cannot log in, so a live session should not outlast it.
+ */
 function pauseuser(ctx: HandlerContext, params: Params): Reply {
-  const done = withUser(ctx, params.get('username'), (userId) => freezeSubs(ctx.store, { appId: ctx.app.id, userId }, ctx.now));
+  const done = withUser(ctx, params.get('username'), (userId, name) => {
+    freezeSubs(ctx.store, { appId: ctx.app.id, userId }, ctx.now);
+    deleteSessionsOf(ctx.store, ctx.app.id, name);
+  });
   return either(done, 'Successfully paused user!', 'Failed to pause user!');
 }
 
