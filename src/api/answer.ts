@@ -7,6 +7,11 @@
  * 3. A body that is not a JSON object — empty, the bare `KeyAuth_Invalid`, an HTML page, JSON
  *    cut short, other text — → BadResponseError with one sentence and an excerpt (exit 4).
  * 4. Otherwise the parsed object, whatever its `success` (the callers map `success:false`).
+ *
+ * The callers then check the object's shape for the operation (`checkAnswerShape`) before
+ * anything acts on it: only a boolean `success` counts, and a success must carry the fields the
+ * operation promises. A body that is neither is "not the expected answer" (exit 4) — never a
+ * silent success, because scripts chain on exit 0 (`kactl licenses verify X && …`).
  */
 import { BadResponseError, RateLimitedAnswer } from './api-errors.js';
 import type { BadResponseKind } from './api-errors.js';
@@ -50,6 +55,50 @@ export function messageOf(body: Record<string, unknown> | undefined): string | u
  */
 export function isFailureBody(body: Record<string, unknown>): boolean {
   return body.success === false || (body.success === undefined && body.status === false);
+}
+
+/** What a successful answer must carry: a field and the JSON kind its value must be. */
+export interface ExpectedField {
+  name: string;
+  kind: 'string' | 'array' | 'object' | 'present';
+}
+
+function kindOf(value: unknown): ExpectedField['kind'] | 'missing' | 'other' {
+  if (value === undefined) return 'missing';
+  if (typeof value === 'string') return 'string';
+  if (Array.isArray(value)) return 'array';
+  if (value !== null && typeof value === 'object') return 'object';
+  return 'other';
+}
+
+const KIND_WORDS: Record<ExpectedField['kind'], string> = { string: 'a string', array: 'a list', object: 'an object', present: 'a value' };
+
+/**
+ * Throws BadResponseError `unexpected-shape` unless `success` is a boolean (or the body is the
+ * hosted `status:false` refusal) and, on success, every field in `expected` is there with its kind.
+ * `what` names the operation in the sentence (`the answer to login`).
+ */
+export function checkAnswerShape(answer: { body: Record<string, unknown>; status: number }, what: string, expected: readonly ExpectedField[] = []): void {
+  const { body } = answer;
+  const success = body.success;
+  let problem: string | undefined;
+  if (typeof success !== 'boolean' && !(success === undefined && body.status === false)) {
+    problem = success === undefined ? 'it has no "success" field' : `its "success" is ${JSON.stringify(success)}, not true or false`;
+  } else if (success === true) {
+    for (const field of expected) {
+      const kind = kindOf(body[field.name]);
+      if (kind === field.kind || (field.kind === 'present' && kind !== 'missing')) continue;
+      problem = kind === 'missing' ? `it has no "${field.name}"` : `its "${field.name}" is not ${KIND_WORDS[field.kind]}`;
+      break;
+    }
+  }
+  if (problem === undefined) return;
+  throw new BadResponseError(`The server's reply is not the expected answer to ${what}: ${problem}.`, {
+    kind: 'unexpected-shape',
+    status: answer.status,
+    excerpt: '',
+    body,
+  });
 }
 
 /** `127.0.0.1:4000 answered 200 OK` — the start of most sentences below. */

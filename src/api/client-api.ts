@@ -11,9 +11,9 @@ import { randomBytes } from 'node:crypto';
 import type { KeyObject } from 'node:crypto';
 import { ApiFailure, AuthError, SignatureError } from '../errors.js';
 import { BadResponseError } from './api-errors.js';
-import { isFailureBody, messageOf, readJsonAnswer } from './answer.js';
+import { checkAnswerShape, isFailureBody, messageOf, readJsonAnswer } from './answer.js';
 import type { Answer } from './answer.js';
-import { apiVersionFor, clientEffect, LARGE_ANSWER_TYPES } from './client-ops.js';
+import { apiVersionFor, clientEffect, LARGE_ANSWER_TYPES, SUCCESS_FIELDS } from './client-ops.js';
 import type { ClientApiVersion } from './client-ops.js';
 import { textRedactor } from './redact.js';
 import { retryNoticeLine, withRetry } from './retry.js';
@@ -217,6 +217,7 @@ export class ClientApi {
       ...(this.options.random ? { random: this.options.random } : {}),
       onRetry: (notice) => this.options.warn(retryNoticeLine(notice)),
     });
+    checkAnswerShape(answer, type, SUCCESS_FIELDS[type]);
     this.mapFailure(type, answer, options.acceptFailure ?? false);
     return answer;
   }

@@ -12,8 +12,8 @@
  *   JSON (the server always sends rate limits and key refusals as JSON) or with a 4xx/5xx status.
  */
 import { ApiFailure, AuthError } from '../errors.js';
-import { checkRateLimit, isFailureBody, messageOf, notJson, parseJsonObject, readJsonAnswer } from './answer.js';
-import type { Answer } from './answer.js';
+import { checkAnswerShape, checkRateLimit, isFailureBody, messageOf, notJson, parseJsonObject, readJsonAnswer } from './answer.js';
+import type { Answer, ExpectedField } from './answer.js';
 import { excerpt } from './excerpt.js';
 import { DEFAULT_SELLER_CALLS_PER_MINUTE, Pacer } from './pacer.js';
 import { textRedactor } from './redact.js';
@@ -53,6 +53,8 @@ export interface SellerCallOptions {
   effect?: CallEffect;
   /** For list operations: the response key and the op's empty-list message. */
   list?: { key: string; emptyMessage: string };
+  /** Fields a successful answer must carry (from the catalog's response spec); JSON answers only. */
+  expect?: readonly ExpectedField[];
   /** `text`: ask for the plain-text answer and return it as a string. */
   format?: 'text';
   signal?: AbortSignal;
@@ -151,7 +153,7 @@ export class SellerApi {
       ...(this.options.random ? { random: this.options.random } : {}),
       onRetry: (notice) => this.options.warn(retryNoticeLine(notice)),
     });
-    return this.mapAnswer(answer, options);
+    return this.mapAnswer(type, answer, options);
   }
 
   /**
@@ -170,8 +172,15 @@ export class SellerApi {
     return { ...base, body: res.status >= 400 ? { success: false, message } : { success: true, message } };
   }
 
-  private mapAnswer(answer: Answer & { text: string }, options: SellerCallOptions): Answer & { text: string } {
+  private mapAnswer(type: string, answer: Answer & { text: string }, options: SellerCallOptions): Answer & { text: string } {
     const { body, status } = answer;
+    // A 406 to a list is its empty answer whatever the body; anything else must have a boolean
+    // `success` and, on success, the fields the operation promises (answer.ts).
+    // E answers an empty `usersub` with success and the text "not_found" where the list goes.
+    if (options.list !== undefined && body.success === true && body[options.list.key] === 'not_found') {
+      return { ...answer, body: { ...body, [options.list.key]: [] } };
+    }
+    if (!(options.list !== undefined && status === 406)) checkAnswerShape(answer, type, options.format === 'text' ? [] : (options.expect ?? []));
     const failed = isFailureBody(body) || (status >= 400 && body.success !== true);
     const message = messageOf(body) ?? (failed ? excerpt(answer.text, { redact: this.redact }) : '');
     if (failed) {

@@ -9,7 +9,7 @@ import { ApiFailure } from '../../errors.js';
 import { guardBulk, guardDeleteOne } from './guard.js';
 import { printDryRun } from './dry-run.js';
 import { renderAnswer } from './render.js';
-import { listOption } from './call-options.js';
+import { responseOptions } from './call-options.js';
 
 export interface RunOptions {
   /** Print the request and send nothing. */
@@ -29,7 +29,7 @@ export async function runOp(ctx: Context, op: SellerOp, params: Readonly<Record<
   const api = await ctx.sellerApi();
   let body: Record<string, unknown>;
   try {
-    body = await api.call(op.type, params, { effect: op.effect, ...listOption(op) });
+    body = await api.call(op.type, params, { effect: op.effect, ...responseOptions(op) });
   } catch (error) {
     // `--json` promises the server's JSON, failures included (as `kactl seller call` does).
     if (error instanceof ApiFailure && ctx.output.wantsJson) ctx.output.json(error.body);

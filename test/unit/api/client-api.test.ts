@@ -164,7 +164,9 @@ describe('requests', () => {
   });
 
   it('keeps sessionid, enckey and password out of --verbose lines', async () => {
-    const server = await startHttpServer((req) => (req.params.get('type') === 'init' ? signed(initAnswer()) : signed(ok13())));
+    const server = await startHttpServer((req) =>
+      req.params.get('type') === 'init' ? signed(initAnswer()) : signed({ ...ok13(), info: { username: 'bob' } }),
+    );
     const lines: string[] = [];
     const { client, box } = makeClient(server, { verbose: lines });
     await client.init();
@@ -401,7 +403,7 @@ describe('rate limits and retries', () => {
 
   it('the hosted docs\' {"status":false} rate-limit shape is retried too', async () => {
     const server = await startHttpServer((_req, index) =>
-      index === 0 ? json({ status: false, message: "You've been rate limited, you're sending too many requests" }) : signed(ok13()),
+      index === 0 ? json({ status: false, message: "You've been rate limited, you're sending too many requests" }) : signed({ ...ok13(), appinfo: {} }),
     );
     const { client } = makeClient(server, { session: liveSession() });
     await expect(client.call('fetchStats')).resolves.toMatchObject({ success: true });
