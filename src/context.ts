@@ -15,6 +15,8 @@ import type { ProfileData, StoredSession } from './config/types.js';
 import type { ClientApi } from './api/client-api.js';
 import type { SellerApi } from './api/seller-api.js';
 import type { Transport } from './api/transport.js';
+import type { RetryNotice } from './api/retry.js';
+import { countdown, createWaitLine } from './io/wait-line.js';
 import { configDir, dataDir } from './config/paths.js';
 import { sessionOrigin } from './config/session-origin.js';
 import { UsageError } from './errors.js';
@@ -62,6 +64,7 @@ export class Context {
   private store: ConfigStore | undefined;
   private resolved: ResolvedSettings | undefined;
   private transportInstance: Transport | undefined;
+  private waitLine: ((text: string) => (() => void) | undefined) | undefined;
   /** Set by a command that ends without an error but must not exit 0 (rare). */
   exitCode = 0;
   /** `kactl licenses create`: the command being run, for usage lines in errors. */
@@ -188,6 +191,7 @@ export class Context {
       ...(settings.secret.value ? { secret: settings.secret.value } : {}),
       signatureWindowSec: settings.signatureWindow.value,
       verify: this.globalOptions.verify,
+      ...(await this.rateLimitCountdown()),
       transport: await this.transport(),
       warn: (line: string) => this.output.warn(line),
       now: this.now,
@@ -205,8 +209,8 @@ export class Context {
     });
   }
 
-  /** `onWait` replaces the default pacing note (a bulk job shows it above its progress bar). */
-  async sellerApi(options: { onWait?: (ms: number) => void } = {}): Promise<SellerApi> {
+  /** `onWait` replaces the default pacing line (a bulk job shows it beside its progress bar). */
+  async sellerApi(options: { onWait?: (ms: number) => void | (() => void) } = {}): Promise<SellerApi> {
     const settings = await this.settings();
     const baseUrl = requireSetting(settings.baseUrl.value, 'server base URL', '--base-url or KACTL_BASE_URL');
     const sellerKey = requireSetting(settings.sellerKey.value, 'seller key', 'KACTL_SELLER_KEY or `kactl profile add … --seller-key-stdin`');
@@ -219,10 +223,27 @@ export class Context {
       stateDir: path.join(this.dataDir, 'pacing'),
       transport: await this.transport(),
       warn: (line: string) => this.output.warn(line),
-      onWait: options.onWait ?? ((ms: number) => this.output.note(pacingNote(ms))),
+      onWait: options.onWait ?? ((ms: number) => this.showWait(pacingNote(ms))),
+      ...(await this.rateLimitCountdown()),
       now: this.now,
       signal: this.signal,
     });
+  }
+
+  /**
+   * A wait (pacing) as one line redrawn in place on a terminal, or one note per run without one;
+   * returns what clears the line.
+   */
+  showWait(text: string): (() => void) | undefined {
+    this.waitLine ??= createWaitLine(this.io, (line) => this.output.note(`${line} Later waits are not reported.`));
+    return this.waitLine(text);
+  }
+
+  /** On a terminal, rate-limit waits count down in place; without one the retry note says it once. */
+  private async rateLimitCountdown(): Promise<{ countdown?: (notice: RetryNotice, signal?: AbortSignal) => Promise<void> }> {
+    if (!this.io.isStderrTTY) return {};
+    const { defaultSleep, retryNoticeLine } = await import('./api/retry.js');
+    return { countdown: (notice, signal) => countdown(this.io, notice.delayMs, (left) => retryNoticeLine({ ...notice, delayMs: left }), defaultSleep, signal) };
   }
 
   /** Release what the run opened (keep-alive sockets would otherwise hold the process). */

@@ -17,7 +17,7 @@ import { BadResponseError, RateLimitedAnswer } from './api-errors.js';
 import type { BadResponseKind } from './api-errors.js';
 import { excerpt, htmlTitle } from './excerpt.js';
 import type { TextRedactor } from './redact.js';
-import { isQuotaMessage, isRateLimitMessage, parseRetryAfter } from './retry.js';
+import { isQuotaMessage, isRateLimitMessage, parseRetryAfter, windowNamedBy } from './retry.js';
 import type { TransportResponse } from './transport.js';
 
 /** The bare text a KeyAuth server sends when no application matches `name` + `ownerid`. */
@@ -106,8 +106,11 @@ function answered(res: TransportResponse): string {
   return `${new URL(res.url).host} answered ${res.status}${res.statusText === '' ? '' : ` ${res.statusText}`}`;
 }
 
-/** Throws RateLimitedAnswer when the answer refuses the request as rate-limited. */
-export function checkRateLimit(res: TransportResponse, body: Record<string, unknown> | undefined, text: string, nowMs: number): void {
+/**
+ * Throws RateLimitedAnswer when the answer refuses the request as rate-limited. The wait is the
+ * server's Retry-After, else the window its text names (`windowMs`: the hosted window by default).
+ */
+export function checkRateLimit(res: TransportResponse, body: Record<string, unknown> | undefined, text: string, nowMs: number, windowMs?: number): void {
   const message = messageOf(body);
   const failed = body !== undefined && isFailureBody(body);
   const limitedByBody = failed && message !== undefined && isRateLimitMessage(message);
@@ -115,7 +118,7 @@ export function checkRateLimit(res: TransportResponse, body: Record<string, unkn
   const limitedByStatus = res.status === 429 && !(message !== undefined && isQuotaMessage(message));
   if (!limitedByBody && !limitedByStatus) return;
   const serverMessage = message ?? (excerpt(text) || `HTTP ${res.status}`);
-  const retryAfterMs = parseRetryAfter(res.headers['retry-after'], nowMs);
+  const retryAfterMs = parseRetryAfter(res.headers['retry-after'], nowMs) ?? windowNamedBy(serverMessage, windowMs);
   throw new RateLimitedAnswer({
     status: res.status,
     serverMessage,
@@ -128,10 +131,10 @@ export function checkRateLimit(res: TransportResponse, body: Record<string, unkn
  * Steps 1–3 above; returns the parsed JSON object. `redact` scrubs excerpts (a server may echo
  * the URL, seller key included).
  */
-export function readJsonAnswer(res: TransportResponse, options: { redact: TextRedactor; nowMs: number }): Answer {
+export function readJsonAnswer(res: TransportResponse, options: { redact: TextRedactor; nowMs: number; rateWindowMs?: number }): Answer {
   const text = res.body.toString('utf8');
   const body = parseJsonObject(text);
-  checkRateLimit(res, body, text, options.nowMs);
+  checkRateLimit(res, body, text, options.nowMs, options.rateWindowMs);
   const base = { status: res.status, headers: res.headers, raw: res.body, elapsedMs: res.elapsedMs };
   if (res.status >= 500) {
     const message = messageOf(body);

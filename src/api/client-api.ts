@@ -17,7 +17,7 @@ import { apiVersionFor, clientEffect, LARGE_ANSWER_TYPES, SUCCESS_FIELDS } from 
 import type { ClientApiVersion } from './client-ops.js';
 import { textRedactor } from './redact.js';
 import { retryNoticeLine, withRetry } from './retry.js';
-import type { CallEffect, Sleep } from './retry.js';
+import type { CallEffect, RetryNotice, Sleep } from './retry.js';
 import { joinSignals } from './signals.js';
 import type { Transport, TransportResponse } from './transport.js';
 import type { StoredSession } from '../config/types.js';
@@ -64,6 +64,10 @@ export interface ClientApiOptions {
   sleep?: Sleep;
   /** For tests: jitter source for retry backoff. */
   random?: () => number;
+  /** The window a "Try again in a minute" refers to (default the hosted 60 s; tests shorten it). */
+  rateWindowMs?: number;
+  /** Waits out a rate limit visibly (a countdown on a terminal); default a `warn` line and a sleep. */
+  countdown?: (notice: RetryNotice, signal?: AbortSignal) => Promise<void>;
   /** Aborts every call (Ctrl-C); a call's own `signal` is added to it. */
   signal?: AbortSignal;
 }
@@ -216,6 +220,7 @@ export class ClientApi {
       ...(signal ? { signal } : {}),
       ...(this.options.random ? { random: this.options.random } : {}),
       onRetry: (notice) => this.options.warn(retryNoticeLine(notice)),
+      ...(this.options.countdown ? { countdown: this.options.countdown } : {}),
     });
     checkAnswerShape(answer, type, SUCCESS_FIELDS[type]);
     this.mapFailure(type, answer, options.acceptFailure ?? false);
@@ -228,7 +233,7 @@ export class ClientApi {
       return { body: { success: true, message: '' }, status: res.status, headers: res.headers, raw: res.body, elapsedMs: res.elapsedMs };
     }
     try {
-      return readJsonAnswer(res, { redact, nowMs: this.now() });
+      return readJsonAnswer(res, { redact, nowMs: this.now(), ...this.rateWindow() });
     } catch (error) {
       if (error instanceof BadResponseError && error.kind === 'keyauth-invalid') {
         throw new BadResponseError(
@@ -239,6 +244,10 @@ export class ClientApi {
       }
       throw error;
     }
+  }
+
+  private rateWindow(): { rateWindowMs?: number } {
+    return this.options.rateWindowMs === undefined ? {} : { rateWindowMs: this.options.rateWindowMs };
   }
 
   private warnIfNotVerifying(): void {

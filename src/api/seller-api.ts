@@ -19,7 +19,7 @@ import { DEFAULT_SELLER_CALLS_PER_MINUTE, Pacer } from './pacer.js';
 import { textRedactor } from './redact.js';
 import type { TextRedactor } from './redact.js';
 import { retryNoticeLine, withRetry } from './retry.js';
-import type { CallEffect, Sleep } from './retry.js';
+import type { CallEffect, RetryNotice, Sleep } from './retry.js';
 import { joinSignals } from './signals.js';
 import type { Transport, TransportResponse } from './transport.js';
 
@@ -35,12 +35,16 @@ export interface SellerApiOptions {
   /** A line for stderr (retry notes, and pacing notes when `onWait` is not given). */
   warn: (line: string) => void;
   /** Told before a pacing wait; default: a `warn` line. */
-  onWait?: (ms: number) => void;
+  onWait?: (ms: number) => void | (() => void);
   /** ms since the epoch. */
   now?: () => number;
   sleep?: Sleep;
   /** For tests: jitter source for retry backoff. */
   random?: () => number;
+  /** The window a "Try again in a minute" refers to (default the hosted 60 s; tests shorten it). */
+  rateWindowMs?: number;
+  /** Waits out a rate limit visibly (a countdown on a terminal); default a `warn` line and a sleep. */
+  countdown?: (notice: RetryNotice, signal?: AbortSignal) => Promise<void>;
   /** Aborts every call (Ctrl-C). */
   signal?: AbortSignal;
 }
@@ -144,7 +148,7 @@ export class SellerApi {
         ...(signal ? { signal } : {}),
         ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
       });
-      return options.format === 'text' ? this.readText(res) : { ...readJsonAnswer(res, { redact: this.redact, nowMs: this.now() }), text: res.body.toString('utf8') };
+      return options.format === 'text' ? this.readText(res) : { ...readJsonAnswer(res, { redact: this.redact, nowMs: this.now(), ...this.rateWindow() }), text: res.body.toString('utf8') };
     };
     const answer = await withRetry(attempt, {
       effect: options.effect ?? 'write',
@@ -152,6 +156,7 @@ export class SellerApi {
       ...(signal ? { signal } : {}),
       ...(this.options.random ? { random: this.options.random } : {}),
       onRetry: (notice) => this.options.warn(retryNoticeLine(notice)),
+      ...(this.options.countdown ? { countdown: this.options.countdown } : {}),
     });
     return this.mapAnswer(type, answer, options);
   }
@@ -163,13 +168,17 @@ export class SellerApi {
   private readText(res: TransportResponse): Answer & { text: string } {
     const text = res.body.toString('utf8');
     const parsed = parseJsonObject(text);
-    checkRateLimit(res, parsed, text, this.now());
+    checkRateLimit(res, parsed, text, this.now(), this.options.rateWindowMs);
     const base = { status: res.status, headers: res.headers, raw: res.body, elapsedMs: res.elapsedMs, text };
     if (res.status >= 500) readJsonAnswer(res, { redact: this.redact, nowMs: this.now() }); // throws the server-fault error
     if (/^\s*</.test(text)) throw notJson(res, text, this.redact);
     if (parsed !== undefined) return { ...base, body: parsed };
     const message = text.trim();
     return { ...base, body: res.status >= 400 ? { success: false, message } : { success: true, message } };
+  }
+
+  private rateWindow(): { rateWindowMs?: number } {
+    return this.options.rateWindowMs === undefined ? {} : { rateWindowMs: this.options.rateWindowMs };
   }
 
   private mapAnswer(type: string, answer: Answer & { text: string }, options: SellerCallOptions): Answer & { text: string } {

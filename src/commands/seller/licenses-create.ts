@@ -106,7 +106,14 @@ export async function createLicenses(ctx: Context, op: SellerOp, params: Readonl
   const sink = openSink(ctx, options, json);
   // A bar over the keys would be noise for a single call.
   const progress = createProgress(ctx.io, { total: amount, label: 'Creating licenses', enabled: calls.length > 1 });
-  const api = await ctx.sellerApi({ onWait: (ms) => progress.above(() => ctx.output.note(pacingNote(ms))) });
+  // Pacing waits: beside the bar when one is drawn, else the Context's single wait line.
+  const api = await ctx.sellerApi({
+    onWait: (ms) => {
+      if (!progress.drawing) return ctx.showWait(pacingNote(ms));
+      progress.status(`pacing ${(ms / 1000).toFixed(1)} s`);
+      return () => progress.status(undefined);
+    },
+  });
   const made: string[] = [];
   try {
     for (const call of calls) {
