@@ -16,7 +16,7 @@ import { checkAnswerShape, checkRateLimit, isFailureBody, messageOf, notJson, pa
 import type { Answer, ExpectedField } from './answer.js';
 import { excerpt } from './excerpt.js';
 import { DEFAULT_SELLER_CALLS_PER_MINUTE, Pacer } from './pacer.js';
-import { textRedactor } from './redact.js';
+import { textRedactor, withoutPasswordFields } from './redact.js';
 import type { TextRedactor } from './redact.js';
 import { retryNoticeLine, withRetry } from './retry.js';
 import type { CallEffect, RetryNotice, Sleep } from './retry.js';
@@ -201,6 +201,11 @@ export class SellerApi {
     }
     if (failed) {
       throw new ApiFailure(message === '' ? `The server refused the call (HTTP ${status}) without a message.` : message, body, status);
+    }
+    const records = options.list === undefined ? undefined : body[options.list.key];
+    if (options.list !== undefined && Array.isArray(records)) {
+      // Records are printed and backed up as they come: a password hash must not be among them.
+      return { ...answer, body: { ...body, [options.list.key]: records.map(withoutPasswordFields) } };
     }
     return answer;
   }
