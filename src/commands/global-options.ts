@@ -9,6 +9,7 @@ import type { GlobalOptions } from '../context.js';
 import { DEFAULT_GLOBALS } from '../context.js';
 import { OUTPUT_FORMATS } from '../io/format.js';
 import { DURATION_HINT, durationSeconds } from '../util/duration.js';
+import { parseBaseUrl } from './profile/validate.js';
 
 /** Commander parser: `15`, `15s`, `500ms`, `2m`, `1h`, `7d` → seconds; anything else is a usage error. */
 export function parseDurationSeconds(raw: string): number {
@@ -34,7 +35,7 @@ const DEFS: readonly GlobalOptionDef[] = [
   { key: 'yes', make: (withShort) => new Option(`${withShort ? '-y, ' : ''}--yes`, 'answer yes to confirmations (needed without a terminal)') },
   { key: 'verbose', make: () => new Option('--verbose', 'print each request (secrets masked) and stack traces to stderr') },
   { key: 'color', make: () => new Option('--no-color', 'no colour (NO_COLOR works too)') },
-  { key: 'baseUrl', make: () => new Option('--base-url <url>', 'server base URL (overrides KACTL_BASE_URL and the profile)') },
+  { key: 'baseUrl', make: () => new Option('--base-url <url>', 'server base URL (overrides KACTL_BASE_URL and the profile)').argParser(parseBaseUrl) },
   { key: 'timeout', make: () => new Option('--timeout <duration>', 'request timeout, e.g. 15s (default 15s)').argParser(parseDurationSeconds) },
   { key: 'appName', make: () => new Option('--app-name <name>', 'application name for the client API') },
   { key: 'ownerid', make: () => new Option('--ownerid <id>', 'application owner id for the client API') },

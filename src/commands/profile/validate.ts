@@ -1,18 +1,15 @@
 /** Checks on profile values, shared by `profile add` and anything else that stores them. */
 import { InvalidArgumentError } from 'commander';
 import { PROFILE_NAME_PATTERN } from '../../config/profile-name.js';
+import { normaliseBaseUrl } from '../../config/base-url.js';
 
+/** Commander parser for a base URL (base-url.ts says what is refused and why). */
 export function parseBaseUrl(raw: string): string {
-  let url: URL;
   try {
-    url = new URL(raw);
-  } catch {
-    throw new InvalidArgumentError('Give a full URL such as https://keyauth.win or http://127.0.0.1:8787.');
+    return normaliseBaseUrl(raw);
+  } catch (error) {
+    throw new InvalidArgumentError((error as Error).message);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new InvalidArgumentError('The base URL must start with http:// or https://.');
-  if (url.search || url.hash) throw new InvalidArgumentError('The base URL takes no query string or fragment.');
-  // Callers append /api/1.3/ etc.: keep the base without a trailing slash.
-  return url.toString().replace(/\/+$/, '');
 }
 
 export function parsePublicKey(raw: string): string {
