@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import { Command } from 'commander';
 import type { Context } from './context.js';
-import { addLeafGlobals, addProgramGlobals, collectGlobals } from './commands/global-options.js';
+import { addLeafGlobals, addProgramGlobals, collectGlobals, HELP_CONFIG } from './commands/global-options.js';
 import { modulesFor } from './commands/registry.js';
 
 function readVersion(): string {
@@ -64,7 +64,7 @@ export async function buildProgram(ctx: Context, argv: readonly string[]): Promi
     .description('Manage and test KeyAuth-style licensing services: seller API, client flows, and a local sandbox server.')
     .version(readVersion(), '-V, --version', 'print the version')
     .enablePositionalOptions()
-    .configureHelp({ showGlobalOptions: true, sortSubcommands: false })
+    .configureHelp(HELP_CONFIG)
     .addHelpText('after', PROGRAM_EXAMPLES);
   addProgramGlobals(program);
 
@@ -75,6 +75,7 @@ export async function buildProgram(ctx: Context, argv: readonly string[]): Promi
   for (const command of walk(program)) {
     // Commander copies these settings to a subcommand only when it is created: set them on all.
     command.exitOverride();
+    command.configureHelp(HELP_CONFIG);
     command.configureOutput({
       writeOut: (text) => ctx.io.out(text),
       writeErr: (text) => ctx.io.err(text),

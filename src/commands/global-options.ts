@@ -3,7 +3,7 @@
  * after it (hidden on every leaf command), because the program uses positional options: that is
  * what lets a leaf keep its own `-o` (`kactl client file download ID -o PATH`).
  */
-import { InvalidArgumentError, Option } from 'commander';
+import { Help, InvalidArgumentError, Option } from 'commander';
 import type { Command } from 'commander';
 import type { GlobalOptions } from '../context.js';
 import { DEFAULT_GLOBALS } from '../context.js';
@@ -84,3 +84,17 @@ function hasGlobal(cmd: Command, key: keyof GlobalOptions): boolean {
   const long = def?.make(false).long;
   return cmd.options.some((o) => o.long === long && o.attributeName() === key);
 }
+
+/**
+ * Help settings for every command. A leaf that defines a global's flag itself (`sandbox start
+ * --app-name`) lists it once, under its own options: the global of the same name is left out
+ * of its "Global Options" (the leaf's meaning is the one that applies there).
+ */
+export const HELP_CONFIG = {
+  showGlobalOptions: true,
+  sortSubcommands: false,
+  visibleGlobalOptions(this: Help, cmd: Command): Option[] {
+    const own = new Set(cmd.options.filter((o) => !o.hidden).flatMap((o) => [o.short, o.long].filter((f): f is string => f !== undefined)));
+    return Help.prototype.visibleGlobalOptions.call(this, cmd).filter((o) => !(o.long !== undefined && own.has(o.long)) && !(o.short !== undefined && own.has(o.short)));
+  },
+};

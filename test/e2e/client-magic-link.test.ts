@@ -63,7 +63,7 @@ beforeAll(async () => {
 describe('client magic link (e2e)', () => {
   it('waits, and logs in once the link is approved on the sandbox page', async () => {
     const email = await userWithEmail('mallory');
-    const waiting = sb.kactl(['client', 'magic-link', '--email', email, '--timeout', '45s'], { timeoutMs: 50_000 });
+    const waiting = sb.kactl(['client', 'magic-link', '--email', email, '--wait-timeout', '45s'], { timeoutMs: 50_000 });
     await approve(await linkFor(email));
     const result = await waiting;
     expect(result.code, result.stderr).toBe(0);
