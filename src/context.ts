@@ -10,7 +10,7 @@ import type { OutputFormat } from './io/format.js';
 import { Output } from './io/output.js';
 import type { Prompter } from './io/prompter.js';
 import type { ConfigStore } from './config/store.js';
-import type { ResolvedSettings, SettingFlags } from './config/settings.js';
+import type { ResolvedSettings } from './config/settings.js';
 import type { ProfileData, StoredSession } from './config/types.js';
 import type { ClientApi } from './api/client-api.js';
 import type { SellerApi } from './api/seller-api.js';
@@ -124,7 +124,7 @@ export class Context {
 
   async settings(): Promise<ResolvedSettings> {
     if (!this.resolved) {
-      const { resolveSettings, resolveProfileName } = await import('./config/settings.js');
+      const { resolveSettings, resolveProfileName, settingFlagsFrom } = await import('./config/settings.js');
       const store = await this.config();
       const file = store.read();
       const profileName = resolveProfileName(this.globalOptions.profile, this.env, file.active);
@@ -134,14 +134,7 @@ export class Context {
           hints: [`See the profiles with: kactl profile list`],
         });
       }
-      const flags: SettingFlags = {};
-      const g = this.globalOptions;
-      if (g.baseUrl !== undefined) flags.baseUrl = g.baseUrl;
-      if (g.appName !== undefined) flags.appName = g.appName;
-      if (g.ownerid !== undefined) flags.ownerid = g.ownerid;
-      if (g.appVersion !== undefined) flags.appVersion = g.appVersion;
-      if (g.publicKey !== undefined) flags.publicKey = g.publicKey;
-      if (g.timeout !== undefined) flags.timeout = g.timeout;
+      const flags = settingFlagsFrom({ ...this.globalOptions });
       this.resolved = resolveSettings({ flags, env: this.env, profileName, profile });
     }
     return this.resolved;

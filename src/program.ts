@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import { Command } from 'commander';
 import type { Context } from './context.js';
-import { addLeafGlobals, addProgramGlobals, collectGlobals, HELP_CONFIG } from './commands/global-options.js';
+import { addLeafGlobals, addProgramGlobals, collectGlobals, globalFlagsWithValue, HELP_CONFIG } from './commands/global-options.js';
 import { modulesFor } from './commands/registry.js';
 
 function readVersion(): string {
@@ -42,7 +42,7 @@ function fullName(command: Command): string {
 }
 
 /** Global options that take a value: their value is not the command name. */
-const OPTIONS_WITH_VALUE = new Set(['--profile', '-o', '--output', '--base-url', '--timeout', '--app-name', '--ownerid', '--app-version', '--public-key']);
+const OPTIONS_WITH_VALUE = globalFlagsWithValue();
 
 /** The command the user named (`help licenses` names `licenses`), skipping global options before it. */
 export function commandNameIn(argv: readonly string[]): string | undefined {

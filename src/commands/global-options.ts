@@ -44,6 +44,17 @@ const DEFS: readonly GlobalOptionDef[] = [
   { key: 'verify', make: () => new Option('--no-verify', 'do not check response signatures (warns)') },
 ];
 
+/** The global flags that take a value (`--profile`, `-o`, `--output`, …): the next word is theirs. */
+export function globalFlagsWithValue(): Set<string> {
+  const flags = new Set<string>();
+  for (const def of DEFS) {
+    const option = def.make(true);
+    if (!option.required && !option.optional) continue;
+    for (const flag of [option.short, option.long]) if (flag !== undefined) flags.add(flag);
+  }
+  return flags;
+}
+
 /** Add the global options to the program, shown in its help. */
 export function addProgramGlobals(program: Command): void {
   for (const def of DEFS) program.addOption(def.make(true));

@@ -85,6 +85,18 @@ export const SETTING_SPECS = [
   spec({ key: 'hwid', flag: '--hwid', description: 'HWID sent by client commands (default: this machine)' }),
 ] as const;
 
+/**
+ * The settings given as global options: every setting with a flag, read from the parsed options
+ * under the setting's own name (commander names `--base-url` `baseUrl`, as the setting is).
+ */
+export function settingFlagsFrom(options: Readonly<Record<string, unknown>>): SettingFlags {
+  const flags: Record<string, unknown> = {};
+  for (const s of SETTING_SPECS) {
+    if ('flag' in s && options[s.key] !== undefined) flags[s.key] = options[s.key];
+  }
+  return flags as SettingFlags;
+}
+
 export interface Resolved<T> {
   value: T;
   source: SettingSource;
