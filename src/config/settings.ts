@@ -94,7 +94,7 @@ export function settingFlagsFrom(options: Readonly<Record<string, unknown>>): Se
   for (const s of SETTING_SPECS) {
     if ('flag' in s && options[s.key] !== undefined) flags[s.key] = options[s.key];
   }
-  return flags as SettingFlags;
+  return flags;
 }
 
 export interface Resolved<T> {
