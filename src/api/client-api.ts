@@ -253,7 +253,7 @@ export class ClientApi {
   private warnIfNotVerifying(): void {
     if (this.verifyOn || this.warnedNoVerify) return;
     this.warnedNoVerify = true;
-    this.options.warn('Warning: not checking the server\'s answer signatures (--no-verify).');
+    this.options.warn('Not checking the server\'s answer signatures (--no-verify).');
   }
 
   /** Ed25519 for 1.3 when there is a public key; HMAC for 1.2 when there is a secret. */

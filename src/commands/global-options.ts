@@ -9,7 +9,7 @@ import type { GlobalOptions } from '../context.js';
 import { DEFAULT_GLOBALS } from '../context.js';
 import { OUTPUT_FORMATS } from '../io/format.js';
 import { DURATION_HINT, durationSeconds } from '../util/duration.js';
-import { parseBaseUrl } from './profile/validate.js';
+import { parseBaseUrl } from '../config/base-url.js';
 
 /** Commander parser: `15`, `15s`, `500ms`, `2m`, `1h`, `7d` → seconds; anything else is a usage error. */
 export function parseDurationSeconds(raw: string): number {

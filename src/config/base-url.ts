@@ -4,6 +4,7 @@
  * already names one of those paths would reach a page that does not exist ("Not found", exit 1,
  * no hint). Such a URL, and one without a scheme, is refused with the fix spelled out.
  */
+import { InvalidArgumentError } from 'commander';
 
 /** An API path at the end of a URL (`/api/1.3/`, `/api/seller`, `/api/`). */
 const API_PATH = /\/api(?:\/(?:1\.\d+|seller))?\/*$/i;
@@ -31,4 +32,13 @@ export function normaliseBaseUrl(raw: string): string {
   }
   // Callers append /api/1.3/ etc.: keep the base without a trailing slash.
   return url.toString().replace(/\/+$/, '');
+}
+
+/** Commander parser for a base URL option: a refused URL is a usage error (exit 2). */
+export function parseBaseUrl(raw: string): string {
+  try {
+    return normaliseBaseUrl(raw);
+  } catch (error) {
+    throw new InvalidArgumentError((error as Error).message);
+  }
 }

@@ -1,16 +1,8 @@
 /** Checks on profile values, shared by `profile add` and anything else that stores them. */
 import { InvalidArgumentError } from 'commander';
 import { PROFILE_NAME_PATTERN } from '../../config/profile-name.js';
-import { normaliseBaseUrl } from '../../config/base-url.js';
 
-/** Commander parser for a base URL (base-url.ts says what is refused and why). */
-export function parseBaseUrl(raw: string): string {
-  try {
-    return normaliseBaseUrl(raw);
-  } catch (error) {
-    throw new InvalidArgumentError((error as Error).message);
-  }
-}
+export { parseBaseUrl } from '../../config/base-url.js';
 
 export function parsePublicKey(raw: string): string {
   const hex = raw.trim().toLowerCase().replace(/^0x/, '');

@@ -45,8 +45,11 @@ export async function sellerCallRun(ctx: Context, type: string, pairs: readonly 
     if (typeof answer === 'string') ctx.output.line(answer);
     else ctx.output.json(answer);
   } catch (error) {
-    if (error instanceof ApiFailure) ctx.output.json(error.body);
-    else if (error instanceof AuthError && error.body) ctx.output.json(error.body);
+    // With --json, main prints the failure in the shape every command uses.
+    if (!ctx.output.wantsJson) {
+      if (error instanceof ApiFailure) ctx.output.json(error.body);
+      else if (error instanceof AuthError && error.body) ctx.output.json(error.body);
+    }
     throw error;
   }
 }

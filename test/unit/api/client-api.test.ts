@@ -232,7 +232,7 @@ describe('signatures', () => {
     const { client, warnings } = makeClient(server, { session: liveSession(), verify: false });
     await client.call('check');
     await client.call('check');
-    expect(warnings).toEqual(["Warning: not checking the server's answer signatures (--no-verify)."]);
+    expect(warnings).toEqual(["Not checking the server's answer signatures (--no-verify)."]);
   });
 
   it('refuses a 1.2 answer whose HMAC does not match', async () => {
