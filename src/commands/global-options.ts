@@ -1,7 +1,9 @@
 /**
  * The global options, defined once. They are accepted before the command (on the program) and
- * after it (hidden on every leaf command), because the program uses positional options: that is
- * what lets a leaf keep its own `-o` (`kactl client file download ID -o PATH`).
+ * after it (hidden on every leaf command), because the program uses positional options. A leaf
+ * may still define a flag of the same name with its own meaning (`sandbox start --app-name`);
+ * help lists such a flag once (HELP_CONFIG), and test/unit/cli/help-flags.test.ts keeps `-o` the
+ * output format and `--timeout` the request timeout on every leaf.
  */
 import { Help, InvalidArgumentError, Option } from 'commander';
 import type { Command } from 'commander';
