@@ -74,6 +74,8 @@ function serverBody(error: KactlError): Record<string, unknown> | undefined {
  * `message`, and `error: { code, message }` with the exit code. The sentence still goes to stderr.
  */
 function printJsonError(ctx: Context, code: number, message: string, body: Record<string, unknown> | undefined): void {
+  // `sandbox start --json` is a server whose stdout is its ready line, read line by line.
+  if (ctx.currentCommand === 'kactl sandbox start') return;
   ctx.output.json({ ...body, success: false, message, error: { code, message } });
 }
 
