@@ -7,7 +7,7 @@ import { CommanderError } from 'commander';
 import type { SystemDeps } from './context.js';
 import { Context } from './context.js';
 import { buildProgram } from './program.js';
-import { ExitCode, InterruptedError, KactlError, UsageError } from './errors.js';
+import { ExitCode, InterruptedError, KactlError, PartialFailure, UsageError } from './errors.js';
 
 export async function main(argv: readonly string[], deps: Partial<SystemDeps> = {}): Promise<number> {
   const ctx = new Context({
@@ -34,17 +34,49 @@ function reportError(ctx: Context, error: unknown): number {
   // An abort from Ctrl-C surfaces as whatever the interrupted call threw; the signal is the truth.
   const failure = ctx.signal.aborted && !(error instanceof KactlError) ? new InterruptedError() : error;
   if (failure instanceof KactlError) {
+    // A bulk job that stopped part way has printed what it made; one JSON document on stdout.
+    if (ctx.output.wantsJson && !(failure instanceof PartialFailure)) printJsonError(ctx, failure.exitCode, failure.message, serverBody(failure));
     ctx.output.error(failure.message);
     for (const hint of failure.hints) ctx.io.err(`${ctx.output.dim(hint)}\n`);
     if (failure instanceof UsageError) ctx.io.err(ctx.output.dim(`Run '${ctx.currentCommand} --help' for usage.`) + '\n');
-    if (ctx.globals.verbose) printCause(ctx, failure);
+    // A refusal (the server said no, a usage slip, a refused key) has no stack worth reading.
+    if (ctx.globals.verbose && isFault(failure)) printCause(ctx, failure);
     return failure.exitCode;
   }
   const message = failure instanceof Error ? failure.message : String(failure);
+  if (ctx.output.wantsJson) printJsonError(ctx, ExitCode.failure, `unexpected failure: ${message}`, undefined);
   ctx.output.error(`unexpected failure: ${message}`);
   if (ctx.globals.verbose) printCause(ctx, failure);
   else ctx.io.err(ctx.output.dim('Run again with --verbose for the stack trace.') + '\n');
   return ExitCode.failure;
+}
+
+/** Exit codes of faults: something broke (network, a bad or badly signed answer), not a refusal. */
+const FAULT_CODES: ReadonlySet<number> = new Set([ExitCode.network, ExitCode.signature]);
+
+/** True when the error, or anything in its cause chain, is a fault or not one of ours at all. */
+function isFault(error: unknown): boolean {
+  for (let current: unknown = error; current !== undefined; current = current instanceof Error ? current.cause : undefined) {
+    if (!(current instanceof KactlError) || FAULT_CODES.has(current.exitCode)) return true;
+  }
+  return false;
+}
+
+/** The server's answer carried by a refusal, if any. */
+function serverBody(error: KactlError): Record<string, unknown> | undefined {
+  const body = (error as { body?: unknown }).body;
+  return body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
+}
+
+/**
+ * With `--json` (or `-o json`) every failure is one JSON object on stdout, the same for every
+ * command: the server's answer when there was one, then `success: false`, the sentence in
+ * `message`, and `error: { code, message }` with the exit code. The sentence still goes to stderr.
+ */
+function printJsonError(ctx: Context, code: number, message: string, body: Record<string, unknown> | undefined): void {
+  // `sandbox start --json` is a server whose stdout is its ready line, read line by line.
+  if (ctx.currentCommand === 'kactl sandbox start') return;
+  ctx.output.json({ ...body, success: false, message, error: { code, message } });
 }
 
 function printCause(ctx: Context, error: unknown): void {

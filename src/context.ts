@@ -14,12 +14,14 @@ import type { OutputFormat } from './io/format.js';
 import { Output } from './io/output.js';
 import type { Prompter } from './io/prompter.js';
 import type { ConfigStore } from './config/store.js';
-import type { ResolvedSettings, SettingFlags } from './config/settings.js';
-import type { ProfileData } from './config/types.js';
+import type { ResolvedSettings } from './config/settings.js';
+import type { ProfileData, StoredSession } from './config/types.js';
 import type { ClientSessionStore } from './config/client-session.js';
 import type { ClientApi } from './api/client-api.js';
 import type { SellerApi } from './api/seller-api.js';
 import type { Transport } from './api/transport.js';
+import type { RetryNotice } from './api/retry.js';
+import { countdown, createWaitLine } from './io/wait-line.js';
 import { configDir, dataDir } from './config/paths.js';
 import { UsageError } from './errors.js';
 
@@ -66,6 +68,7 @@ export class Context {
   private store: ConfigStore | undefined;
   private resolved: ResolvedSettings | undefined;
   private transportInstance: Transport | undefined;
+  private waitLine: ((text: string) => (() => void) | undefined) | undefined;
   /** Set by a command that ends without an error but must not exit 0 (rare). */
   exitCode = 0;
   /** `kactl licenses create`: the command being run, for usage lines in errors. */
@@ -129,7 +132,7 @@ export class Context {
   /** flag > env > profile > default, with sources. Depends on: config, env, the global options. */
   async settings(): Promise<ResolvedSettings> {
     if (!this.resolved) {
-      const { resolveSettings, resolveProfileName } = await import('./config/settings.js');
+      const { resolveSettings, resolveProfileName, settingFlagsFrom } = await import('./config/settings.js');
       const store = await this.config();
       const file = store.read();
       const profileName = resolveProfileName(this.globalOptions.profile, this.env, file.active);
@@ -139,14 +142,7 @@ export class Context {
           hints: [`See the profiles with: kactl profile list`],
         });
       }
-      const flags: SettingFlags = {};
-      const g = this.globalOptions;
-      if (g.baseUrl !== undefined) flags.baseUrl = g.baseUrl;
-      if (g.appName !== undefined) flags.appName = g.appName;
-      if (g.ownerid !== undefined) flags.ownerid = g.ownerid;
-      if (g.appVersion !== undefined) flags.appVersion = g.appVersion;
-      if (g.publicKey !== undefined) flags.publicKey = g.publicKey;
-      if (g.timeout !== undefined) flags.timeout = g.timeout;
+      const flags = settingFlagsFrom({ ...this.globalOptions });
       this.resolved = resolveSettings({ flags, env: this.env, profileName, profile });
     }
     return this.resolved;
@@ -211,6 +207,7 @@ export class Context {
       ...(settings.secret.value ? { secret: settings.secret.value } : {}),
       signatureWindowSec: settings.signatureWindow.value,
       verify: this.globalOptions.verify,
+      ...(await this.rateLimitCountdown()),
       transport: await this.transport(),
       warn: (line: string) => this.output.warn(line),
       now: this.now,
@@ -220,10 +217,10 @@ export class Context {
   }
 
   /**
-   * `onWait` replaces the default pacing note (a bulk job shows it above its progress bar).
+   * `onWait` replaces the default pacing line (a bulk job shows it beside its progress bar).
    * Depends on: settings, transport, dataDir (pacing state), output, clock, signal.
    */
-  async sellerApi(options: { onWait?: (ms: number) => void } = {}): Promise<SellerApi> {
+  async sellerApi(options: { onWait?: (ms: number) => void | (() => void) } = {}): Promise<SellerApi> {
     const settings = await this.settings();
     const baseUrl = requireSetting(settings.baseUrl.value, 'server base URL', '--base-url or KACTL_BASE_URL');
     const sellerKey = requireSetting(settings.sellerKey.value, 'seller key', 'KACTL_SELLER_KEY or `kactl profile add … --seller-key-stdin`');
@@ -236,10 +233,27 @@ export class Context {
       stateDir: path.join(this.dataDir, 'pacing'),
       transport: await this.transport(),
       warn: (line: string) => this.output.warn(line),
-      onWait: options.onWait ?? ((ms: number) => this.output.note(pacingNote(ms))),
+      onWait: options.onWait ?? ((ms: number) => this.showWait(pacingNote(ms))),
+      ...(await this.rateLimitCountdown()),
       now: this.now,
       signal: this.signal,
     });
+  }
+
+  /**
+   * A wait (pacing) as one line redrawn in place on a terminal, or one note per run without one;
+   * returns what clears the line.
+   */
+  showWait(text: string): (() => void) | undefined {
+    this.waitLine ??= createWaitLine(this.io, (line) => this.output.note(`${line} Later waits are not reported.`));
+    return this.waitLine(text);
+  }
+
+  /** On a terminal, rate-limit waits count down in place; without one the retry note says it once. */
+  private async rateLimitCountdown(): Promise<{ countdown?: (notice: RetryNotice, signal?: AbortSignal) => Promise<void> }> {
+    if (!this.io.isStderrTTY) return {};
+    const { defaultSleep, retryNoticeLine } = await import('./api/retry.js');
+    return { countdown: (notice, signal) => countdown(this.io, notice.delayMs, (left) => retryNoticeLine({ ...notice, delayMs: left }), defaultSleep, signal) };
   }
 
   /** Release what the run opened (keep-alive sockets would otherwise hold the process). */

@@ -92,8 +92,8 @@ export class RateLimitError extends KactlError {
 
 /** The user pressed Ctrl-C (or the process got SIGTERM). */
 export class InterruptedError extends KactlError {
-  constructor(message = 'Interrupted.') {
-    super(message, ExitCode.interrupted);
+  constructor(message = 'Interrupted.', options?: { hints?: readonly string[] }) {
+    super(message, ExitCode.interrupted, options);
   }
 }
 

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import { Command } from 'commander';
 import type { Context } from './context.js';
-import { addLeafGlobals, addProgramGlobals, collectGlobals } from './commands/global-options.js';
+import { addLeafGlobals, addProgramGlobals, collectGlobals, globalFlagsWithValue, HELP_CONFIG } from './commands/global-options.js';
 import { modulesFor } from './commands/registry.js';
 
 /** Set by the bundler (scripts/bundle.mjs); undefined when running from src/ or tsc's dist/. */
@@ -46,7 +46,7 @@ function fullName(command: Command): string {
 }
 
 /** Global options that take a value: their value is not the command name. */
-const OPTIONS_WITH_VALUE = new Set(['--profile', '-o', '--output', '--base-url', '--timeout', '--app-name', '--ownerid', '--app-version', '--public-key']);
+const OPTIONS_WITH_VALUE = globalFlagsWithValue();
 
 /** The command the user named (`help licenses` names `licenses`), skipping global options before it. */
 export function commandNameIn(argv: readonly string[]): string | undefined {
@@ -68,7 +68,7 @@ export async function buildProgram(ctx: Context, argv: readonly string[]): Promi
     .description('Manage and test KeyAuth-style licensing services: seller API, client flows, and a local sandbox server.')
     .version(readVersion(), '-V, --version', 'print the version')
     .enablePositionalOptions()
-    .configureHelp({ showGlobalOptions: true, sortSubcommands: false })
+    .configureHelp(HELP_CONFIG)
     .addHelpText('after', PROGRAM_EXAMPLES);
   addProgramGlobals(program);
 
@@ -79,6 +79,7 @@ export async function buildProgram(ctx: Context, argv: readonly string[]): Promi
   for (const command of walk(program)) {
     // Commander copies these settings to a subcommand only when it is created: set them on all.
     command.exitOverride();
+    command.configureHelp(HELP_CONFIG);
     command.configureOutput({
       writeOut: (text) => ctx.io.out(text),
       writeErr: (text) => ctx.io.err(text),

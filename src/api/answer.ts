@@ -7,12 +7,17 @@
  * 3. A body that is not a JSON object — empty, the bare `KeyAuth_Invalid`, an HTML page, JSON
  *    cut short, other text — → BadResponseError with one sentence and an excerpt (exit 4).
  * 4. Otherwise the parsed object, whatever its `success` (the callers map `success:false`).
+ *
+ * The callers then check the object's shape for the operation (`checkAnswerShape`) before
+ * anything acts on it: only a boolean `success` counts, and a success must carry the fields the
+ * operation promises. A body that is neither is "not the expected answer" (exit 4) — never a
+ * silent success, because scripts chain on exit 0 (`kactl licenses verify X && …`).
  */
 import { BadResponseError, RateLimitedAnswer } from './api-errors.js';
 import type { BadResponseKind } from './api-errors.js';
 import { excerpt, htmlTitle } from './excerpt.js';
 import type { TextRedactor } from './redact.js';
-import { isQuotaMessage, isRateLimitMessage, parseRetryAfter } from './retry.js';
+import { isQuotaMessage, isRateLimitMessage, parseRetryAfter, windowNamedBy } from './retry.js';
 import type { TransportResponse } from './transport.js';
 
 /** The bare text a KeyAuth server sends when no application matches `name` + `ownerid`. */
@@ -52,13 +57,60 @@ export function isFailureBody(body: Record<string, unknown>): boolean {
   return body.success === false || (body.success === undefined && body.status === false);
 }
 
+/** What a successful answer must carry: a field and the JSON kind its value must be. */
+export interface ExpectedField {
+  name: string;
+  kind: 'string' | 'array' | 'object' | 'present';
+}
+
+function kindOf(value: unknown): ExpectedField['kind'] | 'missing' | 'other' {
+  if (value === undefined) return 'missing';
+  if (typeof value === 'string') return 'string';
+  if (Array.isArray(value)) return 'array';
+  if (value !== null && typeof value === 'object') return 'object';
+  return 'other';
+}
+
+const KIND_WORDS: Record<ExpectedField['kind'], string> = { string: 'a string', array: 'a list', object: 'an object', present: 'a value' };
+
+/**
+ * Throws BadResponseError `unexpected-shape` unless `success` is a boolean (or the body is the
+ * hosted `status:false` refusal) and, on success, every field in `expected` is there with its kind.
+ * `what` names the operation in the sentence (`the answer to login`).
+ */
+export function checkAnswerShape(answer: { body: Record<string, unknown>; status: number }, what: string, expected: readonly ExpectedField[] = []): void {
+  const { body } = answer;
+  const success = body.success;
+  let problem: string | undefined;
+  if (typeof success !== 'boolean' && !(success === undefined && body.status === false)) {
+    problem = success === undefined ? 'it has no "success" field' : `its "success" is ${JSON.stringify(success)}, not true or false`;
+  } else if (success === true) {
+    for (const field of expected) {
+      const kind = kindOf(body[field.name]);
+      if (kind === field.kind || (field.kind === 'present' && kind !== 'missing')) continue;
+      problem = kind === 'missing' ? `it has no "${field.name}"` : `its "${field.name}" is not ${KIND_WORDS[field.kind]}`;
+      break;
+    }
+  }
+  if (problem === undefined) return;
+  throw new BadResponseError(`The server's reply is not the expected answer to ${what}: ${problem}.`, {
+    kind: 'unexpected-shape',
+    status: answer.status,
+    excerpt: '',
+    body,
+  });
+}
+
 /** `127.0.0.1:4000 answered 200 OK` — the start of most sentences below. */
 function answered(res: TransportResponse): string {
   return `${new URL(res.url).host} answered ${res.status}${res.statusText === '' ? '' : ` ${res.statusText}`}`;
 }
 
-/** Throws RateLimitedAnswer when the answer refuses the request as rate-limited. */
-export function checkRateLimit(res: TransportResponse, body: Record<string, unknown> | undefined, text: string, nowMs: number): void {
+/**
+ * Throws RateLimitedAnswer when the answer refuses the request as rate-limited. The wait is the
+ * server's Retry-After, else the window its text names (`windowMs`: the hosted window by default).
+ */
+export function checkRateLimit(res: TransportResponse, body: Record<string, unknown> | undefined, text: string, nowMs: number, windowMs?: number): void {
   const message = messageOf(body);
   const failed = body !== undefined && isFailureBody(body);
   const limitedByBody = failed && message !== undefined && isRateLimitMessage(message);
@@ -66,7 +118,7 @@ export function checkRateLimit(res: TransportResponse, body: Record<string, unkn
   const limitedByStatus = res.status === 429 && !(message !== undefined && isQuotaMessage(message));
   if (!limitedByBody && !limitedByStatus) return;
   const serverMessage = message ?? (excerpt(text) || `HTTP ${res.status}`);
-  const retryAfterMs = parseRetryAfter(res.headers['retry-after'], nowMs);
+  const retryAfterMs = parseRetryAfter(res.headers['retry-after'], nowMs) ?? windowNamedBy(serverMessage, windowMs);
   throw new RateLimitedAnswer({
     status: res.status,
     serverMessage,
@@ -79,10 +131,10 @@ export function checkRateLimit(res: TransportResponse, body: Record<string, unkn
  * Steps 1–3 above; returns the parsed JSON object. `redact` scrubs excerpts (a server may echo
  * the URL, seller key included).
  */
-export function readJsonAnswer(res: TransportResponse, options: { redact: TextRedactor; nowMs: number }): Answer {
+export function readJsonAnswer(res: TransportResponse, options: { redact: TextRedactor; nowMs: number; rateWindowMs?: number }): Answer {
   const text = res.body.toString('utf8');
   const body = parseJsonObject(text);
-  checkRateLimit(res, body, text, options.nowMs);
+  checkRateLimit(res, body, text, options.nowMs, options.rateWindowMs);
   const base = { status: res.status, headers: res.headers, raw: res.body, elapsedMs: res.elapsedMs };
   if (res.status >= 500) {
     const message = messageOf(body);

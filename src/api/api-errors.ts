@@ -33,7 +33,7 @@ export class TransportError extends NetworkError {
 }
 
 /** Why a complete answer could not be used. */
-export type BadResponseKind = 'server-error' | 'html' | 'not-json' | 'truncated-json' | 'empty' | 'not-object' | 'keyauth-invalid';
+export type BadResponseKind = 'server-error' | 'html' | 'not-json' | 'truncated-json' | 'empty' | 'not-object' | 'keyauth-invalid' | 'unexpected-shape';
 
 /**
  * A complete HTTP answer that is not what the protocol promises: a 5xx, an HTML page, the bare

@@ -11,13 +11,13 @@ import { randomBytes } from 'node:crypto';
 import type { KeyObject } from 'node:crypto';
 import { ApiFailure, AuthError, SignatureError } from '../errors.js';
 import { BadResponseError } from './api-errors.js';
-import { isFailureBody, messageOf, readJsonAnswer } from './answer.js';
+import { checkAnswerShape, isFailureBody, messageOf, readJsonAnswer } from './answer.js';
 import type { Answer } from './answer.js';
-import { apiVersionFor, clientEffect, LARGE_ANSWER_TYPES } from './client-ops.js';
+import { apiVersionFor, clientEffect, LARGE_ANSWER_TYPES, SUCCESS_FIELDS } from './client-ops.js';
 import type { ClientApiVersion } from './client-ops.js';
 import { textRedactor } from './redact.js';
 import { retryNoticeLine, withRetry } from './retry.js';
-import type { Sleep } from './retry.js';
+import type { RetryNotice, Sleep } from './retry.js';
 import type { Effect } from './seller-catalog/types.js';
 import { joinSignals } from './signals.js';
 import type { Transport, TransportResponse } from './transport.js';
@@ -65,6 +65,10 @@ export interface ClientApiOptions {
   sleep?: Sleep;
   /** For tests: jitter source for retry backoff. */
   random?: () => number;
+  /** The window a "Try again in a minute" refers to (default the hosted 60 s; tests shorten it). */
+  rateWindowMs?: number;
+  /** Waits out a rate limit visibly (a countdown on a terminal); default a `warn` line and a sleep. */
+  countdown?: (notice: RetryNotice, signal?: AbortSignal) => Promise<void>;
   /** Aborts every call (Ctrl-C); a call's own `signal` is added to it. */
   signal?: AbortSignal;
 }
@@ -217,7 +221,9 @@ export class ClientApi {
       ...(signal ? { signal } : {}),
       ...(this.options.random ? { random: this.options.random } : {}),
       onRetry: (notice) => this.options.warn(retryNoticeLine(notice)),
+      ...(this.options.countdown ? { countdown: this.options.countdown } : {}),
     });
+    checkAnswerShape(answer, type, SUCCESS_FIELDS[type]);
     this.mapFailure(type, answer, options.acceptFailure ?? false);
     return answer;
   }
@@ -228,7 +234,7 @@ export class ClientApi {
       return { body: { success: true, message: '' }, status: res.status, headers: res.headers, raw: res.body, elapsedMs: res.elapsedMs };
     }
     try {
-      return readJsonAnswer(res, { redact, nowMs: this.now() });
+      return readJsonAnswer(res, { redact, nowMs: this.now(), ...this.rateWindow() });
     } catch (error) {
       if (error instanceof BadResponseError && error.kind === 'keyauth-invalid') {
         throw new BadResponseError(
@@ -241,10 +247,14 @@ export class ClientApi {
     }
   }
 
+  private rateWindow(): { rateWindowMs?: number } {
+    return this.options.rateWindowMs === undefined ? {} : { rateWindowMs: this.options.rateWindowMs };
+  }
+
   private warnIfNotVerifying(): void {
     if (this.verifyOn || this.warnedNoVerify) return;
     this.warnedNoVerify = true;
-    this.options.warn('Warning: not checking the server\'s answer signatures (--no-verify).');
+    this.options.warn('Not checking the server\'s answer signatures (--no-verify).');
   }
 
   /** Ed25519 for 1.3 when there is a public key; HMAC for 1.2 when there is a secret. */

@@ -4,6 +4,7 @@
  * retried after a dropped connection). Anything not listed is treated as a change: a name the
  * table does not know (`kactl client call anything`) is never retried blindly.
  */
+import type { ExpectedField } from './answer.js';
 import type { Effect } from './seller-catalog/types.js';
 
 /** Client API versions kactl speaks. */
@@ -48,3 +49,26 @@ export function apiVersionFor(type: string, profileApi: ClientApiVersion | undef
 export function clientEffect(type: string): Effect {
   return READ_TYPES.has(type) ? 'read' : 'write';
 }
+
+const INFO: readonly ExpectedField[] = [{ name: 'info', kind: 'object' }];
+
+/**
+ * What a successful answer of each type must carry (docs/protocol/client-api.md §4.30). Checked
+ * before anything is stored: a signed answer proves who wrote the body, not which request it
+ * answers, so a `check` answer sent back to a `login` must not count as a login. (`init`'s
+ * `sessionid` is checked where the session is stored. `magicLinkCheck` is left out: a pending
+ * link may be a success without `info`, which magic-wait.ts reads as "not yet".)
+ */
+export const SUCCESS_FIELDS: Readonly<Record<string, readonly ExpectedField[]>> = {
+  login: INFO,
+  loginEmail: INFO,
+  register: INFO,
+  license: INFO,
+  emailCodeVerify: INFO,
+  var: [{ name: 'message', kind: 'string' }],
+  getvar: [{ name: 'response', kind: 'present' }],
+  chatget: [{ name: 'messages', kind: 'array' }],
+  file: [{ name: 'contents', kind: 'string' }],
+  fetchOnline: [{ name: 'users', kind: 'array' }],
+  fetchStats: [{ name: 'appinfo', kind: 'object' }],
+};

@@ -37,8 +37,11 @@ export interface PacerOptions {
   /** ms since the epoch (shared across processes, so a wall clock). */
   now?: () => number;
   sleep?: Sleep;
-  /** Told before each wait, so the CLI can say "pacing: waiting 2.3 s …". */
-  onWait?: (ms: number) => void;
+  /**
+   * Told before each wait, so the CLI can say "pacing: waiting 2.3 s …"; may return a function
+   * called when the wait is over (to clear a line drawn in place).
+   */
+  onWait?: (ms: number) => void | (() => void);
 }
 
 interface PaceState {
@@ -68,7 +71,7 @@ export class Pacer {
   private readonly stateDir: string | undefined;
   private readonly now: () => number;
   private readonly sleep: Sleep;
-  private readonly onWait: ((ms: number) => void) | undefined;
+  private readonly onWait: PacerOptions['onWait'];
 
   constructor(options: PacerOptions) {
     this.limit = Math.max(0, Math.floor(options.limit));
@@ -88,8 +91,12 @@ export class Pacer {
     for (;;) {
       const waitMs = this.file === undefined ? this.takeInMemory() : await this.takeInFile(this.file);
       if (waitMs === 0) return waited;
-      this.onWait?.(waitMs);
-      await this.sleep(waitMs, signal);
+      const done = this.onWait?.(waitMs);
+      try {
+        await this.sleep(waitMs, signal);
+      } finally {
+        if (typeof done === 'function') done();
+      }
       waited += waitMs;
     }
   }

@@ -195,3 +195,16 @@ export function textRedactor(secrets: Iterable<string | undefined>): TextRedacto
   const list = [...secrets];
   return (text) => redactText(text, list);
 }
+
+/**
+ * Field names of stored credentials: a password or a hash of one. Some servers (the 2022
+ * open-source seller API) return users' bcrypt hashes in list records; kactl never needs them,
+ * so they are dropped before a record is printed or written to a backup.
+ */
+const PASSWORD_FIELD = /^(pass|passwd|password|pwd|hash)$|pass(word)?_?hash|_hash$/i;
+
+/** A list record without its password and hash fields; anything but a plain object as it is. */
+export function withoutPasswordFields(record: unknown): unknown {
+  if (record === null || typeof record !== 'object' || Array.isArray(record)) return record;
+  return Object.fromEntries(Object.entries(record).filter(([name]) => !PASSWORD_FIELD.test(name)));
+}

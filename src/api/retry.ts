@@ -7,6 +7,11 @@
  *   The wait is the server's `Retry-After` (seconds or an HTTP date) when it sends one, else
  *   exponential backoff with jitter from ~1 s. A `Retry-After` longer than 60 s is not waited
  *   out: kactl stops at once with exit 6 and says how long the server asked for.
+ * - The genuine server limits clients with HTTP 200 and an unsigned "… Try again in a minute."
+ *   (no Retry-After): that text names the hosted window, so kactl waits the window (a countdown
+ *   on a terminal) rather than retrying after a second or two, which could only be refused again.
+ * - All rate-limit waits of one call together stay within MAX_RETRY_AFTER_MS: a limit that
+ *   would need more ends the command with exit 6 instead of waiting minutes.
  * - Transient failures (connection reset or closed, 502/503/504) are retried for reads only:
  *   a write may have been applied before the connection broke, and a retry could create a
  *   second license. A 500 is a server fault, never retried.
@@ -28,6 +33,14 @@ export const BASE_BACKOFF_MS = 1_000;
 export const MAX_RETRY_AFTER_MS = 60_000;
 /** A 429 is never retried sooner than this, even with `Retry-After: 0`. */
 export const MIN_RATE_LIMIT_WAIT_MS = 1_000;
+/** The hosted service's rate-limit window, which its "Try again in a minute" refers to. */
+export const HOSTED_RATE_WINDOW_MS = 60_000;
+const WINDOW_TEXT = /\btry again in (a|one|1) minute\b/i;
+
+/** The wait a rate-limit text names ("Try again in a minute" → the hosted window), if any. */
+export function windowNamedBy(message: string, windowMs = HOSTED_RATE_WINDOW_MS): number | undefined {
+  return WINDOW_TEXT.test(message) ? windowMs : undefined;
+}
 
 
 /** Waits `ms`; rejects with InterruptedError when `signal` aborts. Injected in tests. */
@@ -110,6 +123,11 @@ export interface RetryOptions {
   random?: () => number;
   /** Told before each wait, so the CLI can say why it pauses. */
   onRetry?: (notice: RetryNotice) => void;
+  /**
+   * Waits out a rate limit in place of `onRetry` + `sleep` (a countdown on a terminal). Must
+   * reject with InterruptedError when `signal` aborts.
+   */
+  countdown?: (notice: RetryNotice, signal?: AbortSignal) => Promise<void>;
 }
 
 /**
@@ -119,6 +137,7 @@ export interface RetryOptions {
 export async function withRetry<T>(attempt: (tryNumber: number) => Promise<T>, options: RetryOptions): Promise<T> {
   const maxAttempts = options.maxAttempts ?? MAX_ATTEMPTS;
   const sleep = options.sleep ?? defaultSleep;
+  let rateWaitedMs = 0;
   for (let tryNumber = 1; ; tryNumber++) {
     let waitMs: number;
     let reason: string;
@@ -137,6 +156,12 @@ export async function withRetry<T>(attempt: (tryNumber: number) => Promise<T>, o
           });
         }
         waitMs = error.retryAfterMs === undefined ? backoffMs(tryNumber, options.random) : Math.max(error.retryAfterMs, MIN_RATE_LIMIT_WAIT_MS);
+        if (rateWaitedMs > 0 && rateWaitedMs + waitMs > MAX_RETRY_AFTER_MS) {
+          throw new RateLimitError(`Still rate limited after waiting ${formatSeconds(rateWaitedMs)}. Server said: ${error.serverMessage}`, {
+            hints: ['Wait a minute before the next command; pacing (the profile\'s sellerRate) keeps seller calls under the budget.'],
+          });
+        }
+        rateWaitedMs += waitMs;
         reason = 'rate limited';
       } else if (options.effect === 'read' && tryNumber < maxAttempts && isTransientFailure(error)) {
         waitMs = backoffMs(tryNumber, options.random);
@@ -145,8 +170,13 @@ export async function withRetry<T>(attempt: (tryNumber: number) => Promise<T>, o
         throw error;
       }
     }
-    options.onRetry?.({ attempt: tryNumber + 1, maxAttempts, delayMs: waitMs, reason });
-    await sleep(waitMs, options.signal);
+    const notice = { attempt: tryNumber + 1, maxAttempts, delayMs: waitMs, reason };
+    if (reason === 'rate limited' && options.countdown) {
+      await options.countdown(notice, options.signal);
+    } else {
+      options.onRetry?.(notice);
+      await sleep(waitMs, options.signal);
+    }
   }
 }
 

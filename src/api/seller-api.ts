@@ -12,14 +12,14 @@
  *   JSON (the server always sends rate limits and key refusals as JSON) or with a 4xx/5xx status.
  */
 import { ApiFailure, AuthError } from '../errors.js';
-import { checkRateLimit, isFailureBody, messageOf, notJson, parseJsonObject, readJsonAnswer } from './answer.js';
-import type { Answer } from './answer.js';
+import { checkAnswerShape, checkRateLimit, isFailureBody, messageOf, notJson, parseJsonObject, readJsonAnswer } from './answer.js';
+import type { Answer, ExpectedField } from './answer.js';
 import { excerpt } from './excerpt.js';
 import { DEFAULT_SELLER_CALLS_PER_MINUTE, Pacer } from './pacer.js';
-import { textRedactor } from './redact.js';
+import { textRedactor, withoutPasswordFields } from './redact.js';
 import type { TextRedactor } from './redact.js';
 import { retryNoticeLine, withRetry } from './retry.js';
-import type { Sleep } from './retry.js';
+import type { RetryNotice, Sleep } from './retry.js';
 import type { Effect } from './seller-catalog/types.js';
 import { joinSignals } from './signals.js';
 import type { Transport, TransportResponse } from './transport.js';
@@ -36,12 +36,16 @@ export interface SellerApiOptions {
   /** A line for stderr (retry notes, and pacing notes when `onWait` is not given). */
   warn: (line: string) => void;
   /** Told before a pacing wait; default: a `warn` line. */
-  onWait?: (ms: number) => void;
+  onWait?: (ms: number) => void | (() => void);
   /** ms since the epoch. */
   now?: () => number;
   sleep?: Sleep;
   /** For tests: jitter source for retry backoff. */
   random?: () => number;
+  /** The window a "Try again in a minute" refers to (default the hosted 60 s; tests shorten it). */
+  rateWindowMs?: number;
+  /** Waits out a rate limit visibly (a countdown on a terminal); default a `warn` line and a sleep. */
+  countdown?: (notice: RetryNotice, signal?: AbortSignal) => Promise<void>;
   /** Aborts every call (Ctrl-C). */
   signal?: AbortSignal;
 }
@@ -54,6 +58,8 @@ export interface SellerCallOptions {
   effect?: Effect;
   /** For list operations: the response key and the op's empty-list message. */
   list?: { key: string; emptyMessage: string };
+  /** Fields a successful answer must carry (from the catalog's response spec); JSON answers only. */
+  expect?: readonly ExpectedField[];
   /** `text`: ask for the plain-text answer and return it as a string. */
   format?: 'text';
   signal?: AbortSignal;
@@ -149,7 +155,7 @@ export class SellerApi {
         ...(signal ? { signal } : {}),
         ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
       });
-      return options.format === 'text' ? this.readText(res) : { ...readJsonAnswer(res, { redact: this.redact, nowMs: this.now() }), text: res.body.toString('utf8') };
+      return options.format === 'text' ? this.readText(res) : { ...readJsonAnswer(res, { redact: this.redact, nowMs: this.now(), ...this.rateWindow() }), text: res.body.toString('utf8') };
     };
     const answer = await withRetry(attempt, {
       effect: options.effect ?? 'write',
@@ -157,8 +163,9 @@ export class SellerApi {
       ...(signal ? { signal } : {}),
       ...(this.options.random ? { random: this.options.random } : {}),
       onRetry: (notice) => this.options.warn(retryNoticeLine(notice)),
+      ...(this.options.countdown ? { countdown: this.options.countdown } : {}),
     });
-    return this.mapAnswer(answer, options);
+    return this.mapAnswer(type, answer, options);
   }
 
   /**
@@ -168,7 +175,7 @@ export class SellerApi {
   private readText(res: TransportResponse): Answer & { text: string } {
     const text = res.body.toString('utf8');
     const parsed = parseJsonObject(text);
-    checkRateLimit(res, parsed, text, this.now());
+    checkRateLimit(res, parsed, text, this.now(), this.options.rateWindowMs);
     const base = { status: res.status, headers: res.headers, raw: res.body, elapsedMs: res.elapsedMs, text };
     if (res.status >= 500) readJsonAnswer(res, { redact: this.redact, nowMs: this.now() }); // throws the server-fault error
     if (/^\s*</.test(text)) throw notJson(res, text, this.redact);
@@ -177,8 +184,19 @@ export class SellerApi {
     return { ...base, body: res.status >= 400 ? { success: false, message } : { success: true, message } };
   }
 
-  private mapAnswer(answer: Answer & { text: string }, options: SellerCallOptions): Answer & { text: string } {
+  private rateWindow(): { rateWindowMs?: number } {
+    return this.options.rateWindowMs === undefined ? {} : { rateWindowMs: this.options.rateWindowMs };
+  }
+
+  private mapAnswer(type: string, answer: Answer & { text: string }, options: SellerCallOptions): Answer & { text: string } {
     const { body, status } = answer;
+    // A 406 to a list is its empty answer whatever the body; anything else must have a boolean
+    // `success` and, on success, the fields the operation promises (answer.ts).
+    // E answers an empty `usersub` with success and the text "not_found" where the list goes.
+    if (options.list !== undefined && body.success === true && body[options.list.key] === 'not_found') {
+      return { ...answer, body: { ...body, [options.list.key]: [] } };
+    }
+    if (!(options.list !== undefined && status === 406)) checkAnswerShape(answer, type, options.format === 'text' ? [] : (options.expect ?? []));
     const failed = isFailureBody(body) || (status >= 400 && body.success !== true);
     const message = messageOf(body) ?? (failed ? excerpt(answer.text, { redact: this.redact }) : '');
     if (failed) {
@@ -190,6 +208,11 @@ export class SellerApi {
     }
     if (failed) {
       throw new ApiFailure(message === '' ? `The server refused the call (HTTP ${status}) without a message.` : message, body, status);
+    }
+    const records = options.list === undefined ? undefined : body[options.list.key];
+    if (options.list !== undefined && Array.isArray(records)) {
+      // Records are printed and backed up as they come: a password hash must not be among them.
+      return { ...answer, body: { ...body, [options.list.key]: records.map(withoutPasswordFields) } };
     }
     return answer;
   }

@@ -1,14 +1,17 @@
 /**
  * The global options, defined once. They are accepted before the command (on the program) and
- * after it (hidden on every leaf command), because the program uses positional options: that is
- * what lets a leaf keep its own `-o` (`kactl client file download ID -o PATH`).
+ * after it (hidden on every leaf command), because the program uses positional options. A leaf
+ * may still define a flag of the same name with its own meaning (`sandbox start --app-name`);
+ * help lists such a flag once (HELP_CONFIG), and test/unit/cli/help-flags.test.ts keeps `-o` the
+ * output format and `--timeout` the request timeout on every leaf.
  */
-import { InvalidArgumentError, Option } from 'commander';
+import { Help, InvalidArgumentError, Option } from 'commander';
 import type { Command } from 'commander';
 import type { GlobalOptions } from '../context.js';
 import { DEFAULT_GLOBALS } from '../context.js';
 import { OUTPUT_FORMATS } from '../io/format.js';
 import { DURATION_HINT, durationSeconds } from '../util/duration.js';
+import { parseBaseUrl } from '../config/base-url.js';
 
 /** Commander parser: `15`, `15s`, `500ms`, `2m`, `1h`, `7d` → seconds; anything else is a usage error. */
 export function parseDurationSeconds(raw: string): number {
@@ -34,7 +37,7 @@ const DEFS: readonly GlobalOptionDef[] = [
   { key: 'yes', make: (withShort) => new Option(`${withShort ? '-y, ' : ''}--yes`, 'answer yes to confirmations (needed without a terminal)') },
   { key: 'verbose', make: () => new Option('--verbose', 'print each request (secrets masked) and stack traces to stderr') },
   { key: 'color', make: () => new Option('--no-color', 'no colour (NO_COLOR works too)') },
-  { key: 'baseUrl', make: () => new Option('--base-url <url>', 'server base URL (overrides KACTL_BASE_URL and the profile)') },
+  { key: 'baseUrl', make: () => new Option('--base-url <url>', 'server base URL (overrides KACTL_BASE_URL and the profile)').argParser(parseBaseUrl) },
   { key: 'timeout', make: () => new Option('--timeout <duration>', 'request timeout, e.g. 15s (default 15s)').argParser(parseDurationSeconds) },
   { key: 'appName', make: () => new Option('--app-name <name>', 'application name for the client API') },
   { key: 'ownerid', make: () => new Option('--ownerid <id>', 'application owner id for the client API') },
@@ -42,6 +45,17 @@ const DEFS: readonly GlobalOptionDef[] = [
   { key: 'publicKey', make: () => new Option('--public-key <hex>', "Ed25519 public key of the server's 1.3 signatures") },
   { key: 'verify', make: () => new Option('--no-verify', 'do not check response signatures (warns)') },
 ];
+
+/** The global flags that take a value (`--profile`, `-o`, `--output`, …): the next word is theirs. */
+export function globalFlagsWithValue(): Set<string> {
+  const flags = new Set<string>();
+  for (const def of DEFS) {
+    const option = def.make(true);
+    if (!option.required && !option.optional) continue;
+    for (const flag of [option.short, option.long]) if (flag !== undefined) flags.add(flag);
+  }
+  return flags;
+}
 
 /** Add the global options to the program, shown in its help. */
 export function addProgramGlobals(program: Command): void {
@@ -83,3 +97,17 @@ function hasGlobal(cmd: Command, key: keyof GlobalOptions): boolean {
   const long = def?.make(false).long;
   return cmd.options.some((o) => o.long === long && o.attributeName() === key);
 }
+
+/**
+ * Help settings for every command. A leaf that defines a global's flag itself (`sandbox start
+ * --app-name`) lists it once, under its own options: the global of the same name is left out
+ * of its "Global Options" (the leaf's meaning is the one that applies there).
+ */
+export const HELP_CONFIG = {
+  showGlobalOptions: true,
+  sortSubcommands: false,
+  visibleGlobalOptions(this: Help, cmd: Command): Option[] {
+    const own = new Set(cmd.options.filter((o) => !o.hidden).flatMap((o) => [o.short, o.long].filter((f): f is string => f !== undefined)));
+    return Help.prototype.visibleGlobalOptions.call(this, cmd).filter((o) => !(o.long !== undefined && own.has(o.long)) && !(o.short !== undefined && own.has(o.short)));
+  },
+};

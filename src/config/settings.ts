@@ -6,6 +6,8 @@ import type { EnvRecord, EnvVarName } from '../env.js';
 import { readEnv } from '../env.js';
 import type { ProfileData } from './types.js';
 import { HOSTED_PUBLIC_KEY, isHostedUrl } from './hosted.js';
+import { normaliseBaseUrl } from './base-url.js';
+import { UsageError } from '../errors.js';
 
 export type SettingSource = 'flag' | 'env' | 'profile' | 'default' | 'unset';
 
@@ -51,9 +53,18 @@ export const DEFAULT_TIMEOUT_SECONDS = 15;
 export const DEFAULT_SELLER_RATE = 120;
 export const DEFAULT_SIGNATURE_WINDOW = 60;
 
+/** KACTL_BASE_URL is checked as `--base-url` is; a bad one is a usage error naming the variable. */
+function baseUrlFromEnv(raw: string): string {
+  try {
+    return normaliseBaseUrl(raw);
+  } catch (error) {
+    throw new UsageError(`KACTL_BASE_URL: ${(error as Error).message}`);
+  }
+}
+
 /** In resolution order: later entries may depend on earlier ones. */
 export const SETTING_SPECS = [
-  spec({ key: 'baseUrl', flag: '--base-url', env: 'KACTL_BASE_URL', description: 'server base URL' }),
+  spec({ key: 'baseUrl', flag: '--base-url', env: 'KACTL_BASE_URL', description: 'server base URL', parseEnv: baseUrlFromEnv }),
   spec({ key: 'appName', flag: '--app-name', env: 'KACTL_APP_NAME', description: 'application name (client API)' }),
   spec({ key: 'ownerid', flag: '--ownerid', env: 'KACTL_OWNERID', description: 'application owner id (client API)' }),
   spec({ key: 'appVersion', flag: '--app-version', env: 'KACTL_APP_VERSION', description: 'version sent at init', fallback: () => '1.0' }),
@@ -73,6 +84,18 @@ export const SETTING_SPECS = [
   spec({ key: 'signatureWindow', description: 'largest accepted age of a signed answer, seconds', fallback: () => DEFAULT_SIGNATURE_WINDOW }),
   spec({ key: 'hwid', flag: '--hwid', description: 'HWID sent by client commands (default: this machine)' }),
 ] as const;
+
+/**
+ * The settings given as global options: every setting with a flag, read from the parsed options
+ * under the setting's own name (commander names `--base-url` `baseUrl`, as the setting is).
+ */
+export function settingFlagsFrom(options: Readonly<Record<string, unknown>>): SettingFlags {
+  const flags: Record<string, unknown> = {};
+  for (const s of SETTING_SPECS) {
+    if ('flag' in s && options[s.key] !== undefined) flags[s.key] = options[s.key];
+  }
+  return flags;
+}
 
 export interface Resolved<T> {
   value: T;

@@ -27,7 +27,7 @@ export async function valueOrAsk(ctx: Context, options: AskOptions): Promise<str
   }
   if (!ctx.io.canPrompt()) {
     const alternative = options.alternative ? ` or ${options.alternative}` : '';
-    throw new InputRequiredError(`Missing ${options.flag}${alternative} (there is no terminal to ask on).`);
+    throw new InputRequiredError(`Missing ${options.flag}${alternative} (${ctx.io.noPromptReason}).`);
   }
   const prompter = await ctx.prompter();
   const validate = (value: string): true | string => (value.trim() === '' ? `${options.label} can't be empty.` : (options.validate?.(value) ?? true));
@@ -50,7 +50,7 @@ export async function readStdinText(ctx: Context, flag: string): Promise<string>
  */
 export async function confirmOne(ctx: Context, question: string): Promise<void> {
   if (ctx.globals.yes) return;
-  if (!ctx.io.canPrompt()) throw new InputRequiredError(`${question.replace(/\?$/, '')}: add --yes to confirm when there is no terminal.`);
+  if (!ctx.io.canPrompt()) throw new InputRequiredError(`${question.replace(/\?$/, '')}: add --yes to confirm (${ctx.io.noPromptReason}).`);
   const ok = await (await ctx.prompter()).confirm(question, false);
   if (!ok) throw new CancelledError();
 }
@@ -61,7 +61,7 @@ export async function confirmOne(ctx: Context, question: string): Promise<void> 
  */
 export async function confirmTyped(ctx: Context, what: string, expected: string): Promise<void> {
   if (ctx.globals.yes) return;
-  if (!ctx.io.canPrompt()) throw new InputRequiredError(`${what} needs confirmation: add --yes when there is no terminal.`);
+  if (!ctx.io.canPrompt()) throw new InputRequiredError(`${what} needs confirmation: add --yes (${ctx.io.noPromptReason}).`);
   ctx.output.warn(what);
   const answer = await (await ctx.prompter()).input(`Type the application name (${expected}) to confirm:`);
   if (answer.trim() !== expected) throw new CancelledError(`"${answer.trim()}" is not "${expected}"; nothing was changed.`);

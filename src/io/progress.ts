@@ -12,6 +12,10 @@ export interface Progress {
   above(write: () => void): void;
   /** Removes the bar for good. */
   stop(): void;
+  /** True when a bar is drawn (a terminal, and not disabled). */
+  readonly drawing: boolean;
+  /** A short text after the counter (`pacing 0.6 s`), redrawn in place; undefined removes it. */
+  status(text: string | undefined): void;
 }
 
 const CLEAR_LINE = '\r\u001b[2K';
@@ -26,13 +30,16 @@ export function progressLine(label: string, done: number, total: number, width: 
 }
 
 export function createProgress(io: IOStreams, options: { total: number; label: string; enabled?: boolean }): Progress {
-  if (!io.isStderrTTY || options.enabled === false) return { update: () => undefined, above: (write) => write(), stop: () => undefined };
+  if (!io.isStderrTTY || options.enabled === false) {
+    return { update: () => undefined, above: (write) => write(), stop: () => undefined, drawing: false, status: () => undefined };
+  }
   let done = 0;
+  let suffix = '';
   let shown = false;
   let stopped = false;
   const draw = (): void => {
     if (stopped) return;
-    io.err(`${CLEAR_LINE}${progressLine(options.label, done, options.total, io.columns)}`);
+    io.err(`${CLEAR_LINE}${progressLine(options.label, done, options.total, io.columns - suffix.length)}${suffix}`);
     shown = true;
   };
   const lift = (): void => {
@@ -53,6 +60,11 @@ export function createProgress(io: IOStreams, options: { total: number; label: s
     stop() {
       lift();
       stopped = true;
+    },
+    drawing: true,
+    status(text) {
+      suffix = text === undefined ? '' : `  ${text}`;
+      draw();
     },
   };
 }

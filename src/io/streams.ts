@@ -34,6 +34,11 @@ export interface IOStreams {
    * still ask for confirmation). Never in CI.
    */
   canPrompt(): boolean;
+  /**
+   * Why `canPrompt()` is false, for the error that names the flag instead: `CI is set` on a
+   * terminal (saying "there is no terminal" there would be untrue), else `there is no terminal`.
+   */
+  readonly noPromptReason: string;
   /** Write to stdout (data only). */
   out(text: string): void;
   /** Write to stderr (everything that is not data). */
@@ -78,6 +83,7 @@ export function createIOStreams(options: StreamOptions): IOStreams {
     stderrColor: colorFor(isStderrTTY, env, noColor),
     columns: (isStdoutTTY ? stdout.columns : undefined) ?? (isStderrTTY ? stderr.columns : undefined) ?? 80,
     canPrompt: () => isStdinTTY && isStderrTTY && !inCI,
+    noPromptReason: isStdinTTY && isStderrTTY && inCI ? 'CI is set, so kactl does not ask' : 'there is no terminal to ask on',
     out: (text) => {
       stdout.write(text);
     },

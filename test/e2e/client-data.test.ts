@@ -81,10 +81,10 @@ describe('client data flows (e2e)', () => {
     const id = (await sb.ok(['files', 'upload', '--url', `${remoteUrl}/files/app.bin`])).stdout.trim();
     expect(id).toMatch(/^\d{6}$/);
     const target = path.join(tempDir(), 'app.bin');
-    const saved = await sb.ok(['client', 'file', 'download', id, '-o', target]);
+    const saved = await sb.ok(['client', 'file', 'download', id, '--out', target]);
     expect(saved.stderr).toContain(`Saved ${FILE_BYTES.length} bytes`);
     expect(fs.readFileSync(target)).toEqual(FILE_BYTES);
-    expect((await sb.kactl(['client', 'file', 'download', id, '-o', target])).code).toBe(2);
+    expect((await sb.kactl(['client', 'file', 'download', id, '--out', target])).code).toBe(2);
     const missing = await sb.kactl(['client', 'file', 'download', '000000']);
     expect(missing.code).toBe(1);
   }, SLOW);

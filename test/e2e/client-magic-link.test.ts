@@ -63,7 +63,7 @@ beforeAll(async () => {
 describe('client magic link (e2e)', () => {
   it('waits, and logs in once the link is approved on the sandbox page', async () => {
     const email = await userWithEmail('mallory');
-    const waiting = sb.kactl(['client', 'magic-link', '--email', email, '--timeout', '45s'], { timeoutMs: 50_000 });
+    const waiting = sb.kactl(['client', 'magic-link', '--email', email, '--wait-timeout', '45s'], { timeoutMs: 50_000 });
     await approve(await linkFor(email));
     const result = await waiting;
     expect(result.code, result.stderr).toBe(0);
@@ -75,8 +75,8 @@ describe('client magic link (e2e)', () => {
 
   it('--no-wait prints the next step; running it resumes the wait on the same session', async () => {
     const email = await userWithEmail('oscar');
-    const sent = JSON.parse((await sb.ok(['client', 'magic-link', '--email', email, '--no-wait', '--timeout', '40s'])).stdout);
-    expect(sent).toMatchObject({ sent: true, email, next_step: 'kactl client magic-link wait --timeout 40s' });
+    const sent = JSON.parse((await sb.ok(['client', 'magic-link', '--email', email, '--no-wait', '--wait-timeout', '40s'])).stdout);
+    expect(sent).toMatchObject({ sent: true, email, next_step: 'kactl client magic-link wait --wait-timeout 40s' });
     const [, , ...args] = (sent.next_step as string).split(' ');
     expect(args.slice(0, 2)).toEqual(['magic-link', 'wait']);
     const waiting = sb.kactl(['client', ...args], { timeoutMs: 50_000 });
@@ -90,7 +90,7 @@ describe('client magic link (e2e)', () => {
     const email = await userWithEmail('trent');
     await sb.ok(['client', 'magic-link', '--email', email, '--no-wait']);
     await sb.ok(['sandbox', 'advance', '16m']);
-    const result = await sb.kactl(['client', 'magic-link', 'wait', '--timeout', '30s']);
+    const result = await sb.kactl(['client', 'magic-link', 'wait', '--wait-timeout', '30s']);
     expect(result.code, result.stderr).toBe(1);
     expect(result.stderr).toContain('Magic link expired');
     expect((await sb.kactl(['client', 'check'])).code).toBe(3);

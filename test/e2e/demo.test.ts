@@ -43,6 +43,9 @@ describe('kactl demo', () => {
     expect(result.stdout).toMatch(/\$ kactl client login --username alice --password-stdin --code \d{6} < alice-password.txt\nLogged in!/);
     expect(result.stdout).toContain('Upgrade logs no one in');
     expect(result.stdout).not.toContain('correct-horse-battery-staple');
+    // It points only at what exists after it: no password file, no demo profile to reuse.
+    expect(result.stdout).toContain('its sandbox and profile are gone now. To try it yourself: kactl sandbox start');
+    expect(result.stdout).not.toMatch(/password is in alice-password\.txt|saved as profile/);
     // The temporary config folder is gone. (Node >= 22 keeps its own compile cache, which
     // bin/kactl.js turns on, in the temp folder: that one is Node's, shared, and stays.)
     expect(fs.readdirSync(tmp).filter((name) => name !== 'node-compile-cache')).toEqual([]);

@@ -56,7 +56,7 @@ describe('changes to many records', () => {
     const keys = await createLicenses(5);
     const result = await sb.kactl(['licenses', 'delete', '--all']);
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain('needs confirmation: add --yes when there is no terminal');
+    expect(result.stderr).toContain('needs confirmation: add --yes (there is no terminal to ask on)');
     expect(await licenseKeys()).toEqual([...keys].sort());
     expect(backups()).toEqual([]);
   });

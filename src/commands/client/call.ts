@@ -49,8 +49,11 @@ async function clientCallRun(ctx: Context, type: string, pairs: readonly string[
     ctx.output.json(body);
   } catch (error) {
     // The answer is data even when it says success:false: print it, then exit 1 with its message.
-    if (error instanceof ApiFailure) ctx.output.json(error.body);
-    else if (error instanceof AuthError && error.body) ctx.output.json(error.body);
+    // With --json, main prints the failure in the shape every command uses.
+    if (!ctx.output.wantsJson) {
+      if (error instanceof ApiFailure) ctx.output.json(error.body);
+      else if (error instanceof AuthError && error.body) ctx.output.json(error.body);
+    }
     throw error;
   }
 }

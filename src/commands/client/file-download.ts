@@ -1,11 +1,11 @@
 /**
- * `kactl client file download ID [-o PATH] [--force]`: fetch one of the app's files through
+ * `kactl client file download ID [--out PATH] [--force]`: fetch one of the app's files through
  * the server (`file`; the bytes come hex-encoded in `contents`, docs/protocol/client-api.md §4.17). To a file
- * with `-o` (never over an existing one without --force), else to stdout — unless stdout is a
+ * with `--out` (never over an existing one without --force), else to stdout — unless stdout is a
  * terminal and the bytes are not text.
  *
- * `-o` here is `--out`, not the global `--output`: the program parses options positionally, so
- * a leaf may give `-o` its own meaning (global-options.ts).
+ * `-o` is the output format here as everywhere (`-o json` prints the answer); the file goes to
+ * `--out`, which has no short form so that nobody writes a file named `json`.
  */
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
@@ -23,9 +23,9 @@ export function registerClientFile(group: Command, ctx: Context): void {
     .command('download')
     .description('download a file through the server')
     .argument('<id>', 'file id (6 digits)')
-    .option('-o, --out <path>', 'write the file here instead of stdout')
+    .option('--out <path>', 'write the file here instead of stdout')
     .option('--force', 'overwrite PATH if it exists')
-    .addHelpText('after', '\nExamples:\n  $ kactl client file download 482913 -o app.zip\n  $ kactl client file download 482913 > app.zip')
+    .addHelpText('after', '\nExamples:\n  $ kactl client file download 482913 --out app.zip\n  $ kactl client file download 482913 > app.zip')
     .action(async (id: string, options: DownloadOptions) => {
       await fileDownloadRun(ctx, id, options);
     });
@@ -43,7 +43,7 @@ async function fileDownloadRun(ctx: Context, id: string, options: DownloadOption
   if (!/^([0-9a-f]{2})*$/i.test(hex)) throw new NetworkError('The server\'s file answer has no hex "contents".');
   const bytes = Buffer.from(hex, 'hex');
   if (options.out === undefined) {
-    if (ctx.io.isStdoutTTY && looksBinary(bytes)) throw new UsageError(`File ${id} is binary (${bytes.length} bytes); save it with -o PATH or redirect stdout.`);
+    if (ctx.io.isStdoutTTY && looksBinary(bytes)) throw new UsageError(`File ${id} is binary (${bytes.length} bytes); save it with --out PATH or redirect stdout.`);
     ctx.io.stdout.write(bytes);
     return;
   }

@@ -1,6 +1,6 @@
 /**
- * `kactl client magic-link --email E [--timeout 15m] [--no-wait]` and
- * `kactl client magic-link wait [--timeout …]`: send a login link by email (`magicLinkSend`),
+ * `kactl client magic-link --email E [--wait-timeout 15m] [--no-wait]` and
+ * `kactl client magic-link wait [--wait-timeout …]`: send a login link by email (`magicLinkSend`),
  * then wait for the user to approve it (`magicLinkCheck`, docs/design.md "Names the spec does not
  * give"). `--no-wait` prints, stripe-style, JSON with the command that resumes the wait.
  *
@@ -40,7 +40,7 @@ times out, 6 when rate limited, 130 on Ctrl-C. The sandbox's links are in: kactl
 Examples:
   $ kactl client magic-link --email alice@example.com
   $ kactl client magic-link --email alice@example.com --no-wait
-  $ kactl client magic-link wait --timeout 5m`,
+  $ kactl client magic-link wait --wait-timeout 5m`,
     )
     .action(async (step: 'wait' | undefined, options: MagicLinkOptions) => {
       if (step === 'wait') await magicLinkWaitRun(ctx, options);
@@ -76,6 +76,6 @@ async function magicLinkSendRun(ctx: Context, options: MagicLinkOptions): Promis
 function nextStep(ctx: Context, waitTimeout: number | undefined): string {
   const parts = ['kactl', 'client', 'magic-link', 'wait'];
   if (ctx.globals.profile !== undefined) parts.push('--profile', ctx.globals.profile);
-  parts.push('--timeout', waitTimeout === undefined ? DEFAULT_WAIT : `${waitTimeout}s`);
+  parts.push('--wait-timeout', waitTimeout === undefined ? DEFAULT_WAIT : `${waitTimeout}s`);
   return parts.join(' ');
 }

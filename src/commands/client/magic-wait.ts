@@ -84,6 +84,10 @@ export async function waitForMagicLink(ctx: Context, api: ClientApi, timeoutSeco
       }
       await pause(Math.min(delay, remaining), ctx.signal);
     }
+  } catch (error) {
+    // Ctrl-C leaves the link and the session as a timeout does: say how to resume, the same way.
+    if (error instanceof InterruptedError || ctx.signal.aborted) throw new InterruptedError('Interrupted; stopped waiting for the link.', { hints: [RESUME_HINT] });
+    throw error;
   } finally {
     spinner.stop();
   }

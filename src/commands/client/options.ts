@@ -35,21 +35,14 @@ export interface PasswordFlags {
   passwordStdin?: boolean;
 }
 
-/**
- * The magic link's `--timeout` is how long to wait for approval, not the request timeout the
- * global `--timeout` sets. Stored under its own name, so giving it after the command leaves the
- * request timeout alone (global-options.ts only takes an option stored as `timeout`).
- */
-class WaitTimeoutOption extends Option {
-  override attributeName(): string {
-    return 'waitTimeout';
-  }
-}
-
 /** Default wait: the link's own lifetime (spec §8: 15 minutes). */
 export const DEFAULT_WAIT = '15m';
 export const DEFAULT_WAIT_SECONDS = 15 * 60;
 
+/**
+ * How long the magic link is waited for. Its own flag: `--timeout` is the request timeout
+ * everywhere, and one flag means one thing.
+ */
 export function waitTimeoutOption(): Option {
-  return new WaitTimeoutOption('--timeout <duration>', `how long to wait for approval, e.g. 90s or 15m (default ${DEFAULT_WAIT})`).argParser(parseDurationSeconds);
+  return new Option('--wait-timeout <duration>', `how long to wait for approval, e.g. 90s or 15m (default ${DEFAULT_WAIT})`).argParser(parseDurationSeconds);
 }

@@ -62,8 +62,10 @@ async function authenticatorCode(secret: string, nowMs: number): Promise<string>
 }
 
 async function tellStory(ctx: Context, t: Transcript, baseUrl: string): Promise<void> {
-  t.say(`A sandbox is running in this process on ${baseUrl} (store in memory), saved as profile "${PROFILE}".`);
-  t.say(`Against your own: kactl sandbox start, then the same commands. ${USER}'s password is in alice-password.txt.`);
+  // Only what outlives the demo is pointed at: the sandbox, its profile and the password file
+  // below exist while it runs and are gone when it ends.
+  t.say(`A sandbox is running in this process on ${baseUrl} (store in memory), with a profile "${PROFILE}" in a temporary config folder; both end with the demo.`);
+  t.say(`The steps read ${USER}'s password from stdin; "${PASSWORD_FILE}" stands for a file holding it.`);
 
   t.section('The seller creates two licenses and a chat channel');
   const keys = (await t.run(['licenses', 'create', '--amount', '2', '--expiry', '30'])).stdout.split('\n').filter((k) => k.trim() !== '');
@@ -95,7 +97,7 @@ async function tellStory(ctx: Context, t: Transcript, baseUrl: string): Promise<
 
   t.section('The session ends');
   await t.run(['client', 'logout']);
-  t.say('\nThat is the whole story. Every command above works against any compatible server: see kactl --help.');
+  t.say('\nThat is the whole story; its sandbox and profile are gone now. To try it yourself: kactl sandbox start, then the same commands. See kactl --help.');
 }
 
 export async function runDemo(ctx: Context): Promise<void> {

@@ -4,18 +4,7 @@ import { InvalidArgumentError } from 'commander';
 /** Profile names become keys in the config file and words in commands: keep them simple. */
 const PROFILE_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
-export function parseBaseUrl(raw: string): string {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new InvalidArgumentError('Give a full URL such as https://keyauth.win or http://127.0.0.1:8787.');
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new InvalidArgumentError('The base URL must start with http:// or https://.');
-  if (url.search || url.hash) throw new InvalidArgumentError('The base URL takes no query string or fragment.');
-  // Callers append /api/1.3/ etc.: keep the base without a trailing slash.
-  return url.toString().replace(/\/+$/, '');
-}
+export { parseBaseUrl } from '../../config/base-url.js';
 
 export function parsePublicKey(raw: string): string {
   const hex = raw.trim().toLowerCase().replace(/^0x/, '');

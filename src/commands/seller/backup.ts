@@ -16,7 +16,7 @@ import { findSellerOp, opCommandLine } from '../../api/seller-catalog/index.js';
 import type { SellerOp } from '../../api/seller-catalog/index.js';
 import { redactObject } from '../../api/redact.js';
 import { ExitCode, KactlError } from '../../errors.js';
-import { listOption } from './call-options.js';
+import { responseOptions } from './call-options.js';
 import { listRows } from './render.js';
 
 export const SUBSCRIPTIONS_LIMIT = 50;
@@ -61,7 +61,7 @@ async function subscriptionsOf(ctx: Context, users: unknown[]): Promise<Pick<Bac
   for (const user of users) {
     const name = (user as { username?: unknown }).username;
     if (typeof name !== 'string') continue;
-    const body = await api.call(usersub.type, { user: name }, { effect: 'read', ...listOption(usersub) });
+    const body = await api.call(usersub.type, { user: name }, { effect: 'read', ...responseOptions(usersub) });
     subscriptions[name] = listRows(body, 'subs', 'subscription').raw;
   }
   return { subscriptions };
@@ -87,7 +87,7 @@ export async function writeBackup(ctx: Context, op: SellerOp, params: Readonly<R
   const list = op.backupFrom === undefined ? undefined : findSellerOp(op.backupFrom);
   if (!list || list.response.kind !== 'list') throw new Error(`${op.type} has no list to back up from`);
   const listParams = Object.fromEntries(list.params.filter((p) => params[p.wire] !== undefined).map((p) => [p.wire, params[p.wire]!]));
-  const body = await (await ctx.sellerApi()).call(list.type, listParams, { effect: 'read', ...listOption(list) });
+  const body = await (await ctx.sellerApi()).call(list.type, listParams, { effect: 'read', ...responseOptions(list) });
   const records = listRows(body, list.response.key, list.response.columns[0] ?? 'value').raw;
   const settings = await ctx.settings();
   const app = appName ?? settings.appName.value;

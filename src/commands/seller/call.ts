@@ -8,6 +8,7 @@ import type { Context } from '../../context.js';
 import { ApiFailure, AuthError } from '../../errors.js';
 import { findSellerOp } from '../../api/seller-catalog/index.js';
 import { parseKeyValues, rejectReserved } from '../raw-params.js';
+import { responseOptions } from './call-options.js';
 
 export function registerSellerCall(program: Command, ctx: Context): void {
   const group = program.command('seller').description('raw seller API access (every operation also has a command of its own)');
@@ -38,14 +39,17 @@ async function sellerCallRun(ctx: Context, type: string, pairs: readonly string[
   try {
     const answer = await api.call(type, rest, {
       effect: op?.effect ?? 'write',
-      ...(op?.response.kind === 'list' ? { list: { key: op.response.key, emptyMessage: op.response.emptyMessage } } : {}),
+      ...(op === undefined ? {} : responseOptions(op)),
       ...(format === 'text' ? { format: 'text' as const } : {}),
     });
     if (typeof answer === 'string') ctx.output.line(answer);
     else ctx.output.json(answer);
   } catch (error) {
-    if (error instanceof ApiFailure) ctx.output.json(error.body);
-    else if (error instanceof AuthError && error.body) ctx.output.json(error.body);
+    // With --json, main prints the failure in the shape every command uses.
+    if (!ctx.output.wantsJson) {
+      if (error instanceof ApiFailure) ctx.output.json(error.body);
+      else if (error instanceof AuthError && error.body) ctx.output.json(error.body);
+    }
     throw error;
   }
 }

@@ -12,10 +12,13 @@
 import fs from 'node:fs';
 import type { Context } from '../../context.js';
 import { pacingNote } from '../../context.js';
+import { findSellerOp } from '../../api/seller-catalog/index.js';
 import type { SellerOp } from '../../api/seller-catalog/index.js';
-import { InterruptedError, NetworkError, PartialFailure, UsageError } from '../../errors.js';
+import { ApiFailure, InterruptedError, NetworkError, PartialFailure, UsageError } from '../../errors.js';
+import { isQuotaMessage } from '../../api/retry.js';
 import { createProgress } from '../../io/progress.js';
 import { printDryRun } from './dry-run.js';
+import { responseOptions } from './call-options.js';
 
 /** The server's cap per `add` call (docs/protocol/seller-api.md §1.5). */
 export const KEYS_PER_CALL = 100;
@@ -67,7 +70,9 @@ function openSink(ctx: Context, options: CreateOptions, json: boolean): KeySink 
   const file = options.out;
   let fd: number;
   try {
-    fd = fs.openSync(file, options.force ? 'w' : 'wx');
+    // License keys are secrets: 0600 like backups, also when --force reuses an existing file.
+    fd = fs.openSync(file, options.force ? 'w' : 'wx', 0o600);
+    fs.fchmodSync(fd, 0o600);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EEXIST') throw new UsageError(`${file} already exists; add --force to overwrite it.`);
@@ -96,17 +101,46 @@ function checkRequest(params: Readonly<Record<string, string>>): number {
   return amount;
 }
 
+/**
+ * A key grants the subscriptions of its level: keys at a level no subscription has give a user
+ * nothing. Said before making them (one read of the subscription list); when the list cannot be
+ * read the keys are made without the check, since it only warns.
+ */
+async function warnIfNoSubscriptionAt(ctx: Context, level: string): Promise<void> {
+  const subs = findSellerOp('fetchallsubs')!;
+  let levels: string[];
+  try {
+    const body = await (await ctx.sellerApi()).call(subs.type, {}, { effect: 'read', ...responseOptions(subs) });
+    levels = (body.subs as { level?: unknown }[]).map((sub) => String(sub.level));
+  } catch (error) {
+    if (ctx.signal.aborted) throw error;
+    return;
+  }
+  if (levels.includes(String(Number(level)))) return;
+  const known = levels.length === 0 ? 'the application has no subscriptions yet' : `the subscriptions have level ${[...new Set(levels)].sort().join(', ')}`;
+  ctx.output.warn(`No subscription has level ${level} (${known}): these keys will grant nothing until one does (kactl subs create --name NAME --level ${level}).`);
+}
+
 export async function createLicenses(ctx: Context, op: SellerOp, params: Readonly<Record<string, string>>, options: CreateOptions): Promise<void> {
   const amount = checkRequest(params);
   const calls = chunkSizes(amount).map((size) => ({ ...params, amount: String(size) }));
   if (options.dryRun) return printDryRun(ctx, op, calls, { backup: false });
   if (amount > KEYS_PER_DAY) ctx.output.warn(`The hosted service makes at most ${KEYS_PER_DAY} keys a day through the seller API; calls past that will fail.`);
 
+  if (params.level !== undefined) await warnIfNoSubscriptionAt(ctx, params.level);
+
   const json = ctx.output.wantsJson;
   const sink = openSink(ctx, options, json);
   // A bar over the keys would be noise for a single call.
   const progress = createProgress(ctx.io, { total: amount, label: 'Creating licenses', enabled: calls.length > 1 });
-  const api = await ctx.sellerApi({ onWait: (ms) => progress.above(() => ctx.output.note(pacingNote(ms))) });
+  // Pacing waits: beside the bar when one is drawn, else the Context's single wait line.
+  const api = await ctx.sellerApi({
+    onWait: (ms) => {
+      if (!progress.drawing) return ctx.showWait(pacingNote(ms));
+      progress.status(`pacing ${(ms / 1000).toFixed(1)} s`);
+      return () => progress.status(undefined);
+    },
+  });
   const made: string[] = [];
   try {
     for (const call of calls) {
@@ -128,7 +162,12 @@ export async function createLicenses(ctx: Context, op: SellerOp, params: Readonl
     if (made.length === 0) throw error;
     const missing = amount - made.length;
     const reason = error instanceof Error ? error.message : String(error);
-    ctx.output.note(`The ${made.length} keys made are ${sink.where}. Run again with --amount ${missing} to make the rest.`);
+    // The seller API's quota is per 24 hours: running again at once would only be refused again.
+    const quota = error instanceof ApiFailure && isQuotaMessage(error.message);
+    const next = quota
+      ? `The server's limit is per 24 hours (${reason.replace(/\.$/, '')}): make the other ${missing} once its window allows, at most ${KEYS_PER_DAY} a day.`
+      : `Run again with --amount ${missing} to make the rest.`;
+    ctx.output.note(`The ${made.length} keys made are ${sink.where}. ${next}`);
     throw new PartialFailure(`Created ${made.length} of ${amount} licenses; ${missing} are missing. The call that failed said: ${reason}`, made, error);
   }
   progress.stop();

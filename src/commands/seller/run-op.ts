@@ -5,11 +5,10 @@
  */
 import type { Context } from '../../context.js';
 import type { SellerOp } from '../../api/seller-catalog/index.js';
-import { ApiFailure } from '../../errors.js';
 import { guardBulk, guardDeleteOne } from './guard.js';
 import { printDryRun } from './dry-run.js';
 import { renderAnswer } from './render.js';
-import { listOption } from './call-options.js';
+import { responseOptions } from './call-options.js';
 
 export interface RunOptions {
   /** Print the request and send nothing. */
@@ -27,13 +26,7 @@ export async function runOp(ctx: Context, op: SellerOp, params: Readonly<Record<
   if (op.effect === 'bulk') await guardBulk(ctx, op, params, { backup: options.backup });
 
   const api = await ctx.sellerApi();
-  let body: Record<string, unknown>;
-  try {
-    body = await api.call(op.type, params, { effect: op.effect, ...listOption(op) });
-  } catch (error) {
-    // `--json` promises the server's JSON, failures included (as `kactl seller call` does).
-    if (error instanceof ApiFailure && ctx.output.wantsJson) ctx.output.json(error.body);
-    throw error;
-  }
+  // With --json a failure is printed by main, in the one error shape every command uses.
+  const body = await api.call(op.type, params, { effect: op.effect, ...responseOptions(op) });
   await renderAnswer(ctx, op, body);
 }

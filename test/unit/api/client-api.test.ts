@@ -164,7 +164,9 @@ describe('requests', () => {
   });
 
   it('keeps sessionid, enckey and password out of --verbose lines', async () => {
-    const server = await startHttpServer((req) => (req.params.get('type') === 'init' ? signed(initAnswer()) : signed(ok13())));
+    const server = await startHttpServer((req) =>
+      req.params.get('type') === 'init' ? signed(initAnswer()) : signed({ ...ok13(), info: { username: 'bob' } }),
+    );
     const lines: string[] = [];
     const { client, box } = makeClient(server, { verbose: lines });
     await client.init();
@@ -230,7 +232,7 @@ describe('signatures', () => {
     const { client, warnings } = makeClient(server, { session: liveSession(), verify: false });
     await client.call('check');
     await client.call('check');
-    expect(warnings).toEqual(["Warning: not checking the server's answer signatures (--no-verify)."]);
+    expect(warnings).toEqual(["Not checking the server's answer signatures (--no-verify)."]);
   });
 
   it('refuses a 1.2 answer whose HMAC does not match', async () => {
@@ -396,12 +398,41 @@ describe('rate limits and retries', () => {
     );
     const { client, slept } = makeClient(server, { session: liveSession('1.2') });
     await expect(client.call('chatsend', { channel: 'general', message: 'hi' })).resolves.toMatchObject({ success: true });
-    expect(slept).toEqual([1000]);
+    // "Try again in a minute" names the hosted window: waited out, not retried after a second.
+    expect(slept).toEqual([60_000]);
+  });
+
+  it('the genuine server\'s unsigned 200 "Try again in a minute": one wait of the window, then exit 6 (not exit 5)', async () => {
+    const server = await startHttpServer(() => json({ success: false, message: 'This application has sent too many requests. Try again in a minute.' }));
+    const { client, slept, warnings } = makeClient(server, { session: liveSession() });
+    const error = await caught(client.call('check'));
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect(error.exitCode).toBe(ExitCode.rateLimited);
+    expect(error.message).toBe('Still rate limited after waiting 60 s. Server said: This application has sent too many requests. Try again in a minute.');
+    expect(slept).toEqual([60_000]);
+    expect(server.requests).toHaveLength(2);
+    expect(warnings).toEqual(['Rate limited by the server; trying again in 60 s (try 2 of 3).']);
+  });
+
+  it('with a countdown (a terminal) the wait counts down instead of a note', async () => {
+    const server = await startHttpServer((_req, index) =>
+      index === 0 ? json({ success: false, message: 'This application has sent too many requests. Try again in a minute.' }) : signed(ok13()),
+    );
+    const counted: number[] = [];
+    const { client, warnings } = makeClient(server, {
+      session: liveSession(),
+      rateWindowMs: 20,
+      countdown: async (notice) => void counted.push(notice.delayMs),
+    });
+    await expect(client.call('check')).resolves.toMatchObject({ success: true });
+    // The 1 s floor of a rate-limit wait still applies to a window shorter than that.
+    expect(counted).toEqual([1000]);
+    expect(warnings).toEqual([]);
   });
 
   it('the hosted docs\' {"status":false} rate-limit shape is retried too', async () => {
     const server = await startHttpServer((_req, index) =>
-      index === 0 ? json({ status: false, message: "You've been rate limited, you're sending too many requests" }) : signed(ok13()),
+      index === 0 ? json({ status: false, message: "You've been rate limited, you're sending too many requests" }) : signed({ ...ok13(), appinfo: {} }),
     );
     const { client } = makeClient(server, { session: liveSession() });
     await expect(client.call('fetchStats')).resolves.toMatchObject({ success: true });

@@ -11,7 +11,7 @@ describe('Pacer', () => {
     const dir = tempDir();
     const time = fakeTime();
     const waits: number[] = [];
-    const options = { key: KEY, limit: 3, windowMs: 10_000, marginMs: 0, stateDir: dir, now: time.now, sleep: time.sleep, onWait: (ms: number) => waits.push(ms) };
+    const options = { key: KEY, limit: 3, windowMs: 10_000, marginMs: 0, stateDir: dir, now: time.now, sleep: time.sleep, onWait: (ms: number) => void waits.push(ms) };
     const first = new Pacer(options);
     const second = new Pacer(options);
 

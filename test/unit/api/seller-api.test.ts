@@ -167,7 +167,7 @@ describe('rate limits and pacing', () => {
     const { seller, warnings } = makeSeller(server);
     await expect(seller.call('add', { expiry: 1 }, { effect: 'write' })).resolves.toMatchObject({ key: 'K' });
     expect(server.requests).toHaveLength(2);
-    expect(warnings).toEqual(['Rate limited by the server; trying again in 1 s (try 2 of 3).']);
+    expect(warnings).toEqual(['Rate limited by the server; trying again in 60 s (try 2 of 3).']);
   });
 
   it('429 with Retry-After, then 200', async () => {
@@ -177,14 +177,16 @@ describe('rate limits and pacing', () => {
     expect(time.slept).toEqual([5000]);
   });
 
-  it('always rate-limited: exit 6 after 3 tries, the server\'s words in the message', async () => {
+  it('always rate-limited with "Try again in 1 minute": waits the window once, then exit 6 with the server\'s words', async () => {
     const server = await startHttpServer(() => json({ success: false, message: TOO_FREQUENT }));
-    const { seller } = makeSeller(server);
+    const { seller, time } = makeSeller(server);
     const error = await caught(seller.call('fetchallkeys', {}, { effect: 'read' }));
     expect(error).toBeInstanceOf(RateLimitError);
     expect(error.exitCode).toBe(ExitCode.rateLimited);
     expect(error.message).toContain('Seller key used too frequently!');
-    expect(server.requests).toHaveLength(3);
+    expect(error.message).toMatch(/^Still rate limited after waiting 60 s\./);
+    expect(time.slept).toEqual([60_000]);
+    expect(server.requests).toHaveLength(2);
   });
 
   it('paces calls to the budget, shared through the state folder, and says so', async () => {
@@ -192,7 +194,7 @@ describe('rate limits and pacing', () => {
     const dir = tempDir();
     const time = fakeTime();
     const waits: number[] = [];
-    const options = { ratePerMinute: 2, stateDir: dir, now: time.now, sleep: time.sleep, onWait: (ms: number) => waits.push(ms) };
+    const options = { ratePerMinute: 2, stateDir: dir, now: time.now, sleep: time.sleep, onWait: (ms: number) => void waits.push(ms) };
     const first = makeSeller(server, options).seller;
     const second = makeSeller(server, options).seller;
     await first.call('setseller');

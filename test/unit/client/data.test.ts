@@ -73,16 +73,16 @@ describe('file download', () => {
   const bytes = Buffer.from([0x00, 0x01, 0xfe, 0xff, 0x0a]);
   const fileAnswer = () => ok('File download successful', { contents: bytes.toString('hex') });
 
-  it('writes the bytes to stdout when piped, and to -o PATH, never over a file without --force', async () => {
+  it('writes the bytes to stdout when piped, and to --out PATH, never over a file without --force', async () => {
     const rig = await clientRig({ handlers: { file: fileAnswer } });
     await rig.run(['client', 'init']);
     const piped = await rig.run(['client', 'file', 'download', '123456']);
     expect(piped.code, piped.stderr).toBe(0);
     expect(rig.callsOf('file')[0]!.params.fileid).toBe('123456');
     const target = path.join(tempDir(), 'out.bin');
-    expect((await rig.run(['client', 'file', 'download', '123456', '-o', target])).code).toBe(0);
+    expect((await rig.run(['client', 'file', 'download', '123456', '--out', target])).code).toBe(0);
     expect(fs.readFileSync(target)).toEqual(bytes);
-    const again = await rig.run(['client', 'file', 'download', '123456', '-o', target]);
+    const again = await rig.run(['client', 'file', 'download', '123456', '--out', target]);
     expect(again.code).toBe(2);
     expect(again.stderr).toContain('--force');
     expect((await rig.run(['client', 'file', 'download', '123456', '--out', target, '--force'])).code).toBe(0);
@@ -93,8 +93,24 @@ describe('file download', () => {
     await rig.run(['client', 'init']);
     const result = await rig.run(['client', 'file', 'download', '123456'], { stdoutTTY: true });
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain('-o PATH');
+    expect(result.stderr).toContain('--out PATH');
     expect(result.stdout).toBe('');
+  });
+
+  it('-o is the output format here too: `-o json` prints the answer and writes no file named json', async () => {
+    const rig = await clientRig({ handlers: { file: fileAnswer } });
+    await rig.run(['client', 'init']);
+    const cwd = process.cwd();
+    const dir = tempDir();
+    process.chdir(dir);
+    try {
+      const result = await rig.run(['client', 'file', 'download', '123456', '-o', 'json']);
+      expect(result.code, result.stderr).toBe(0);
+      expect(JSON.parse(result.stdout)).toMatchObject({ success: true, contents: bytes.toString('hex') });
+      expect(fs.existsSync(path.join(dir, 'json'))).toBe(false);
+    } finally {
+      process.chdir(cwd);
+    }
   });
 });
 

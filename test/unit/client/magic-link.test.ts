@@ -34,7 +34,7 @@ describe('kactl client magic-link', () => {
   it('shows a spinner with a countdown on a terminal', async () => {
     const rig = await clientRig({ handlers: { magicLinkCheck: approvedAfter(1) } });
     await rig.run(['client', 'init']);
-    const result = await rig.run(['client', 'magic-link', 'wait', '--timeout', '2m'], { stderrTTY: true, stdoutTTY: true });
+    const result = await rig.run(['client', 'magic-link', 'wait', '--wait-timeout', '2m'], { stderrTTY: true, stdoutTTY: true });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toMatch(/Waiting for the link to be approved… [12]:\d\d left \(Ctrl-C to stop\)/);
     expect(result.stderr).toContain('\r\u001b[2K');
@@ -48,10 +48,10 @@ describe('kactl client magic-link', () => {
     expect(result.stderr).toContain('Magic link expired');
   });
 
-  it('exits 1 when its own --timeout runs out first, saying how to resume', async () => {
+  it('exits 1 when its own --wait-timeout runs out first, saying how to resume', async () => {
     const rig = await clientRig({ handlers: { magicLinkCheck: pending } });
     await rig.run(['client', 'init']);
-    const result = await rig.run(['client', 'magic-link', 'wait', '--timeout', '1s']);
+    const result = await rig.run(['client', 'magic-link', 'wait', '--wait-timeout', '1s']);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('not approved within 0:01');
     expect(result.stderr).toContain('kactl client magic-link wait');
@@ -79,28 +79,33 @@ describe('kactl client magic-link', () => {
     const stdin = new PassThrough();
     stdin.end();
     const sink = () => Object.assign(new PassThrough(), { isTTY: false });
-    const code = await main(['client', 'magic-link', 'wait'], { stdin, stdout: sink(), stderr: sink(), env: { KACTL_CONFIG_DIR: rig.configDir, NO_COLOR: '1' }, signal: controller.signal });
+    const stderr = sink();
+    const said: Buffer[] = [];
+    stderr.on('data', (chunk: Buffer) => said.push(chunk));
+    const code = await main(['client', 'magic-link', 'wait'], { stdin, stdout: sink(), stderr, env: { KACTL_CONFIG_DIR: rig.configDir, NO_COLOR: '1' }, signal: controller.signal });
     expect(code).toBe(130);
+    // The same resume hint a timeout prints (it used to say only "Interrupted.").
+    expect(Buffer.concat(said).toString('utf8')).toContain('To wait again on the same session: kactl client magic-link wait');
   });
 
   it('--no-wait prints JSON with the command that resumes on the same profile', async () => {
     const rig = await clientRig({ handlers: { magicLinkSend: sent } });
     await rig.run(['client', 'init']);
-    const result = await rig.run(['client', 'magic-link', '--email', 'alice@example.com', '--no-wait', '--timeout', '5m', '--profile', RIG_PROFILE]);
+    const result = await rig.run(['client', 'magic-link', '--email', 'alice@example.com', '--no-wait', '--wait-timeout', '5m', '--profile', RIG_PROFILE]);
     expect(result.code, result.stderr).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual({
       sent: true,
       email: 'alice@example.com',
       message: 'Magic link sent',
-      next_step: `kactl client magic-link wait --profile ${RIG_PROFILE} --timeout 300s`,
+      next_step: `kactl client magic-link wait --profile ${RIG_PROFILE} --wait-timeout 300s`,
     });
     expect(rig.callsOf('magicLinkCheck')).toHaveLength(0);
   });
 
-  it('its --timeout is the wait, not the request timeout', async () => {
+  it('its --wait-timeout is the wait, not the request timeout', async () => {
     const rig = await clientRig({ handlers: { magicLinkCheck: approvedAfter(0) } });
     await rig.run(['client', 'init']);
-    const result = await rig.run(['client', 'magic-link', 'wait', '--timeout', '1ms']);
+    const result = await rig.run(['client', 'magic-link', 'wait', '--wait-timeout', '1ms']);
     // A 1 ms request timeout would have failed the call (exit 4); a 1 ms wait still checks once.
     expect(result.code, result.stderr).toBe(0);
   });

@@ -153,6 +153,7 @@ describe('other answers', () => {
     expect(plain.stderr).toContain('Key Not Found');
     const asJson = await seller.run(['licenses', 'verify', 'NOPE', '--json']);
     expect(asJson.code).toBe(1);
-    expect(JSON.parse(asJson.stdout)).toEqual({ success: false, message: 'Key Not Found' });
+    // The one --json error shape: the server's answer, plus the exit code and the sentence.
+    expect(JSON.parse(asJson.stdout)).toEqual({ success: false, message: 'Key Not Found', error: { code: 1, message: 'Key Not Found' } });
   });
 });

@@ -7,12 +7,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { fakeSeller, ok, withoutAuth } from './helpers.js';
+import { fakeSeller, json, ok, withoutAuth } from './helpers.js';
 import { tempDir } from '../../helpers/temp-dir.js';
+
+/** `getbalance` succeeds only with its `balance` record (answers are checked for their fields). */
+const BALANCE = { getbalance: () => json({ success: true, message: 'ok', balance: { month: 0 } }) };
 
 /** Runs one command against a fresh fake server that answers `type`; returns what the server got. */
 async function sentBy(type: string, args: readonly string[], options: { stdin?: string } = {}): Promise<Record<string, string>> {
-  const seller = await fakeSeller({ [type]: ok });
+  const seller = await fakeSeller(type === 'getbalance' ? BALANCE : { [type]: ok });
   const result = await seller.run(args, options);
   expect(result.code, result.stderr).toBe(0);
   const sent = seller.sent();
@@ -61,7 +64,7 @@ describe('flags to wire parameters', () => {
   });
 
   it("defaults team balance's application name to the profile's", async () => {
-    const seller = await fakeSeller({ getbalance: ok });
+    const seller = await fakeSeller(BALANCE);
     const result = await seller.run(['team', 'balance', 'shop1'], { env: { KACTL_APP_NAME: 'FromEnv' } });
     expect(result.code, result.stderr).toBe(0);
     expect(withoutAuth(seller.sent()[0]!)).toEqual({ type: 'getbalance', username: 'shop1', appname: 'FromEnv' });
