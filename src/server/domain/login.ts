@@ -27,6 +27,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { Store } from '../store/store.js';
 import { isBlacklisted } from './blacklists.js';
+import { realNow } from './clock.js';
 import { appMessage } from './messages.js';
 import { failure, success, type Failure, type Outcome } from './outcome.js';
 import { hashPassword, verifyPassword } from './passwords.js';
@@ -141,7 +142,8 @@ export async function loginUser(store: Store, app: AppRow, session: SessionRow, 
 
     if (user.twofaEnabled && user.twofaSecret !== null) {
       if (input.code === undefined) return failure('2farequired', '2FA code required.');
-      if (!verifyTotp(user.twofaSecret, input.code, now)) return failure('2fainvalid', 'Invalid 2FA code.');
+      // The code comes from a real authenticator: check it against real time, not the sandbox clock.
+      if (!verifyTotp(user.twofaSecret, input.code, realNow(store, now))) return failure('2fainvalid', 'Invalid 2FA code.');
     }
 
     if (findLiveSession(store, app.id, session.id, now) === undefined) return failure('sessionnotfound', SESSION_NOT_FOUND_MESSAGE);

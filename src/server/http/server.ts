@@ -182,6 +182,8 @@ export function createSandboxServer(deps: ServerDeps): SandboxServer {
     if (res.headersSent) return;
     res.writeHead(response.status, {
       'access-control-allow-origin': '*',
+      // The domain clock (Unix seconds), so a client can show time left as the sandbox counts it.
+      'x-sandbox-now': String(domainNow(deps.store, deps.clock())),
       ...response.headers,
       'content-length': String(response.body.length),
       ...(closeConnection ? { connection: 'close' } : {}),
