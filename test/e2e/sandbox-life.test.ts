@@ -43,7 +43,7 @@ afterAll(killLeftovers);
 const kactl = (configDir: string, args: string[], input?: string) => runKactl(args, { configDir, ...(input === undefined ? {} : { input }), timeoutMs: 60_000 });
 
 function config(configDir: string): { active?: string; profiles: Record<string, { baseUrl?: string }> } {
-  return JSON.parse(fs.readFileSync(path.join(configDir, 'config.json'), 'utf8'));
+  return JSON.parse(fs.readFileSync(path.join(configDir, 'config.json'), 'utf8')) as ReturnType<typeof config>;
 }
 
 interface StatusRow {
