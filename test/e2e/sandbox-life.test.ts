@@ -12,6 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { KACTL_BIN, cleanEnv, runKactl } from '../helpers/run-kactl.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { isAlive } from '../../src/commands/sandbox/self-process.js';
+import { totpCode } from '../../src/server/domain/twofa.js';
 
 const configDirs: string[] = [];
 const children: ChildProcess[] = [];
@@ -182,7 +183,7 @@ describe('a foreground sandbox sent to the background with &', () => {
 });
 
 describe('the sandbox clock, as the CLI shows it', () => {
-  it('after `advance 31d` a fresh 30-day key shows 30 days left, by the sandbox clock; --reset and steps back work', async () => {
+  it('after `advance 31d` a fresh 30-day key shows 30 days left, an authenticator code still works; --reset and steps back work', async () => {
     const dir = freshConfig();
     expect((await kactl(dir, ['sandbox', 'start', '--detach', '--port', '0', '--data', ':memory:', '--no-rate-limit'])).code).toBe(0);
     try {
@@ -198,6 +199,12 @@ describe('the sandbox clock, as the CLI shows it', () => {
       const left = Number(row.at(-1));
       expect(left).toBeGreaterThan(30 * 86_400 - 120);
       expect(left).toBeLessThanOrEqual(30 * 86_400);
+
+      // A real authenticator's code (real time) turns 2FA on although the sandbox runs 31 days ahead.
+      const first = JSON.parse((await kactl(dir, ['client', '2fa', 'enable', '--json'])).stdout) as { '2fa': { secret_code: string } };
+      const enabled = await kactl(dir, ['client', '2fa', 'enable', '--code', totpCode(first['2fa'].secret_code, Math.floor(Date.now() / 1000))]);
+      expect(enabled.code, enabled.stderr).toBe(0);
+      expect(enabled.stderr).toContain('Two-factor authentication is on');
 
       expect((await kactl(dir, ['sandbox', 'advance', '0', '--json'])).code).toBe(0);
       const back = JSON.parse((await kactl(dir, ['sandbox', 'advance', '--json', '--', '-1d'])).stdout) as { offset: number };
