@@ -69,6 +69,8 @@ export class Context {
   private resolved: ResolvedSettings | undefined;
   private transportInstance: Transport | undefined;
   private waitLine: ((text: string) => (() => void) | undefined) | undefined;
+  /** How far a sandbox's domain clock runs from ours (ms), once one has answered. */
+  private serverClockOffsetMs = 0;
   /** Set by a command that ends without an error but must not exit 0 (rare). */
   exitCode = 0;
   /** `kactl licenses create`: the command being run, for usage lines in errors. */
@@ -78,6 +80,15 @@ export class Context {
     this.env = deps.env;
     this.signal = deps.signal;
     this.now = deps.now;
+  }
+
+  /**
+   * The server's "now" in ms: a sandbox's domain clock (it reports it on every answer; see
+   * `kactl sandbox advance`) once one has answered in this run, else `now()`. Time left on
+   * subscriptions and keys is counted from this.
+   */
+  serverNow(): number {
+    return this.now() + this.serverClockOffsetMs;
   }
 
   get globals(): GlobalOptions {
@@ -170,6 +181,9 @@ export class Context {
       this.transportInstance = new Transport({
         timeoutMs: settings.timeout.value * 1000,
         signal: this.signal,
+        onSandboxNow: (seconds: number) => {
+          this.serverClockOffsetMs = seconds * 1000 - this.now();
+        },
         ...(this.globalOptions.verbose ? { verbose: (line: string) => this.verbose(line) } : {}),
       });
     }

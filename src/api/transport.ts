@@ -49,6 +49,8 @@ export interface TransportOptions {
   clock?: () => number;
   /** Aborts every request made through this Transport (the CLI's Ctrl-C signal). */
   signal?: AbortSignal;
+  /** Told the domain clock (Unix seconds) of a kactl sandbox, from its `x-sandbox-now` header. */
+  onSandboxNow?: (unixSeconds: number) => void;
 }
 
 export interface TransportRequest {
@@ -91,6 +93,7 @@ export class Transport {
   private readonly userAgent: string;
   private readonly clock: () => number;
   private readonly signal: AbortSignal | undefined;
+  private readonly onSandboxNow: ((unixSeconds: number) => void) | undefined;
 
   constructor(options: TransportOptions = {}) {
     this.ownsDispatcher = options.dispatcher === undefined;
@@ -102,6 +105,7 @@ export class Transport {
     this.userAgent = options.userAgent ?? 'kactl';
     this.clock = options.clock ?? (() => performance.now());
     this.signal = options.signal;
+    this.onSandboxNow = options.onSandboxNow;
   }
 
   /**
@@ -178,6 +182,8 @@ export class Transport {
     const body = Buffer.concat(received, receivedBytes);
     this.log(() => `← ${status}${statusText === '' ? '' : ` ${statusText}`} in ${elapsedMs} ms, ${body.length} bytes`);
     const flatHeaders = flattenHeaders(answer.headers);
+    const sandboxNow = Number(flatHeaders['x-sandbox-now'] ?? NaN);
+    if (Number.isSafeInteger(sandboxNow) && sandboxNow > 0) this.onSandboxNow?.(sandboxNow);
 
     const location = flatHeaders.location;
     if (status >= 300 && status < 400 && location !== undefined && location !== '') {

@@ -34,7 +34,7 @@ function start(configDir: string, args: string[]): Promise<Started> {
     });
     // Without --json nothing comes on stdout: the ready state shows on stderr.
     child.stderr.on('data', () => {
-      if (stderr.includes('Press Ctrl-C to stop.')) {
+      if (stderr.includes('Press Ctrl-C to stop')) {
         resolve({
           line: '',
           stop: async (signal) => {

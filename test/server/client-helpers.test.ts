@@ -4,7 +4,7 @@ import { phpUrlDecode } from '../../src/server/client/outbound.js';
 import { escapeHtml } from '../../src/server/client/page-layout.js';
 import { maskCredential } from '../../src/server/client/stats.js';
 import { matchPages, type PageRoute } from '../../src/server/http/pages.js';
-import { advanceClock, domainNow, getClockOffset } from '../../src/server/domain/clock.js';
+import { advanceClock, domainNow, getClockOffset, MAX_CLOCK_OFFSET, realNow, setClockOffset } from '../../src/server/domain/clock.js';
 import { checkEmailCode, issueEmailCode, spendEmailCode } from '../../src/server/domain/email-codes.js';
 import { createUser } from '../../src/server/domain/users.js';
 import { openTestStore } from '../helpers/sandbox.js';
@@ -56,16 +56,21 @@ describe('matchPages', () => {
 });
 
 describe('domain clock', () => {
-  it('adds the stored offset to real time and only moves forward', () => {
+  it('adds the stored offset to real time, moves either way within 100 years, and gives real time back', () => {
     const t = openTestStore();
     expect(getClockOffset(t.store)).toBe(0);
     expect(domainNow(t.store, 1_700_000_000_999)).toBe(1_700_000_000);
     expect(advanceClock(t.store, 90)).toBe(90);
     expect(advanceClock(t.store, 10)).toBe(100);
     expect(domainNow(t.store, 1_700_000_000_000)).toBe(1_700_000_100);
-    expect(() => advanceClock(t.store, -1)).toThrow(RangeError);
+    expect(realNow(t.store, 1_700_000_100)).toBe(1_700_000_000);
+    expect(advanceClock(t.store, -150)).toBe(-50);
+    expect(advanceClock(t.store, 0)).toBe(-50);
     expect(() => advanceClock(t.store, 0.5)).toThrow(RangeError);
-    expect(getClockOffset(t.store)).toBe(100);
+    expect(() => advanceClock(t.store, MAX_CLOCK_OFFSET + 100)).toThrow(RangeError);
+    expect(getClockOffset(t.store)).toBe(-50);
+    expect(setClockOffset(t.store, 0)).toBe(0);
+    expect(domainNow(t.store, 1_700_000_000_000)).toBe(1_700_000_000);
     t.store.close();
   });
 });

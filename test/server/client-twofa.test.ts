@@ -119,3 +119,27 @@ describe('2fadisable', () => {
     expect((await sb.client('2fadisable', { sessionid: sid, code: totpCode(secret, clock.seconds()) })).json.message).toBe('2fa is not enabled on this account');
   });
 });
+
+describe('2FA and the sandbox clock', () => {
+  // An authenticator app shows the code of real time; moving the sandbox's domain clock
+  // (`kactl sandbox advance 16m`) must not make its codes wrong, nor make "real time + offset" right.
+  it('checks codes against real time after the domain clock moved, at enable, login and disable', async () => {
+    const clock = fakeClock();
+    const sb = await startTestSandbox({ now: clock.now });
+    const { sid, username, pass } = await registerUser(sb);
+    await sb.advance(16 * 60);
+    const first = await sb.client('2faenable', { sessionid: sid });
+    const secret = first.json['2fa'].secret_code as string;
+    const shifted = await sb.client('2faenable', { sessionid: sid, code: totpCode(secret, clock.seconds() + 960) });
+    expect(shifted.json.message).toBe('Invalid code please try again');
+    const real = await sb.client('2faenable', { sessionid: sid, code: totpCode(secret, clock.seconds()) });
+    expect(real.json).toMatchObject({ success: true, message: '2fa successfully activated' });
+
+    await sb.advance(3600);
+    const fresh = await sb.init();
+    const login = (code: string) => sb.client('login', { sessionid: fresh, username, pass, hwid: HWID, code });
+    expect((await login(totpCode(secret, clock.seconds() + 960 + 3600))).json.message).toBe('Invalid 2FA code.');
+    expect((await login(totpCode(secret, clock.seconds()))).json.success).toBe(true);
+    expect((await sb.client('2fadisable', { sessionid: fresh, code: totpCode(secret, clock.seconds()) })).json.success).toBe(true);
+  });
+});

@@ -1,6 +1,7 @@
 /**
  * The admin clock, GET/POST /sandbox/clock: it moves the domain clock (sessions, subscriptions,
- * links, codes) and only that; signature timestamps stay real; the offset survives a restart.
+ * links, codes) and only that, either way; signature timestamps stay real; the offset survives a
+ * restart and offset=0 resets it.
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -40,17 +41,42 @@ describe('/sandbox/clock', () => {
     expect(await sb.advance(0)).toEqual({ now: start + 1015, offset: 1005 });
   });
 
-  it('refuses anything but a whole number of seconds, 0 or more, and moves nothing then', async () => {
+  it('refuses anything but a whole number of seconds within 100 years of real time, and moves nothing then', async () => {
     const sb = await startTestSandbox();
     const auth = { authorization: `Bearer ${sb.info.adminToken}` };
     const form = (body: string) => sb.request('/sandbox/clock', { method: 'POST', headers: { ...auth, 'content-type': 'application/x-www-form-urlencoded' }, body });
     const json = (body: string) => sb.request('/sandbox/clock', { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body });
-    for (const res of [await form('advance=-5'), await form('advance=1.5'), await form('advance=abc'), await form('advance=999999999999'), await form(''), await json('[1]'), await json('{"advance":-1}'), await json('{"advance":true}'), await json('not json')]) {
+    for (const res of [await form('advance=1.5'), await form('advance=abc'), await form('advance=999999999999'), await form('advance=-999999999999'), await form('offset=x'), await form(''), await json('[1]'), await json('{"advance":true}'), await json('not json')]) {
       expect(res.status).toBe(400);
       expect(res.json.success).toBe(false);
       expect(typeof res.json.message).toBe('string');
     }
     expect((await sb.clock()).offset).toBe(0);
+  });
+
+  it('moves back with a negative step and back to real time with offset=0', async () => {
+    const clock = fakeClock();
+    const sb = await startTestSandbox({ now: clock.now });
+    const auth = { authorization: `Bearer ${sb.info.adminToken}`, 'content-type': 'application/x-www-form-urlencoded' };
+    const start = clock.seconds();
+    expect(await sb.advance(31 * 86_400)).toEqual({ now: start + 31 * 86_400, offset: 31 * 86_400 });
+    expect(await sb.advance(-86_400)).toEqual({ now: start + 30 * 86_400, offset: 30 * 86_400 });
+    const json = await sb.request('/sandbox/clock', { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: '{"advance":-60}' });
+    expect(json.json.offset).toBe(30 * 86_400 - 60);
+    const reset = await sb.request('/sandbox/clock', { method: 'POST', headers: auth, body: 'offset=0' });
+    expect(reset.json).toEqual({ now: start, offset: 0 });
+    expect(await sb.advance(-3600)).toEqual({ now: start - 3600, offset: -3600 });
+  });
+
+  it('reports its domain clock on every answer (x-sandbox-now), whatever the route', async () => {
+    const clock = fakeClock();
+    const sb = await startTestSandbox({ now: clock.now });
+    await sb.advance(31 * 86_400);
+    const expected = String(clock.seconds() + 31 * 86_400);
+    const sid = await sb.init();
+    expect((await sb.client('check', { sessionid: sid })).headers.get('x-sandbox-now')).toBe(expected);
+    expect((await sb.request('/api/seller/?sellerkey=bad&type=fetchallkeys')).headers.get('x-sandbox-now')).toBe(expected);
+    expect((await sb.request('/no/such/path')).headers.get('x-sandbox-now')).toBe(expected);
   });
 
   it('moves what the domain sees: sessions, subscriptions; signature timestamps stay real', async () => {

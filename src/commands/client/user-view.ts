@@ -45,7 +45,7 @@ export async function showUser(ctx: Context, body: Record<string, unknown>, fall
   const info = objectField(body, 'info');
   if (info === undefined) return;
   ctx.output.record({ username: info.username, ip: info.ip, hwid: info.hwid, created: info.createdate, 'last login': info.lastlogin }, USER_COLUMNS);
-  const rows = subscriptionRows(info.subscriptions, ctx.now());
+  const rows = subscriptionRows(info.subscriptions, ctx.serverNow());
   if (ctx.output.isHuman) {
     if (rows.length === 0) return ctx.output.note('No active subscriptions.');
     ctx.io.out('\n');

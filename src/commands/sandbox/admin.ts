@@ -34,8 +34,10 @@ export async function sandboxAdminRequest(ctx: Context, request: AdminRequest): 
   } catch {
     throw new NetworkError(`${baseUrl} answered ${request.path} with something that is not JSON (HTTP ${response.status}); is it a kactl sandbox?`);
   }
+  const message = (body as { message?: unknown } | null)?.message;
+  // A 400 is the sandbox refusing what we asked (an offset past 100 years): the input's fault.
+  if (response.status === 400 && typeof message === 'string') throw new UsageError(`The sandbox refused ${request.path}: ${message}.`);
   if (response.status !== 200) {
-    const message = (body as { message?: unknown }).message;
     throw new NetworkError(`The sandbox answered ${request.path} with HTTP ${response.status}${typeof message === 'string' ? `: ${message}` : ''}.`);
   }
   return body;

@@ -1,17 +1,27 @@
 /**
- * `kactl sandbox clock` and `kactl sandbox advance DURATION`: read or move the sandbox's clock,
- * so testers can watch sessions, subscriptions, magic links and codes expire without waiting.
- * Only the sandbox's own notion of time moves; its signatures keep real timestamps.
+ * `kactl sandbox clock [--reset]` and `kactl sandbox advance DURATION`: read, move or reset the
+ * sandbox's clock, so testers can watch sessions, subscriptions, magic links and codes expire
+ * without waiting. Only the sandbox's domain time moves: its signatures and the TOTP codes it
+ * accepts stay on real time (an authenticator app knows nothing of the offset).
  */
-import type { Command } from 'commander';
+import { InvalidArgumentError, type Command } from 'commander';
 import type { Context } from '../../context.js';
 import { NetworkError } from '../../errors.js';
-import { parseDurationSeconds } from '../global-options.js';
 import { sandboxAdminRequest } from './admin.js';
 
 interface ClockAnswer {
   now: number;
   offset: number;
+}
+
+const UNIT_SECONDS: Readonly<Record<string, number>> = { s: 1, m: 60, h: 3600, d: 86_400 };
+
+/** `16m`, `0`, `-1d`, `+6h`, `90` (seconds): whole seconds, either way. */
+export function parseClockStep(raw: string): number {
+  const match = /^([+-])?(\d+(?:\.\d+)?)(s|m|h|d)?$/.exec(raw.trim());
+  if (!match) throw new InvalidArgumentError('Give a step like 16m, 6h, 31d, 0 or -1d (seconds when bare).');
+  const seconds = Math.round(Number(match[2]) * UNIT_SECONDS[match[3] ?? 's']!);
+  return match[1] === '-' ? -seconds : seconds;
 }
 
 function readClock(body: unknown): ClockAnswer {
@@ -25,32 +35,58 @@ function show(ctx: Context, clock: ClockAnswer): void {
   ctx.output.record({ now: clock.now, offset: `${clock.offset} s` }, [{ key: 'now', kind: 'date' }, { key: 'offset' }]);
 }
 
+function backHint(ctx: Context, clock: ClockAnswer): void {
+  if (!ctx.output.wantsJson && clock.offset !== 0) ctx.output.note('Back to real time with: kactl sandbox clock --reset');
+}
+
+const ADMIN_TOKEN_HELP = "the sandbox's admin token (default: saved in the sandbox profile)";
+
 export function registerSandboxClock(group: Command, ctx: Context): void {
   group
     .command('clock')
-    .description("show the sandbox's clock and how far it has been advanced")
-    .option('--admin-token <token>', "the sandbox's admin token (default: saved in the sandbox profile)")
-    .addHelpText('after', '\nExample:\n  $ kactl sandbox clock --json')
-    .action(async (options: { adminToken?: string }) => {
-      const body = await sandboxAdminRequest(ctx, { method: 'GET', path: '/sandbox/clock', ...(options.adminToken ? { adminToken: options.adminToken } : {}) });
-      show(ctx, readClock(body));
+    .description("show the sandbox's clock and how far it runs from real time; --reset goes back to real time")
+    .option('--reset', 'set the clock back to real time (offset 0)')
+    .option('--admin-token <token>', ADMIN_TOKEN_HELP)
+    .addHelpText('after', '\nExamples:\n  $ kactl sandbox clock --json\n  $ kactl sandbox clock --reset     # back to real time')
+    .action(async (options: { adminToken?: string; reset?: boolean }) => {
+      const token = options.adminToken ? { adminToken: options.adminToken } : {};
+      const body = options.reset
+        ? await sandboxAdminRequest(ctx, { method: 'POST', path: '/sandbox/clock', form: { offset: '0' }, ...token })
+        : await sandboxAdminRequest(ctx, { method: 'GET', path: '/sandbox/clock', ...token });
+      const clock = readClock(body);
+      if (options.reset && !ctx.output.wantsJson) ctx.output.success('Sandbox clock is back on real time.');
+      show(ctx, clock);
+      backHint(ctx, clock);
     });
 
   group
     .command('advance')
-    .description("move the sandbox's clock forward (sessions, subscriptions, links and codes expire sooner)")
-    .argument('<duration>', 'how far, e.g. 16m, 6h, 31d', parseDurationSeconds)
-    .option('--admin-token <token>', "the sandbox's admin token (default: saved in the sandbox profile)")
-    .addHelpText('after', '\nExamples:\n  $ kactl sandbox advance 16m     # a magic link sent now has expired\n  $ kactl sandbox advance 31d     # a 30-day license has run out')
+    .description("move the sandbox's domain clock (sessions, subscriptions, links and codes expire sooner); a negative step moves it back")
+    .argument('<step>', 'how far, e.g. 16m, 6h, 31d; 0; back with -- -1d', parseClockStep)
+    .option('--admin-token <token>', ADMIN_TOKEN_HELP)
+    .addHelpText(
+      'after',
+      `
+Only domain time moves: signatures and 2FA codes stay on real time. Moving back revives what only
+looked expired (a session, subscription, link or code whose expiry is later than the new time);
+what was deleted or spent stays so. The offset is kept in the store across restarts.
+
+Examples:
+  $ kactl sandbox advance 16m       # a magic link sent now has expired
+  $ kactl sandbox advance 31d       # a 30-day license has run out
+  $ kactl sandbox advance -- -1d    # one day back ("--" keeps -1d from reading as a flag)
+  $ kactl sandbox clock --reset     # back to real time`,
+    )
     .action(async (seconds: number, options: { adminToken?: string }) => {
       const body = await sandboxAdminRequest(ctx, {
         method: 'POST',
         path: '/sandbox/clock',
-        form: { advance: String(Math.round(seconds)) },
+        form: { advance: String(seconds) },
         ...(options.adminToken ? { adminToken: options.adminToken } : {}),
       });
       const clock = readClock(body);
-      if (!ctx.output.wantsJson) ctx.output.success(`Sandbox clock advanced by ${Math.round(seconds)} s (total offset ${clock.offset} s).`);
+      if (!ctx.output.wantsJson) ctx.output.success(`Sandbox clock moved by ${seconds} s (now ${clock.offset} s from real time).`);
       show(ctx, clock);
+      backHint(ctx, clock);
     });
 }

@@ -4,6 +4,8 @@ import type { Context } from '../../context.js';
 import { registerSandboxStart } from './start.js';
 import { registerSandboxOutbox } from './outbox.js';
 import { registerSandboxClock } from './clock.js';
+import { registerSandboxStatus } from './status.js';
+import { registerSandboxStop } from './stop.js';
 
 export function registerSandboxCommands(program: Command, ctx: Context): void {
   const group = program
@@ -16,6 +18,8 @@ The sandbox signs 1.3 answers with its own Ed25519 key, keeps its data in SQLite
 email it would send (magic links, one-time codes, password resets) in an outbox.`,
     );
   registerSandboxStart(group, ctx);
+  registerSandboxStatus(group, ctx);
+  registerSandboxStop(group, ctx);
   registerSandboxOutbox(group, ctx);
   registerSandboxClock(group, ctx);
 }

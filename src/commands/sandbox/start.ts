@@ -1,16 +1,28 @@
 /**
- * `kactl sandbox start`: serve until SIGINT/SIGTERM, then close the store cleanly and exit 0.
- * The ready line (`--json`) is the contract of docs/design.md; the saved `sandbox` profile is what
- * lets every other command talk to the sandbox with no further setup.
+ * `kactl sandbox start`: serve until SIGINT/SIGTERM (or `kactl sandbox stop`), then close the
+ * store cleanly and exit 0. `--detach` runs the same server in the background (detach.ts) and
+ * returns once it is ready and its profile saved. The ready line (`--json`) is the contract of
+ * docs/contracts.md; the saved profile is what lets every other command talk to the sandbox with
+ * no further setup.
+ *
+ * Profiles: a sandbox saves "sandbox" unless another running sandbox of this data folder holds
+ * that name; then it saves "sandbox-<port>" (removed again when it stops), so a second sandbox
+ * never rewrites the first one's profile. `--profile-name` picks the name, and is refused when a
+ * running sandbox holds it.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { Context } from '../../context.js';
-import { parsePositiveInt } from '../profile/validate.js';
-import type { SandboxInfo } from '../../server/start.js';
+import { UsageError } from '../../errors.js';
+import { checkProfileName, parsePositiveInt } from '../profile/validate.js';
+import type { RunningSandbox, SandboxInfo } from '../../server/start.js';
 import { SANDBOX_PROFILE, sandboxProfileFields } from './profile.js';
+import { claimSandbox, listSandboxes, MEMORY_STORE, releaseSandbox, updateSandbox, type SandboxEntry } from './registry.js';
+import { selfPid } from './self-process.js';
+import { announceReady, type ReadyReport } from './ready.js';
 
-interface StartOptions {
+export interface StartOptions {
   host: string;
   port: number;
   data?: string;
@@ -22,7 +34,14 @@ interface StartOptions {
   trustProxy?: boolean;
   cors?: boolean;
   profile: boolean;
+  profileName?: string;
+  detach?: boolean;
+  /** Internal: this process is the background server of `--detach`, logging to this file. */
+  backgroundLog?: string;
 }
+
+/** The file descriptor on which a background server hands its ready report to `--detach`. */
+export const READY_FD = 3;
 
 function parsePort(raw: string): number {
   const port = parsePositiveInt(raw);
@@ -33,7 +52,7 @@ function parsePort(raw: string): number {
 export function registerSandboxStart(group: Command, ctx: Context): void {
   group
     .command('start')
-    .description('start the sandbox server and serve until Ctrl-C')
+    .description('start the sandbox server: in the foreground until Ctrl-C, or in the background with --detach')
     .option('--host <host>', 'address to bind (only loopback unless you say otherwise)', '127.0.0.1')
     .option('--port <port>', 'port to listen on; 0 picks a free one', parsePort, 0)
     .option('--data <file>', 'SQLite store (default: sandbox.db in the data folder); ":memory:" keeps nothing')
@@ -44,72 +63,136 @@ export function registerSandboxStart(group: Command, ctx: Context): void {
     .option('--no-rate-limit', 'turn off the seller (120/min) and client (200/min) rate limits')
     .option('--trust-proxy', 'take the client IP from X-Forwarded-For')
     .option('--cors', 'send Access-Control-Allow-Origin: * even when other machines can reach the sandbox')
-    .option('--no-profile', 'do not save the "sandbox" profile')
+    .option('--detach', 'run in the background: return once the server is ready and its profile saved (stop it with `kactl sandbox stop`)')
+    .option('--profile-name <name>', 'save the profile under this name (default: "sandbox", or "sandbox-<port>" while another sandbox holds "sandbox")', checkProfileName)
+    .option('--no-profile', 'do not save a profile')
+    .addOption(new Option('--background-log <file>').hideHelp())
     .addHelpText(
       'after',
       `
 Examples:
-  $ kactl sandbox start                                   # free port, store in the data folder
-  $ kactl sandbox start --port 8787 --data ./sandbox.db
-  $ kactl sandbox start --port 0 --data :memory: --json   # one JSON ready line, for scripts and CI`,
+  $ kactl sandbox start --detach                          # background, free port; kactl sandbox stop ends it
+  $ kactl sandbox start --port 8787 --data ./sandbox.db   # foreground until Ctrl-C
+  $ kactl sandbox start --port 0 --data :memory: --json   # one JSON ready line, for scripts and CI
+
+One sandbox per store file: a second start on the same file is refused and names the one
+serving it. See the running ones with: kactl sandbox status`,
     )
-    .action(async (options: StartOptions) => {
-      await sandboxStartRun(ctx, options);
+    .action(async (options: StartOptions, command: Command) => {
+      if (options.detach) {
+        const { sandboxDetach } = await import('./detach.js');
+        await sandboxDetach(ctx, command, options);
+      } else {
+        await sandboxStartRun(ctx, options);
+      }
     });
 }
 
-async function sandboxStartRun(ctx: Context, options: StartOptions): Promise<void> {
+/** The store as an absolute path (the registry compares paths), or `:memory:`. */
+function resolveData(ctx: Context, data: string | undefined): string {
+  if (data === undefined) return path.join(ctx.dataDir, 'sandbox.db');
+  return data === MEMORY_STORE ? data : path.resolve(data);
+}
+
+export async function sandboxStartRun(ctx: Context, options: StartOptions): Promise<void> {
   const { startSandbox } = await import('../../server/start.js');
-  const data = options.data ?? path.join(ctx.dataDir, 'sandbox.db');
-  const sandbox = await startSandbox({
-    host: options.host,
-    port: options.port,
-    data,
-    failureStatus: options.failureStatus === '200' ? 200 : 400,
-    rateLimit: options.rateLimit,
-    trustProxy: options.trustProxy ?? false,
-    ...(options.cors ? { cors: true } : {}),
-    ...(options.appName ? { appName: options.appName } : {}),
-    ...(options.ownerid ? { ownerid: options.ownerid } : {}),
-    ...(options.sellerKey ? { sellerKey: options.sellerKey } : {}),
-    log: (line: string) => ctx.verbose(line),
-  });
+  const data = resolveData(ctx, options.data);
+  const background = options.backgroundLog !== undefined;
+  const claim = claimSandbox(ctx.dataDir, { pid: selfPid, data, startedAt: new Date(ctx.now()).toISOString(), logFile: options.backgroundLog ?? null });
+  let sandbox: RunningSandbox;
+  try {
+    sandbox = await startSandbox({
+      host: options.host,
+      port: options.port,
+      data,
+      failureStatus: options.failureStatus === '200' ? 200 : 400,
+      rateLimit: options.rateLimit,
+      trustProxy: options.trustProxy ?? false,
+      ...(options.cors ? { cors: true } : {}),
+      ...(options.appName ? { appName: options.appName } : {}),
+      ...(options.ownerid ? { ownerid: options.ownerid } : {}),
+      ...(options.sellerKey ? { sellerKey: options.sellerKey } : {}),
+      // In the background the request log is the point of the log file; in front, --verbose.
+      log: background ? (line: string) => ctx.io.err(`${new Date(ctx.now()).toISOString()} ${line}\n`) : (line: string) => ctx.verbose(line),
+    });
+  } catch (error) {
+    releaseSandbox(ctx.dataDir, claim);
+    throw await startFailure(error, options);
+  }
+  let entry: SandboxEntry = claim;
   try {
     const { info } = sandbox;
-    if (sandbox.exposed) {
-      ctx.output.warn(`The sandbox listens on ${info.listen ?? options.host}: other machines can reach it (seller API, pages, password-less upgrade). Use --host 127.0.0.1 unless you mean that.`);
-    }
-    if (options.profile) await saveSandboxProfile(ctx, info, options.rateLimit);
-    if (ctx.globals.json) {
-      ctx.io.out(`${JSON.stringify(info)}\n`);
-    } else {
-      const { maskValue } = await import('../../api/redact.js');
-      ctx.output.success(`Sandbox listening on ${info.listen === undefined ? info.baseUrl : `${info.listen} (this machine: ${info.baseUrl})`}`);
-      ctx.output.note(
-        [
-          `  app ${info.app.name}   ownerid ${info.app.ownerid}   version ${info.app.version}`,
-          `  public key ${info.publicKey}`,
-          `  secret ${maskValue('secret', info.app.secret)}   seller key ${maskValue('sellerkey', info.sellerKey)}   (--json prints them in full)`,
-          `  store ${data}`,
-          options.profile ? `  saved as profile "${SANDBOX_PROFILE}": other kactl commands use it when it is active or with --profile ${SANDBOX_PROFILE}` : '',
-          'Press Ctrl-C to stop.',
-        ]
-          .filter(Boolean)
-          .join('\n'),
-      );
-    }
+    const port = Number(new URL(info.baseUrl).port);
+    const profile = options.profile ? chooseProfile(ctx, options.profileName, claim.id, port) : undefined;
+    const active = profile ? await saveSandboxProfile(ctx, profile.name, info, options.rateLimit) : undefined;
+    entry = { ...claim, state: 'ready', baseUrl: info.baseUrl, profile: profile?.name ?? null, autoProfile: profile?.auto ?? false };
+    updateSandbox(ctx.dataDir, entry);
+    const { getClockOffset } = await import('../../server/domain/clock.js');
+    const report: ReadyReport = { info, pid: selfPid, data, profile: profile?.name ?? null, active: active ?? null, logFile: options.backgroundLog ?? null, clockOffset: getClockOffset(sandbox.store) };
+    if (background) handOver(report);
+    else await announceReady(ctx, report, { detached: false });
     await untilAborted(ctx.signal);
   } finally {
     await sandbox.close();
+    releaseSandbox(ctx.dataDir, entry);
+    if (entry.autoProfile && entry.profile) await forgetAutoProfile(ctx, entry.profile, entry.baseUrl);
   }
-  if (!ctx.globals.json) ctx.output.note('Sandbox stopped; store closed.');
+  if (!ctx.globals.json || background) ctx.output.note('Sandbox stopped; store closed.');
 }
 
-async function saveSandboxProfile(ctx: Context, info: SandboxInfo, rateLimited: boolean): Promise<void> {
+/** The background server's ready report, for the `--detach` process waiting on READY_FD. */
+function handOver(report: ReadyReport): void {
+  try {
+    fs.writeSync(READY_FD, `${JSON.stringify(report)}\n`);
+    fs.closeSync(READY_FD);
+  } catch {
+    // The waiting process has gone (Ctrl-C): serve anyway, as asked.
+  }
+}
+
+/** What the listen or the seed failed on, as the usage error it is. */
+async function startFailure(error: unknown, options: StartOptions): Promise<unknown> {
+  const { SandboxConfigError } = await import('../../server/start.js');
+  if (error instanceof SandboxConfigError) return new UsageError(error.message);
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  const where = `port ${options.port} on ${options.host}`;
+  if (code === 'EADDRINUSE') return new UsageError(`The ${where} is already in use; pick another with --port N, or --port 0 for a free one.`);
+  if (code === 'EACCES') return new UsageError(`The ${where} needs privileges kactl does not have; pick a port above 1023, or --port 0 for a free one.`);
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') return new UsageError(`Cannot listen on ${options.host}: it is not an address of this machine (--host).`);
+  return error;
+}
+
+function chooseProfile(ctx: Context, wanted: string | undefined, ownId: string, port: number): { name: string; auto: boolean } {
+  const others = listSandboxes(ctx.dataDir).filter((entry) => entry.id !== ownId);
+  const holder = (name: string) => others.find((entry) => entry.profile === name);
+  if (wanted !== undefined) {
+    const other = holder(wanted);
+    if (other) {
+      throw new UsageError(`The profile "${wanted}" belongs to the running sandbox at ${other.baseUrl ?? '?'} (pid ${other.pid}); choose another --profile-name.`);
+    }
+    return { name: wanted, auto: false };
+  }
+  if (holder(SANDBOX_PROFILE) === undefined) return { name: SANDBOX_PROFILE, auto: false };
+  return { name: `${SANDBOX_PROFILE}-${port}`, auto: true };
+}
+
+/** Saves the profile; makes it active when nothing (valid) is. Returns the active profile. */
+async function saveSandboxProfile(ctx: Context, name: string, info: SandboxInfo, rateLimited: boolean): Promise<string | undefined> {
+  const store = await ctx.config();
+  const config = store.update((config) => {
+    config.profiles[name] = { ...config.profiles[name], ...sandboxProfileFields(info, { rateLimited }) };
+    if (config.active === undefined || !(config.active in config.profiles)) config.active = name;
+  });
+  return config.active;
+}
+
+/** An automatically named profile (`sandbox-<port>`) dies with its sandbox, if nobody repointed it. */
+async function forgetAutoProfile(ctx: Context, name: string, baseUrl: string | undefined): Promise<void> {
   const store = await ctx.config();
   store.update((config) => {
-    config.profiles[SANDBOX_PROFILE] = { ...config.profiles[SANDBOX_PROFILE], ...sandboxProfileFields(info, { rateLimited }) };
-    if (config.active === undefined || !(config.active in config.profiles)) config.active = SANDBOX_PROFILE;
+    if (config.profiles[name]?.baseUrl !== baseUrl) return;
+    delete config.profiles[name];
+    if (config.active === name) delete config.active;
   });
 }
 

@@ -1,6 +1,7 @@
 /**
  * Two-factor authentication: `2faenable` (docs/protocol/client-api.md §4.23) and `2fadisable` (§4.24). TOTP
- * with SHA-1, 6 digits, 30-second steps, one step either side (domain/twofa.ts).
+ * with SHA-1, 6 digits, 30-second steps, one step either side (domain/twofa.ts), checked against
+ * real time: the codes come from a real authenticator app, which knows nothing of the sandbox clock.
  *
  * Enabling takes two calls: without `code` the first makes a secret (kept 5 minutes) and answers
  * `{"success":true,"2fa":{"secret_code","QRCode"}}`; with the authenticator's `code` the second
@@ -14,6 +15,7 @@
  * carries a `message` (the C++ SDKs read `message` from every answer); 1.2 keeps the source's
  * bare `{"success":true,"2fa":{…}}`.
  */
+import { realNow } from '../domain/clock.js';
 import { disable2fa, enable2fa, getPending2fa, newTotpSecret, setPending2fa, totpUri, verifyTotp } from '../domain/twofa.js';
 import { reply } from '../dispatch/reply.js';
 import { sessionUnauthed, withValidatedSession } from '../dispatch/session-guard.js';
@@ -48,7 +50,7 @@ const twofaEnable = withValidatedSession((ctx, params) => {
   }
   const pending = getPending2fa(ctx.store, user.id, ctx.now);
   if (pending === undefined) return answer(false, TWOFA_MESSAGES.expired);
-  if (!verifyTotp(pending, code, ctx.now)) return answer(false, TWOFA_MESSAGES.invalidCode);
+  if (!verifyTotp(pending, code, realNow(ctx.store, ctx.now))) return answer(false, TWOFA_MESSAGES.invalidCode);
   enable2fa(ctx.store, user.id, pending);
   return answer(true, TWOFA_MESSAGES.enabled);
 });
@@ -59,7 +61,7 @@ const twofaDisable = withValidatedSession((ctx, params) => {
   const code = params.get('code');
   if (code === undefined) return answer(false, TWOFA_MESSAGES.codeRequired);
   if (!user.twofaEnabled || user.twofaSecret === null) return answer(false, TWOFA_MESSAGES.notEnabled);
-  if (!verifyTotp(user.twofaSecret, code, ctx.now)) return answer(false, TWOFA_MESSAGES.invalidCode);
+  if (!verifyTotp(user.twofaSecret, code, realNow(ctx.store, ctx.now))) return answer(false, TWOFA_MESSAGES.invalidCode);
   disable2fa(ctx.store, user.id);
   return answer(true, TWOFA_MESSAGES.disabled);
 });

@@ -28,6 +28,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { Store } from '../store/store.js';
 import { isBlacklisted } from './blacklists.js';
+import { realNow } from './clock.js';
 import { appMessage } from './messages.js';
 import { failure, success, type Failure, type Outcome } from './outcome.js';
 import { hashPassword, verifyPassword } from './passwords.js';
@@ -146,7 +147,8 @@ export async function loginUser(store: Store, app: AppRow, session: SessionRow, 
       if (input.code === undefined) return failure('2farequired', '2FA code required.');
       const lockedFor = twofaLockedFor(store, user.id, now);
       if (lockedFor !== undefined) return failure('2falocked', twofaLockedMessage(lockedFor));
-      if (!verifyTotp(user.twofaSecret, input.code, now)) {
+      // The code comes from a real authenticator: check it against real time, not the sandbox clock.
+      if (!verifyTotp(user.twofaSecret, input.code, realNow(store, now))) {
         recordWrong2faCode(store, user.id, now);
         return failure('2fainvalid', 'Invalid 2FA code.');
       }

@@ -26,6 +26,7 @@ import { MAX_HEADER_BYTES, readRequestInput, splitUrl, type RequestInput } from 
 import { allowedMethods, matchRoute, type Route } from './routes.js';
 import { serveSeller } from './seller-endpoint.js';
 import type { Limiters, ServerDeps } from './server-deps.js';
+import { domainNow } from '../domain/clock.js';
 
 export { maskPageToken } from './log-line.js';
 export { CLIENT_RATE_LIMIT, RATE_WINDOW_MS, SELLER_RATE_LIMIT } from './rate-limiter.js';
@@ -128,6 +129,8 @@ export function createSandboxServer(deps: ServerDeps): SandboxServer {
     const closeConnection = closing || (refusedInput && !draining);
     res.writeHead(response.status, {
       ...(deps.cors ? { 'access-control-allow-origin': '*' } : {}),
+      // The domain clock (Unix seconds), so a client can show time left as the sandbox counts it.
+      'x-sandbox-now': String(domainNow(deps.store, deps.clock())),
       ...response.headers,
       'content-length': String(response.body.length),
       ...(closeConnection ? { connection: 'close' } : {}),

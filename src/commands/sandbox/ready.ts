@@ -1,0 +1,61 @@
+/**
+ * What a sandbox says once it serves: the `--json` ready line (exactly the contract's fields),
+ * or for people the address, the app, the masked secrets, the store, the profile, and how to
+ * stop it. The foreground server and `start --detach` print the same thing.
+ */
+import type { Context } from '../../context.js';
+import type { SandboxInfo } from '../../server/start.js';
+
+/** What the serving process knows once it is ready (passed from the background server to `--detach`). */
+export interface ReadyReport {
+  readonly info: SandboxInfo;
+  readonly pid: number;
+  readonly data: string;
+  /** The profile it saved, if any. */
+  readonly profile: string | null;
+  /** The active profile after saving. */
+  readonly active: string | null;
+  readonly logFile: string | null;
+  /** Seconds the domain clock runs from real time (kept in the store across restarts). */
+  readonly clockOffset: number;
+}
+
+export function isReadyReport(value: unknown): value is ReadyReport {
+  const report = value as Partial<ReadyReport> | null;
+  return typeof report === 'object' && report !== null && typeof report.pid === 'number' && typeof report.info?.baseUrl === 'string';
+}
+
+export async function announceReady(ctx: Context, report: ReadyReport, options: { detached: boolean }): Promise<void> {
+  const { info } = report;
+  // `listen` is set only when the bind is not loopback: say so even under --json (stderr).
+  if (info.listen !== undefined) {
+    ctx.output.warn(`The sandbox listens on ${info.listen}: other machines can reach it (seller API, pages, password-less upgrade). Use --host 127.0.0.1 unless you mean that.`);
+  }
+  if (ctx.globals.json) {
+    ctx.io.out(`${JSON.stringify(info)}\n`);
+    return;
+  }
+  const { maskValue } = await import('../../api/redact.js');
+  const stopCommand = `kactl sandbox stop${report.profile ? ` ${report.profile}` : ` ${report.pid}`}`;
+  ctx.output.success(`Sandbox listening on ${info.listen === undefined ? info.baseUrl : `${info.listen} (this machine: ${info.baseUrl})`}${options.detached ? ` in the background (pid ${report.pid})` : ''}`);
+  ctx.output.note(
+    [
+      `  app ${info.app.name}   ownerid ${info.app.ownerid}   version ${info.app.version}`,
+      `  public key ${info.publicKey}`,
+      `  secret ${maskValue('secret', info.app.secret)}   seller key ${maskValue('sellerkey', info.sellerKey)}   (--json prints them in full)`,
+      `  store ${report.data}`,
+      report.logFile ? `  log ${report.logFile}` : '',
+      profileLine(report),
+      report.clockOffset !== 0 ? `  clock ${report.clockOffset} s from real time (kept in the store); back to real time with: kactl sandbox clock --reset` : '',
+      options.detached ? `Stop it with: ${stopCommand}` : `Press Ctrl-C to stop, or run \`${stopCommand}\` from any shell.`,
+    ]
+      .filter(Boolean)
+      .join('\n'),
+  );
+}
+
+function profileLine(report: ReadyReport): string {
+  if (report.profile === null) return '';
+  if (report.active === report.profile) return `  saved as profile "${report.profile}" (active): other kactl commands use it`;
+  return `  saved as profile "${report.profile}": use it with --profile ${report.profile} (the active profile is still "${report.active ?? '-'}")`;
+}

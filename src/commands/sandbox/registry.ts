@@ -1,0 +1,145 @@
+/**
+ * The running sandboxes of this data folder: one small JSON file per sandbox in
+ * `<data folder>/sandboxes/`, written by the serving process itself (foreground or `--detach`)
+ * and removed by it when it has closed its store. `status` lists them, `stop` signals them, and
+ * `start` refuses a data file another live sandbox already serves (SQLite would let two servers
+ * share it, each with its own clock and rate limits: a confusing half-shared state).
+ *
+ * A file store's entry is named after a hash of its absolute path and created exclusively, so
+ * two starts racing for one file cannot both win. An entry whose process has gone (killed with
+ * SIGKILL, machine restarted) is stale and swept away when read.
+ */
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { UsageError } from '../../errors.js';
+import { isAlive, looksLikeSandbox } from './self-process.js';
+
+export const MEMORY_STORE = ':memory:';
+
+export interface SandboxEntry {
+  /** File name without `.json`. */
+  readonly id: string;
+  readonly pid: number;
+  /** `starting` until the server listens and its profile is saved. */
+  readonly state: 'starting' | 'ready';
+  /** Absolute path of the store, or `:memory:`. */
+  readonly data: string;
+  readonly baseUrl?: string;
+  /** The profile it saved (none with --no-profile). */
+  readonly profile?: string | null;
+  /** Whether the profile name was picked automatically (`sandbox-<port>`), so `stop` may remove it. */
+  readonly autoProfile?: boolean;
+  /** Where a `--detach` sandbox writes its log; null in the foreground. */
+  readonly logFile?: string | null;
+  /** ISO 8601. */
+  readonly startedAt: string;
+}
+
+export function registryDir(dataDir: string): string {
+  return path.join(dataDir, 'sandboxes');
+}
+
+export function entryId(data: string, pid: number): string {
+  if (data === MEMORY_STORE) return `memory-${pid}`;
+  return `file-${createHash('sha256').update(data).digest('hex').slice(0, 16)}`;
+}
+
+function entryPath(dataDir: string, id: string): string {
+  return path.join(registryDir(dataDir), `${id}.json`);
+}
+
+function readEntry(file: string): SandboxEntry | undefined {
+  try {
+    const parsed = JSON.parse(fs.readFileSync(file, 'utf8')) as SandboxEntry;
+    return typeof parsed.pid === 'number' && typeof parsed.data === 'string' ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function live(entry: SandboxEntry | undefined): entry is SandboxEntry {
+  return entry !== undefined && isAlive(entry.pid) && looksLikeSandbox(entry.pid);
+}
+
+/** Live entries, oldest first; stale ones are removed on the way. */
+export function listSandboxes(dataDir: string): SandboxEntry[] {
+  let names: string[];
+  try {
+    names = fs.readdirSync(registryDir(dataDir)).filter((name) => name.endsWith('.json'));
+  } catch {
+    return [];
+  }
+  const entries: SandboxEntry[] = [];
+  for (const name of names) {
+    const file = path.join(registryDir(dataDir), name);
+    const entry = readEntry(file);
+    if (live(entry)) entries.push(entry);
+    else if (entry !== undefined || isOld(file)) fs.rmSync(file, { force: true });
+  }
+  return entries.sort((a, b) => a.startedAt.localeCompare(b.startedAt));
+}
+
+/** An unreadable entry may be one being written right now; only an old one is garbage. */
+function isOld(file: string): boolean {
+  try {
+    return Date.now() - fs.statSync(file).mtimeMs > 10_000;
+  } catch {
+    return false;
+  }
+}
+
+function describe(entry: SandboxEntry): string {
+  return entry.baseUrl ? `the sandbox at ${entry.baseUrl} (pid ${entry.pid})` : `a sandbox that is starting (pid ${entry.pid})`;
+}
+
+/**
+ * Records that `pid` is starting a sandbox on `data`. Refuses (exit 2) when a live sandbox
+ * already serves that file.
+ */
+export function claimSandbox(dataDir: string, entry: Omit<SandboxEntry, 'id' | 'state'>): SandboxEntry {
+  const id = entryId(entry.data, entry.pid);
+  const file = entryPath(dataDir, id);
+  const claimed: SandboxEntry = { ...entry, id, state: 'starting' };
+  fs.mkdirSync(registryDir(dataDir), { recursive: true, mode: 0o700 });
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      fs.writeFileSync(file, JSON.stringify(claimed), { flag: 'wx', mode: 0o600 });
+      return claimed;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    const holder = readEntry(file);
+    if (live(holder)) {
+      throw new UsageError(`The store ${entry.data} is already served by ${describe(holder)}.`, {
+        hints: [`Stop it with: kactl sandbox stop${holder.profile ? ` ${holder.profile}` : ` ${holder.pid}`}   (or give another --data)`],
+      });
+    }
+    fs.rmSync(file, { force: true });
+  }
+  throw new UsageError(`Another kactl is starting a sandbox on ${entry.data} right now; try again in a moment.`);
+}
+
+/** Rewrites our entry (atomically: readers never see half a file). */
+export function updateSandbox(dataDir: string, entry: SandboxEntry): void {
+  const file = entryPath(dataDir, entry.id);
+  const temp = `${file}.${entry.pid}.tmp`;
+  fs.writeFileSync(temp, JSON.stringify(entry), { mode: 0o600 });
+  fs.renameSync(temp, file);
+}
+
+/** Removes our entry, unless another process holds it by now. */
+export function releaseSandbox(dataDir: string, entry: SandboxEntry): void {
+  const file = entryPath(dataDir, entry.id);
+  if (readEntry(file)?.pid === entry.pid) fs.rmSync(file, { force: true });
+}
+
+/** Removes an entry whatever it says (stop, after its process has gone without cleaning up). */
+export function forgetSandbox(dataDir: string, entry: SandboxEntry): void {
+  fs.rmSync(entryPath(dataDir, entry.id), { force: true });
+}
+
+/** Whether the entry is still there (the process removes it once its store is closed). */
+export function isRegistered(dataDir: string, entry: SandboxEntry): boolean {
+  return readEntry(entryPath(dataDir, entry.id))?.pid === entry.pid;
+}

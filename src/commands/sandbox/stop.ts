@@ -1,0 +1,72 @@
+/**
+ * `kactl sandbox stop [NAME] [--all]`: SIGTERM a running sandbox (foreground or --detach), wait
+ * until it has closed its store and removed its registry entry, and say so. NAME is the profile
+ * it saved, or its pid; without one: the sandbox of the selected profile, else the only one
+ * running.
+ */
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { ExitCode, KactlError, UsageError } from '../../errors.js';
+import { forgetSandbox, isRegistered, listSandboxes, type SandboxEntry } from './registry.js';
+import { isAlive, sendSignal } from './self-process.js';
+
+/** A clean close lets in-flight requests finish (up to 10 s) before the store closes. */
+const STOP_TIMEOUT_MS = 20_000;
+const POLL_MS = 100;
+
+export function registerSandboxStop(group: Command, ctx: Context): void {
+  group
+    .command('stop')
+    .description('stop a running sandbox (by profile name or pid) and wait for its store to close')
+    .argument('[name]', 'profile name the sandbox saved, or its pid (default: the selected profile\'s, or the only one running)')
+    .option('--all', 'stop every running sandbox')
+    .addHelpText('after', '\nExamples:\n  $ kactl sandbox stop\n  $ kactl sandbox stop sandbox-8794\n  $ kactl sandbox stop --all')
+    .action(async (name: string | undefined, options: { all?: boolean }) => {
+      const running = listSandboxes(ctx.dataDir);
+      const targets = options.all ? running : [await pick(ctx, running, name)];
+      if (targets.length === 0) return ctx.output.note('No sandbox is running.');
+      for (const entry of targets) await stopOne(ctx, entry);
+    });
+}
+
+async function pick(ctx: Context, running: readonly SandboxEntry[], name: string | undefined): Promise<SandboxEntry> {
+  const list = running.map((entry) => `${entry.profile ?? '(no profile)'} pid ${entry.pid} ${entry.baseUrl ?? ''}`.trim()).join('; ');
+  if (name !== undefined) {
+    const found = running.find((entry) => entry.profile === name || String(entry.pid) === name);
+    if (found) return found;
+    throw new UsageError(
+      running.length === 0 ? `No sandbox is running, so none named "${name}".` : `No running sandbox has the profile or pid "${name}" (running: ${list}).`,
+    );
+  }
+  if (running.length === 0) throw new UsageError('No sandbox is running.', { hints: ['Start one with: kactl sandbox start --detach'] });
+  const selected = ctx.globals.profile ?? ctx.env.KACTL_PROFILE ?? (await ctx.config()).read().active;
+  const mine = running.find((entry) => entry.profile === selected);
+  if (mine) return mine;
+  if (running.length === 1) return running[0]!;
+  throw new UsageError(`${running.length} sandboxes are running; say which (a profile name or pid), or --all: ${list}.`);
+}
+
+async function stopOne(ctx: Context, entry: SandboxEntry): Promise<void> {
+  const who = `the sandbox ${entry.baseUrl ? `at ${entry.baseUrl} ` : ''}(pid ${entry.pid})`;
+  try {
+    sendSignal(entry.pid, 'SIGTERM');
+  } catch {
+    forgetSandbox(ctx.dataDir, entry);
+    ctx.output.note(`${capitalize(who)} had already gone; its entry is removed.`);
+    return;
+  }
+  const deadline = ctx.now() + STOP_TIMEOUT_MS;
+  while (isRegistered(ctx.dataDir, entry) && isAlive(entry.pid)) {
+    if (ctx.now() > deadline) {
+      throw new KactlError(`${capitalize(who)} did not stop within ${STOP_TIMEOUT_MS / 1000} s; end it with: kill -9 ${entry.pid}`, ExitCode.failure);
+    }
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+  // Gone without cleaning up (killed meanwhile): the entry must not outlive it.
+  forgetSandbox(ctx.dataDir, entry);
+  ctx.output.success(`Stopped ${who}; store closed.${entry.logFile ? ` Log kept at ${entry.logFile}` : ''}`);
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}

@@ -1,0 +1,138 @@
+/**
+ * The README works as pasted. Every ```sh block of README.md runs, top to bottom, in one fresh
+ * bash (`set -euo pipefail`) with an empty config and data folder, `kactl` on the PATH (a temp
+ * bin folder holding a `kactl` link to bin/kactl.js), in an empty working folder, against the
+ * sandbox the README itself starts (`kactl sandbox start --detach`). Afterwards the test stops
+ * every sandbox of that data folder, and kills any left over.
+ *
+ * The convention, for whoever edits the README:
+ * - ```sh blocks are commands a reader pastes: they must run offline, as written, in order,
+ *   with no placeholders (capture values: `KEY=$(kactl licenses create --amount 1 --expiry 30)`).
+ * - ```text blocks are synopses and anything that cannot run here (a hosted server's profile,
+ *   placeholders like U or K): they are not run.
+ * - ```sh no-test marks a shell block the test skips: the install commands (CI has already run
+ *   `npm ci`; `npm link` is checked below with a temporary prefix) and the development commands
+ *   (`npm test` would run this test again).
+ *
+ * `KACTL_README=/path/to/README.md` runs another copy (drafts of the README).
+ */
+import { execFile, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { KACTL_BIN } from '../helpers/run-kactl.js';
+import { tempDir } from '../helpers/temp-dir.js';
+
+const README = process.env.KACTL_README ?? path.resolve(path.dirname(KACTL_BIN), '..', 'README.md');
+
+export interface ShellBlock {
+  /** 1-based line of the opening fence. */
+  readonly line: number;
+  readonly code: string;
+}
+
+/** The ```sh blocks of a Markdown text, without the ones marked `no-test`. */
+export function runnableBlocks(markdown: string): ShellBlock[] {
+  const blocks: ShellBlock[] = [];
+  const lines = markdown.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const open = /^```(\S*)\s*(.*)$/.exec(lines[i]!);
+    if (!open) continue;
+    const start = i;
+    const body: string[] = [];
+    for (i++; i < lines.length && !/^```\s*$/.test(lines[i]!); i++) body.push(lines[i]!);
+    const [lang, info] = [open[1]!, open[2]!.split(/\s+/)];
+    if (lang === 'sh' && !info.includes('no-test')) blocks.push({ line: start + 1, code: body.join('\n') });
+  }
+  return blocks;
+}
+
+/** One script: each block announces itself on stderr, so a failure names its block. */
+function scriptOf(blocks: readonly ShellBlock[]): string {
+  const parts = blocks.map((block) => `echo "::: README.md block at line ${block.line}" >&2\n${block.code}\n`);
+  return `set -euo pipefail\n${parts.join('\n')}\necho "::: README.md: every block ran" >&2\n`;
+}
+
+const dataDirs: string[] = [];
+
+function killLeftovers(): void {
+  for (const dataDir of dataDirs) {
+    const registry = path.join(dataDir, 'sandboxes');
+    for (const name of fs.existsSync(registry) ? fs.readdirSync(registry) : []) {
+      if (!name.endsWith('.json')) continue;
+      try {
+        process.kill((JSON.parse(fs.readFileSync(path.join(registry, name), 'utf8')) as { pid: number }).pid, 'SIGKILL');
+      } catch {
+        // gone already
+      }
+    }
+  }
+}
+afterAll(killLeftovers);
+
+function run(command: string, args: readonly string[], options: { cwd: string; env: Record<string, string>; input?: string; timeoutMs: number }): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+    child.stdin.end(options.input ?? '');
+  });
+}
+
+describe(`the README (${path.basename(README)}) as pasted`, () => {
+  it('finds the blocks it must run, and the convention holds (no placeholders, a detached sandbox)', () => {
+    const blocks = runnableBlocks(fs.readFileSync(README, 'utf8'));
+    expect(blocks.length).toBeGreaterThan(0);
+    const all = blocks.map((block) => block.code).join('\n');
+    expect(all).toMatch(/kactl sandbox start --detach/);
+    // A bare `&` would race the next command (the profile is saved only once the server is up).
+    expect(all).not.toMatch(/kactl sandbox start[^\n#]*&\s*(#.*)?$/m);
+  });
+
+  it('runs every ```sh block top to bottom in one fresh bash, against the sandbox it starts', async () => {
+    const blocks = runnableBlocks(fs.readFileSync(README, 'utf8'));
+    const root = tempDir('kactl-readme-');
+    const [bin, work, config, data] = ['bin', 'work', 'config', 'data'].map((name) => path.join(root, name));
+    for (const dir of [bin!, work!, config!, data!]) fs.mkdirSync(dir);
+    fs.symlinkSync(KACTL_BIN, path.join(bin!, 'kactl'));
+    dataDirs.push(data!);
+    const env = {
+      PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}`,
+      HOME: root,
+      NO_COLOR: '1',
+      KACTL_CONFIG_DIR: config!,
+      KACTL_DATA_DIR: data!,
+    };
+    const result = await run('bash', ['-c', scriptOf(blocks)], { cwd: work!, env, timeoutMs: 170_000 });
+    const stopped = await run('bash', ['-c', 'kactl sandbox stop --all'], { cwd: work!, env, timeoutMs: 30_000 });
+    expect(result.code, `README block failed (the last "::: README.md block" line names it):\n${result.stderr}`).toBe(0);
+    expect(result.stderr).toContain('::: README.md: every block ran');
+    expect(stopped.code, stopped.stderr).toBe(0);
+    expect(fs.readdirSync(path.join(data!, 'sandboxes')).filter((name) => name.endsWith('.json'))).toEqual([]);
+  }, 200_000);
+});
+
+describe('the install step leaves `kactl` runnable', () => {
+  it('`npm link` (here with a temporary prefix) puts a working `kactl` on the PATH', async () => {
+    const prefix = tempDir('kactl-npm-prefix-');
+    const repo = path.resolve(path.dirname(KACTL_BIN), '..');
+    // --ignore-scripts: the build already ran (`prepare` would rebuild dist/ under other tests' feet).
+    await promisify(execFile)('npm', ['link', '--offline', '--ignore-scripts', '--no-audit', '--no-fund'], {
+      cwd: repo,
+      env: { ...process.env, NPM_CONFIG_PREFIX: prefix },
+      timeout: 120_000,
+    });
+    const linked = path.join(prefix, process.platform === 'win32' ? '' : 'bin', 'kactl');
+    const { stdout } = await promisify(execFile)(linked, ['--version'], { env: { ...process.env, PATH: `${path.dirname(linked)}${path.delimiter}${process.env.PATH ?? ''}` } });
+    expect(stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+  }, 150_000);
+});

@@ -1,0 +1,222 @@
+/**
+ * A sandbox's life outside one test process: `start --detach` (ready and profile saved before it
+ * returns), `status`, `stop`, one sandbox per store file, a profile per sandbox, a port in use,
+ * a foreground sandbox put in the background with `&`, and the clock as `whoami`-style views see
+ * it (time left by the sandbox's clock, `clock --reset`, steps back).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { KACTL_BIN, cleanEnv, runKactl } from '../helpers/run-kactl.js';
+import { tempDir } from '../helpers/temp-dir.js';
+import { isAlive } from '../../src/commands/sandbox/self-process.js';
+import { totpCode } from '../../src/server/domain/twofa.js';
+
+const configDirs: string[] = [];
+const children: ChildProcess[] = [];
+
+/** A fresh, empty config folder (its data folder is `<it>/data`). */
+function freshConfig(): string {
+  const dir = tempDir('kactl-life-');
+  configDirs.push(dir);
+  return dir;
+}
+
+/** Whatever a failed test left running: every registered sandbox of our folders, and our children. */
+function killLeftovers(): void {
+  for (const dir of configDirs) {
+    const registry = path.join(dir, 'data', 'sandboxes');
+    for (const name of fs.existsSync(registry) ? fs.readdirSync(registry) : []) {
+      if (!name.endsWith('.json')) continue;
+      try {
+        process.kill((JSON.parse(fs.readFileSync(path.join(registry, name), 'utf8')) as { pid: number }).pid, 'SIGKILL');
+      } catch {
+        // gone already
+      }
+    }
+  }
+  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+}
+afterAll(killLeftovers);
+
+const kactl = (configDir: string, args: string[], input?: string) => runKactl(args, { configDir, ...(input === undefined ? {} : { input }), timeoutMs: 60_000 });
+
+function config(configDir: string): { active?: string; profiles: Record<string, { baseUrl?: string }> } {
+  return JSON.parse(fs.readFileSync(path.join(configDir, 'config.json'), 'utf8')) as ReturnType<typeof config>;
+}
+
+interface StatusRow {
+  profile: string | null;
+  pid: number;
+  baseUrl: string;
+  data: string;
+  log: string | null;
+}
+
+async function status(configDir: string): Promise<StatusRow[]> {
+  const result = await kactl(configDir, ['sandbox', 'status', '--json']);
+  expect(result.code, result.stderr).toBe(0);
+  return JSON.parse(result.stdout) as StatusRow[];
+}
+
+describe('kactl sandbox start --detach', () => {
+  it('returns once ready with its profile saved, so the next command works at once (the `&` race)', async () => {
+    const dir = freshConfig();
+    const started = await kactl(dir, ['sandbox', 'start', '--detach', '--port', '0', '--no-rate-limit']);
+    expect(started.code, started.stderr).toBe(0);
+    expect(started.stdout).toBe('');
+    expect(started.stderr).toMatch(/Sandbox listening on http:\/\/127\.0\.0\.1:\d+ in the background \(pid \d+\)/);
+    expect(started.stderr).toContain('Stop it with: kactl sandbox stop sandbox');
+    // No wait, no retry: the profile is there and the server answers.
+    const created = await kactl(dir, ['licenses', 'create', '--amount', '3', '--expiry', '30']);
+    expect(created.code, created.stderr).toBe(0);
+    expect(created.stdout.trim().split('\n')).toHaveLength(3);
+
+    const [row, ...others] = await status(dir);
+    expect(others).toEqual([]);
+    expect(row).toMatchObject({ profile: 'sandbox', data: path.join(dir, 'data', 'sandbox.db') });
+    expect(row!.baseUrl).toBe(config(dir).profiles.sandbox!.baseUrl);
+    expect(fs.readFileSync(row!.log!, 'utf8')).toMatch(/type=add → 200/);
+
+    const stopped = await kactl(dir, ['sandbox', 'stop']);
+    expect(stopped.code, stopped.stderr).toBe(0);
+    expect(stopped.stderr).toContain(`Stopped the sandbox at ${row!.baseUrl} (pid ${row!.pid}); store closed.`);
+    expect(await status(dir)).toEqual([]);
+    expect(isAlive(row!.pid)).toBe(false);
+    expect(fs.readdirSync(path.join(dir, 'data', 'sandboxes')).filter((name) => name.endsWith('.json'))).toEqual([]);
+  });
+
+  it('--json prints exactly the ready line of the foreground sandbox', async () => {
+    const dir = freshConfig();
+    const started = await kactl(dir, ['sandbox', 'start', '--detach', '--port', '0', '--data', ':memory:', '--json']);
+    expect(started.code, started.stderr).toBe(0);
+    const lines = started.stdout.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    const info = JSON.parse(lines[0]!) as Record<string, unknown>;
+    expect(Object.keys(info).sort()).toEqual(['adminToken', 'app', 'baseUrl', 'publicKey', 'sellerKey']);
+    expect((await kactl(dir, ['sandbox', 'stop', '--all'])).code).toBe(0);
+  });
+
+  it('one sandbox per store file; a second sandbox gets its own profile and leaves "sandbox" alone', async () => {
+    const dir = freshConfig();
+    expect((await kactl(dir, ['sandbox', 'start', '--detach', '--port', '0'])).code).toBe(0);
+    const first = config(dir).profiles.sandbox!.baseUrl!;
+
+    const again = await kactl(dir, ['sandbox', 'start', '--detach', '--port', '0']);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain(`is already served by the sandbox at ${first} (pid `);
+    expect(again.stderr).not.toMatch(/\n\s+at /);
+
+    const second = await kactl(dir, ['sandbox', 'start', '--detach', '--port', '0', '--data', ':memory:']);
+    expect(second.code, second.stderr).toBe(0);
+    const [, port] = /Sandbox listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(second.stderr)!;
+    const after = config(dir);
+    expect(after.active).toBe('sandbox');
+    expect(after.profiles.sandbox!.baseUrl).toBe(first);
+    expect(after.profiles[`sandbox-${port}`]!.baseUrl).toBe(`http://127.0.0.1:${port}`);
+    expect(second.stderr).toContain(`use it with --profile sandbox-${port}`);
+
+    const taken = await kactl(dir, ['sandbox', 'start', '--port', '0', '--data', ':memory:', '--profile-name', 'sandbox']);
+    expect(taken.code).toBe(2);
+    expect(taken.stderr).toContain('The profile "sandbox" belongs to the running sandbox at');
+
+    expect((await status(dir)).map((row) => row.profile)).toEqual(['sandbox', `sandbox-${port}`]);
+    const ambiguous = await kactl(dir, ['sandbox', 'stop', '--profile', 'nonesuch-but-unused']);
+    expect(ambiguous.code).toBe(2);
+    expect((await kactl(dir, ['sandbox', 'stop', `sandbox-${port}`])).code).toBe(0);
+    // Its automatic profile went with it; the first sandbox still serves its own.
+    expect(config(dir).profiles[`sandbox-${port}`]).toBeUndefined();
+    expect((await kactl(dir, ['licenses', 'create', '--amount', '1', '--expiry', '1'])).code).toBe(0);
+    expect((await kactl(dir, ['sandbox', 'stop', '--all'])).code).toBe(0);
+    expect(await status(dir)).toEqual([]);
+  });
+
+  it('a port in use is one sentence with a suggestion and exit 2, in front and with --detach', async () => {
+    const blocker = net.createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const port = String((blocker.address() as net.AddressInfo).port);
+    try {
+      for (const args of [['sandbox', 'start', '--port', port], ['sandbox', 'start', '--port', port, '--detach']]) {
+        const dir = freshConfig();
+        const result = await kactl(dir, args);
+        expect(result.code).toBe(2);
+        expect(result.stderr.split('\n')[0]).toBe(`error: The port ${port} on 127.0.0.1 is already in use; pick another with --port N, or --port 0 for a free one.`);
+        expect(result.stderr).not.toContain('unexpected failure');
+        expect(await status(dir)).toEqual([]);
+      }
+    } finally {
+      blocker.close();
+    }
+  });
+});
+
+describe('a foreground sandbox sent to the background with &', () => {
+  // An interactive shell's Ctrl-C reaches only the foreground job, never an `&` job: the ready
+  // text must not promise Ctrl-C alone, and `kactl sandbox stop` must reach it.
+  it('says how else to stop it, and stops on `kactl sandbox stop` and on SIGINT', async () => {
+    const dir = freshConfig();
+    const script = `
+      set -u
+      node "${KACTL_BIN}" sandbox start --port 0 --data :memory: 2>"$LOG" &
+      for _ in $(seq 100); do grep -q 'Press Ctrl-C' "$LOG" && break; sleep 0.1; done
+      node "${KACTL_BIN}" sandbox stop || exit 10
+      wait $! || exit 11
+      node "${KACTL_BIN}" sandbox start --port 0 --data :memory: 2>>"$LOG" &
+      for _ in $(seq 100); do [ "$(grep -c 'Press Ctrl-C' "$LOG")" = 2 ] && break; sleep 0.1; done
+      kill -INT $!
+      wait $! || exit 12
+    `;
+    const log = path.join(dir, 'sandbox.log');
+    const bash = spawn('bash', ['-c', script], { env: { ...cleanEnv(dir), LOG: log }, stdio: ['ignore', 'pipe', 'pipe'] });
+    children.push(bash);
+    let stderr = '';
+    bash.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => bash.once('exit', resolve));
+    expect(code, `${stderr}\n${fs.readFileSync(log, 'utf8')}`).toBe(0);
+    const said = fs.readFileSync(log, 'utf8');
+    expect(said).toContain('Press Ctrl-C to stop, or run `kactl sandbox stop sandbox` from any shell.');
+    expect(said.match(/Sandbox stopped; store closed\./g)).toHaveLength(2);
+    expect(stderr).toMatch(/Stopped the sandbox at http:\/\/127\.0\.0\.1:\d+ \(pid \d+\); store closed\./);
+  });
+});
+
+describe('the sandbox clock, as the CLI shows it', () => {
+  it('after `advance 31d` a fresh 30-day key shows 30 days left, an authenticator code still works; --reset and steps back work', async () => {
+    const dir = freshConfig();
+    expect((await kactl(dir, ['sandbox', 'start', '--detach', '--port', '0', '--data', ':memory:', '--no-rate-limit'])).code).toBe(0);
+    try {
+      const advanced = await kactl(dir, ['sandbox', 'advance', '31d']);
+      expect(advanced.code, advanced.stderr).toBe(0);
+      expect(advanced.stderr).toContain('Back to real time with: kactl sandbox clock --reset');
+      const key = (await kactl(dir, ['licenses', 'create', '--amount', '1', '--expiry', '30'])).stdout.trim();
+      expect((await kactl(dir, ['client', 'init'])).code).toBe(0);
+      const registered = await kactl(dir, ['client', 'register', '--username', 'alice', '--key', key, '--password-stdin', '-o', 'tsv'], 's3cret-pw\n');
+      expect(registered.code, registered.stderr).toBe(0);
+      // TSV: subscription, level, expiry (ISO), time left in seconds.
+      const row = registered.stdout.trim().split('\n').at(-1)!.split('\t');
+      const left = Number(row.at(-1));
+      expect(left).toBeGreaterThan(30 * 86_400 - 120);
+      expect(left).toBeLessThanOrEqual(30 * 86_400);
+
+      // A real authenticator's code (real time) turns 2FA on although the sandbox runs 31 days ahead.
+      const first = JSON.parse((await kactl(dir, ['client', '2fa', 'enable', '--json'])).stdout) as { '2fa': { secret_code: string } };
+      const enabled = await kactl(dir, ['client', '2fa', 'enable', '--code', totpCode(first['2fa'].secret_code, Math.floor(Date.now() / 1000))]);
+      expect(enabled.code, enabled.stderr).toBe(0);
+      expect(enabled.stderr).toContain('Two-factor authentication is on');
+
+      expect((await kactl(dir, ['sandbox', 'advance', '0', '--json'])).code).toBe(0);
+      const back = JSON.parse((await kactl(dir, ['sandbox', 'advance', '--json', '--', '-1d'])).stdout) as { offset: number };
+      expect(back.offset).toBe(30 * 86_400);
+      const reset = await kactl(dir, ['sandbox', 'clock', '--reset']);
+      expect(reset.code, reset.stderr).toBe(0);
+      expect(reset.stderr).toContain('Sandbox clock is back on real time.');
+      expect(JSON.parse((await kactl(dir, ['sandbox', 'clock', '--json'])).stdout)).toMatchObject({ offset: 0 });
+      const tooFar = await kactl(dir, ['sandbox', 'advance', '40000d']);
+      expect(tooFar.code).toBe(2);
+    } finally {
+      await kactl(dir, ['sandbox', 'stop', '--all']);
+    }
+  });
+});
