@@ -12,6 +12,7 @@ import type { ParamSpec, SellerGroup, SellerOp } from '../../api/seller-catalog/
 import { lowerFirst } from './wording.js';
 import { KeyedOption, optionsForParam, selectorKey } from './param-options.js';
 import { VERB_EXTRAS } from './verb-extras.js';
+import { listViewOptions } from './list-view-options.js';
 
 /** The operations reached through one command path (catalog `commandsForGroup`). */
 export interface Verb {
@@ -118,6 +119,7 @@ export function addVerb(parent: Command, verb: Verb, ctx: Context): Command {
     if (op.selector !== undefined) command.addOption(new KeyedOption(`--${op.selector}`, selectorDescription(op), selectorKey(op.selector)));
   }
   for (const extra of extras) for (const option of extra.options?.() ?? []) command.addOption(option);
+  if (verb.ops.some((op) => op.response.kind === 'list')) for (const option of listViewOptions()) command.addOption(option);
   if (verb.ops.some((op) => op.effect !== 'read')) {
     command.addOption(new Option('--dry-run', 'print the request that would be sent, and send nothing'));
   }

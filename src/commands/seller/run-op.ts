@@ -9,6 +9,7 @@ import { ApiFailure } from '../../errors.js';
 import { guardBulk, guardDeleteOne } from './guard.js';
 import { printDryRun } from './dry-run.js';
 import { renderAnswer } from './render.js';
+import type { ListChoice } from './render.js';
 import { listOption } from './call-options.js';
 
 export interface RunOptions {
@@ -16,6 +17,8 @@ export interface RunOptions {
   dryRun: boolean;
   /** Back up before a bulk change (false with `--no-backup`). */
   backup: boolean;
+  /** `--columns` / `--limit` of a list command. */
+  list?: ListChoice;
 }
 
 export async function runOp(ctx: Context, op: SellerOp, params: Readonly<Record<string, string>>, options: RunOptions): Promise<void> {
@@ -35,5 +38,5 @@ export async function runOp(ctx: Context, op: SellerOp, params: Readonly<Record<
     if (error instanceof ApiFailure && ctx.output.wantsJson) ctx.output.json(error.body);
     throw error;
   }
-  await renderAnswer(ctx, op, body);
+  await renderAnswer(ctx, op, body, options.list);
 }

@@ -12,6 +12,7 @@ import type { Verb } from './build-verb.js';
 import { paramKey, selectorKey, stdinKey } from './param-options.js';
 import { collectWireParams } from './wire-params.js';
 import { runOp } from './run-op.js';
+import { listChoiceFrom } from './list-view-options.js';
 
 function given(command: Command, key: string): boolean {
   return command.getOptionValueSource(key) === 'cli';
@@ -60,5 +61,5 @@ export async function runVerb(ctx: Context, verb: Verb, command: Command): Promi
     });
     return;
   }
-  await runOp(ctx, op, params, { dryRun, backup: opts.backup !== false });
+  await runOp(ctx, op, params, { dryRun, backup: opts.backup !== false, list: listChoiceFrom(opts) });
 }
