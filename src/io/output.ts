@@ -146,7 +146,7 @@ export class Output {
   }
 
   private table(rows: readonly Record<string, unknown>[], columns: readonly Column[], nowMs: number | undefined): string {
-    const lines = renderTable(
+    const { lines, hidden } = renderTable(
       columns.map((c) => ({
         header: headerFor(c),
         align: c.kind === 'number' || c.kind === 'level' ? 'right' : 'left',
@@ -157,6 +157,7 @@ export class Output {
       // One column short of the edge: a line exactly as wide as the terminal wraps on some.
       Math.max(20, this.io.columns - 1),
     );
+    if (hidden.length > 0) this.note(`Not shown at this width: ${hidden.map((h) => h.toLowerCase()).join(', ')} (--columns picks columns).`);
     const [header = '', ...body] = lines;
     return [this.io.stdoutColor ? this.outColor.bold(header) : header, ...body].map((line) => `${line}\n`).join('');
   }

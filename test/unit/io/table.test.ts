@@ -25,7 +25,7 @@ describe('table fitting', () => {
       ['ABCDEF-123456-XYZ', 'a very long note that would wrap any table at eighty columns', 'Not Used'],
       ['SHORT', 'short', 'Used'],
     ];
-    const lines = renderTable([{ header: 'KEY', keepWhole: true }, { header: 'NOTE' }, { header: 'STATUS' }], rows, 40);
+    const lines = renderTable([{ header: 'KEY', keepWhole: true }, { header: 'NOTE' }, { header: 'STATUS' }], rows, 40).lines;
     for (const line of lines) expect([...line].length).toBeLessThanOrEqual(40);
     expect(lines[1]).toContain('ABCDEF-123456-XYZ');
     expect(lines[1]).toContain('  a very lon…  Not Used');
@@ -33,10 +33,18 @@ describe('table fitting', () => {
   });
 
   it('right-aligns numbers and cuts a line that cannot fit at the edge', () => {
-    const lines = renderTable([{ header: 'N', align: 'right' }, { header: 'NAME' }], [['7', 'x'], ['123', 'y']], 80);
+    const lines = renderTable([{ header: 'N', align: 'right' }, { header: 'NAME' }], [['7', 'x'], ['123', 'y']], 80).lines;
     expect(lines[1]).toBe('  7  x');
-    const tight = renderTable([{ header: 'KEY', keepWhole: true }], [['0123456789012345678901234567890']], 10);
+    const tight = renderTable([{ header: 'KEY', keepWhole: true }], [['0123456789012345678901234567890']], 10).lines;
     expect(tight.every((line) => [...line].length <= 10)).toBe(true);
+  });
+
+  it('leaves columns out from the right, and says which, rather than shortening text below its header', () => {
+    const columns = [{ header: 'KEY', keepWhole: true }, { header: 'STATUS' }, { header: 'CREATED', keepWhole: true }, { header: 'NOTE' }];
+    const { lines, hidden } = renderTable(columns, [['ABCDEFGHIJ-ABCDEFGHIJ', 'Not Used', '2026-11-23 12:00', 'hello there']], 50);
+    expect(hidden).toEqual(['NOTE']);
+    expect(lines[0]).toMatch(/^KEY\s+STATUS\s+CREATED$/);
+    expect(lines[1]).toBe('ABCDEFGHIJ-ABCDEFGHIJ  Not Used  2026-11-23 12:00');
   });
 
   it('truncates by characters, not bytes', () => {
