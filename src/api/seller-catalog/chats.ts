@@ -7,7 +7,7 @@ import { usernameArg } from './shared-params.js';
 import type { ParamSpec, SellerOp } from './types.js';
 import { col } from './columns.js';
 
-const CHANNEL_ARG: ParamSpec = { wire: 'name', flag: 'name', positional: true, type: 'string', required: true, description: 'Channel name' };
+const CHANNEL_ARG: ParamSpec = { wire: 'name', flag: 'name', positional: true, type: 'string', required: true, description: 'Channel name', completeFrom: 'fetchallchats' };
 
 export const CHATS_OPS: readonly SellerOp[] = [
   {

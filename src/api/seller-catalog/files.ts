@@ -7,7 +7,7 @@ import type { ParamSpec, SellerOp } from './types.js';
 import { col } from './columns.js';
 
 function fileIdArg(wire: string): ParamSpec {
-  return { wire, flag: 'id', positional: true, type: 'string', required: true, description: 'File id (6 digits)' };
+  return { wire, flag: 'id', positional: true, type: 'string', required: true, description: 'File id (6 digits)', completeFrom: 'fetchallfiles' };
 }
 
 const FILE_URL: ParamSpec = {

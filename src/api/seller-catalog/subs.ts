@@ -8,7 +8,7 @@ import { col } from './columns.js';
 
 /** The subscription an operation acts on; the wire name differs per type (`name`, `sub`, `subscription`). */
 function subArg(wire: string): ParamSpec {
-  return { wire, flag: 'name', positional: true, type: 'string', required: true, description: 'Subscription name' };
+  return { wire, flag: 'name', positional: true, type: 'string', required: true, description: 'Subscription name', completeFrom: 'fetchallsubs' };
 }
 
 const LEVEL: ParamSpec = { wire: 'level', flag: 'level', type: 'integer', required: true, maxLength: 12, description: 'Level; licenses of this level grant it' };

@@ -63,6 +63,11 @@ export interface ParamSpec {
   readonly serverDefault?: string;
   /** Largest accepted length in characters, where the server enforces one. */
   readonly maxLength?: number;
+  /**
+   * The list operation (`type`) whose records name the values this parameter takes: shell
+   * completion offers the list's first column (`fetchallsubs` for a subscription name).
+   */
+  readonly completeFrom?: string;
 }
 
 /** What the answer carries beside `success` and `message`. */

@@ -10,7 +10,7 @@ import { passwordFlag, usernameArg, usernameFlag } from './shared-params.js';
 import type { ParamSpec, SellerOp } from './types.js';
 import { col } from './columns.js';
 
-const SUB_FLAG: ParamSpec = { wire: 'sub', flag: 'sub', type: 'string', required: true, description: 'Subscription name' };
+const SUB_FLAG: ParamSpec = { wire: 'sub', flag: 'sub', type: 'string', required: true, description: 'Subscription name', completeFrom: 'fetchallsubs' };
 const EXTEND_DAYS: ParamSpec = { wire: 'expiry', flag: 'expiry', type: 'number', unit: 'days', required: true, description: 'Days to add; fractions allowed' };
 const SUBTRACT_SECONDS: ParamSpec = { wire: 'seconds', flag: 'seconds', type: 'integer', unit: 'seconds', required: true, description: 'Seconds to take away (more than 0)' };
 
