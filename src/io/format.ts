@@ -94,7 +94,7 @@ export function humanCell(value: unknown, kind: ColumnKind = 'text', nowMs?: num
     if (seconds !== undefined) return humanDuration(seconds);
   }
   if (kind === 'boolean') {
-    const word = String(value).toLowerCase();
+    const word = plainText(value).toLowerCase();
     if (TRUE_WORDS.has(word)) return 'yes';
     if (FALSE_WORDS.has(word)) return 'no';
   }

@@ -152,7 +152,7 @@ async function clientChecks(ctx: Context, base: string, get: (url: string) => Pr
   const shape = shapeOf(answer);
   if (shape.kind !== 'json') results.push(fail('client app', `init on ${base}/api/1.3/ answered ${describeShape(shape, answer.status)}`));
   else if (shape.body.success === true) results.push(pass('client app', `init accepted "${appName}" (the session is not kept)`));
-  else results.push(fail('client app', `init refused "${appName}": ${String(shape.body.message ?? 'no message')}`));
+  else results.push(fail('client app', `init refused "${appName}": ${typeof shape.body.message === 'string' ? shape.body.message : 'no message'}`));
 
   const stamp = answer.headers['x-signature-timestamp'];
   const publicKey = settings.publicKey.value;
