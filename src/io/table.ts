@@ -31,7 +31,7 @@ export function truncate(text: string, width: number): string {
   const chars = [...text];
   if (chars.length <= width) return text;
   if (width <= 0) return '';
-  return `${chars.slice(0, width - 1).join('')}${ELLIPSIS}`;
+  return `${chars.slice(0, width - 1).join('').trimEnd()}${ELLIPSIS}`;
 }
 
 function pad(text: string, width: number, align: 'left' | 'right'): string {
