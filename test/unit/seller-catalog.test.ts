@@ -613,6 +613,8 @@ const BROKEN: readonly [keyof typeof checks, string, (ops: Ops) => Ops][] = [
   ['listsHaveSafeColumns', 'app secret column', (ops) => patch(ops, 'fetchallkeys', (op) => ({ ...op, response: { kind: 'list', key: 'keys', columns: [col('key', 'KEY'), col('app', 'APP')], emptyMessage: 'No keys found' } }))],
   ['listsHaveSafeColumns', 'no columns', (ops) => patch(ops, 'fetchallchats', (op) => ({ ...op, response: { kind: 'list', key: 'chats', columns: [], emptyMessage: 'No chats found' } }))],
   ['recordViewsHideSecrets', 'password hash in userdata', (ops) => patch(ops, 'userdata', (op) => ({ ...op, response: { kind: 'flat', fields: [col('username', 'USERNAME'), col('password', 'PASSWORD')] } }))],
+  ['recordViewsHideSecrets', 'app secret not declared secret', (ops) => patch(ops, 'appdetails', (op) => ({ ...op, response: { kind: 'object', key: 'appdetails', fields: [col('name', 'NAME'), col('secret', 'SECRET')] } }))],
+  ['listsHaveSafeColumns', 'a list column declared secret', (ops) => patch(ops, 'fetchallsubs', (op) => ({ ...op, response: { kind: 'list', key: 'subs', columns: [col('name', 'NAME', 'secret')], emptyMessage: 'No subscriptions found' } }))],
   ['bulkAsExpected', 'delete all made single', (ops) => patch(ops, 'delallvars', (op) => ({ ...op, effect: 'delete-one' }))],
   ['bulkAsExpected', 'wrong backup list', (ops) => patch(ops, 'killall', (op) => ({ ...op, backupFrom: 'fetchallusers' }))],
   ['bulkHasSelectorOrOwnVerb', 'bulk as the default of delete', (ops) => patch(ops, 'delalllicenses', (op) => ({ ...op, command: ['delete-many'] }))],
