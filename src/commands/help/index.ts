@@ -8,7 +8,8 @@ import { HELP_TOPICS } from './topics.js';
 
 export function registerHelpTopics(program: Command, ctx: Context): void {
   for (const [name, topic] of Object.entries(HELP_TOPICS)) {
-    const command = program.command(name).description(`help topic: ${topic.summary}`);
+    // Hidden from the command list: the help's epilogue names the topics.
+    const command = program.command(name, { hidden: true }).description(`help topic: ${topic.summary}`);
     command.helpInformation = () => topic.text();
     command.action(() => {
       ctx.io.out(topic.text());
