@@ -17,6 +17,7 @@ export async function main(argv: readonly string[], deps: Partial<SystemDeps> = 
     env: deps.env ?? process.env,
     signal: deps.signal ?? new AbortController().signal,
     now: deps.now ?? Date.now,
+    runtime: deps.runtime ?? { node: process.versions.node, platform: process.platform, arch: process.arch },
   });
   try {
     const program = await buildProgram(ctx, argv);

@@ -53,6 +53,14 @@ export interface SystemDeps {
   /** Aborted on Ctrl-C / SIGTERM. */
   signal: AbortSignal;
   now: () => number;
+  /** Node version, platform and architecture (`kactl version`, `kactl doctor`). */
+  runtime?: RuntimeInfo;
+}
+
+export interface RuntimeInfo {
+  readonly node: string;
+  readonly platform: string;
+  readonly arch: string;
 }
 
 /** The profile that holds sessions when none is selected (a script using only env variables). */
@@ -62,6 +70,7 @@ export class Context {
   readonly env: EnvRecord;
   readonly signal: AbortSignal;
   readonly now: () => number;
+  readonly runtime: RuntimeInfo;
   private globalOptions: GlobalOptions = DEFAULT_GLOBALS;
   private streams: IOStreams | undefined;
   private writer: Output | undefined;
@@ -80,6 +89,7 @@ export class Context {
     this.env = deps.env;
     this.signal = deps.signal;
     this.now = deps.now;
+    this.runtime = deps.runtime ?? { node: 'unknown', platform: 'unknown', arch: 'unknown' };
   }
 
   /**

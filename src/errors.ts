@@ -22,6 +22,21 @@ export const ExitCode = {
 } as const;
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
 
+/**
+ * What each exit code means, for people: `kactl help exit-codes` and the program's help are
+ * written from this table, so the two never disagree with the codes above.
+ */
+export const EXIT_CODE_MEANINGS: Readonly<Record<keyof typeof ExitCode, string>> = {
+  ok: 'Done as asked.',
+  failure: 'The server answered success:false (its message is printed), or a bulk job made only part of what was asked.',
+  usage: 'A wrong flag or argument, a cancelled confirmation, or input needed while there is no terminal to ask on.',
+  auth: 'The seller key was refused, or the client session is unknown, expired or not validated.',
+  network: 'The server could not be reached, timed out, failed (5xx), or answered something that is not the expected JSON.',
+  signature: "A response's signature or its timestamp failed the check (--no-verify skips the check, with a warning).",
+  rateLimited: 'The server still refused for rate limiting after the allowed retries.',
+  interrupted: 'Interrupted by Ctrl-C or SIGTERM.',
+};
+
 /** Base class: a message meant for the user (one sentence) and the exit code it maps to. */
 export class KactlError extends Error {
   readonly exitCode: ExitCodeValue;

@@ -7,6 +7,7 @@ import { Command } from 'commander';
 import type { Context } from './context.js';
 import { addLeafGlobals, addProgramGlobals, collectGlobals, globalFlagsWithValue, HELP_CONFIG } from './commands/global-options.js';
 import { modulesFor } from './commands/registry.js';
+import { programEpilogue } from './commands/help/topics.js';
 
 /** Set by the bundler (scripts/bundle.mjs); undefined when running from src/ or tsc's dist/. */
 declare const KACTL_BUNDLED_VERSION: string | undefined;
@@ -25,14 +26,7 @@ Examples:
   $ kactl client init && kactl client register --username alice --password-stdin --key KEY < pw.txt
   $ kactl profile add prod --base-url https://keyauth.win --app-name MyApp --ownerid AbCdEf1234 --seller-key-stdin
   $ kactl users list -o csv > users.csv
-
-Exit codes:
-  0 ok  1 the server said success:false  2 usage, or input needed without a terminal
-  3 seller key refused or session invalid  4 network, timeout or bad answer
-  5 signature check failed  6 rate limited  130 interrupted
-
-Environment: KACTL_CONFIG_DIR KACTL_DATA_DIR KACTL_PROFILE KACTL_BASE_URL KACTL_SELLER_KEY
-  KACTL_APP_NAME KACTL_OWNERID KACTL_APP_VERSION KACTL_PUBLIC_KEY NO_COLOR FORCE_COLOR CI`;
+${programEpilogue()}`;
 
 function* walk(command: Command): Generator<Command> {
   yield command;

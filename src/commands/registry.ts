@@ -25,6 +25,10 @@ export const COMMAND_MODULES: readonly CommandModule[] = [
   { names: ['seller'], load: async () => (await import('./seller/call.js')).registerSellerCall },
   { names: ['sandbox'], load: async () => (await import('./sandbox/index.js')).registerSandboxCommands },
   { names: ['demo'], load: async () => (await import('./demo.js')).registerDemoCommand },
+  { names: ['version'], load: async () => (await import('./version.js')).registerVersionCommand },
+  { names: ['environment', 'exit-codes'], load: async () => (await import('./help/index.js')).registerHelpTopics },
+  { names: ['doctor'], load: async () => (await import('./doctor/index.js')).registerDoctorCommand },
+  { names: ['completion', '__complete'], load: async () => (await import('./completion/index.js')).registerCompletionCommands },
 ];
 
 const VERSION_FLAGS = new Set(['-V', '--version']);

@@ -6,13 +6,9 @@
 export type OutputFormat = 'table' | 'json' | 'ndjson' | 'csv' | 'tsv';
 export const OUTPUT_FORMATS: readonly OutputFormat[] = ['table', 'json', 'ndjson', 'csv', 'tsv'];
 
-/**
- * How a cell is shown.
- * - `date`: a Unix time in seconds (string or number) → a date;
- * - `duration`: seconds → `29d 23h` for people, the number for machines;
- * - `text`: anything else, stringified.
- */
-export type ColumnKind = 'text' | 'date' | 'duration';
+/** How a cell is shown; declared with the column (the seller catalog owns the vocabulary). */
+export type { ColumnKind } from '../api/seller-catalog/columns.js';
+import type { ColumnKind } from '../api/seller-catalog/columns.js';
 
 export interface Column {
   readonly key: string;
@@ -76,16 +72,31 @@ export function humanDuration(seconds: number): string {
   return parts.join(' ');
 }
 
-/** A cell for people (tables on a terminal). */
-export function humanCell(value: unknown, kind: ColumnKind = 'text'): string {
+const TRUE_WORDS = new Set(['1', 'true', 'yes']);
+const FALSE_WORDS = new Set(['0', 'false', 'no']);
+
+/**
+ * A cell for people (tables and records on a terminal). `nowMs` is the clock `timeleft` counts
+ * from, in milliseconds; without it a `timeleft` cell shows the date.
+ */
+export function humanCell(value: unknown, kind: ColumnKind = 'text', nowMs?: number): string {
   if (value === null || value === undefined || value === '') return '-';
-  if (kind === 'date') {
+  if (kind === 'date' || (kind === 'timeleft' && nowMs === undefined)) {
     const seconds = asSeconds(value);
     if (seconds !== undefined && seconds > 0) return humanDate(seconds);
+  }
+  if (kind === 'timeleft' && nowMs !== undefined) {
+    const seconds = asSeconds(value);
+    if (seconds !== undefined && seconds > 0) return humanDuration(seconds - nowMs / 1000);
   }
   if (kind === 'duration') {
     const seconds = asSeconds(value);
     if (seconds !== undefined) return humanDuration(seconds);
+  }
+  if (kind === 'boolean') {
+    const word = plainText(value).toLowerCase();
+    if (TRUE_WORDS.has(word)) return 'yes';
+    if (FALSE_WORDS.has(word)) return 'no';
   }
   return stripControl(plainText(value)).replace(/[\t\n\r]+/g, ' ');
 }
@@ -93,7 +104,7 @@ export function humanCell(value: unknown, kind: ColumnKind = 'text'): string {
 /** A cell for machines (TSV, CSV): dates as ISO 8601 UTC, durations as seconds, raw text otherwise. */
 export function machineCell(value: unknown, kind: ColumnKind = 'text'): string {
   if (value === null || value === undefined) return '';
-  if (kind === 'date') {
+  if (kind === 'date' || kind === 'timeleft') {
     const seconds = asSeconds(value);
     if (seconds !== undefined && seconds > 0) return new Date(seconds * 1000).toISOString().replace('.000Z', 'Z');
   }

@@ -6,6 +6,28 @@ import { Chalk, type ChalkInstance } from 'chalk';
 import type { IOStreams } from './streams.js';
 import type { Column, OutputFormat } from './format.js';
 import { headerFor, humanCell, machineCell, stripControl, toCsv, toNdjson, toTsv } from './format.js';
+import { renderTable } from './table.js';
+import { UsageError } from '../errors.js';
+
+/** How the caller wants a list cut and counted (`--columns`, `--limit`) and which clock it reads. */
+export interface ListView {
+  /** Wire names of the columns to show, in this order (`--columns`); every format honours it. */
+  readonly columns?: readonly string[];
+  /** At most this many rows (`--limit`); every format honours it. */
+  readonly limit?: number;
+  /** "Now" in milliseconds for `timeleft` cells: the server's clock where it has one. */
+  readonly now?: () => number;
+}
+
+/** The columns `--columns` names, in its order; a name the list does not have is a usage error. */
+export function chooseColumns(columns: readonly Column[], names: readonly string[] | undefined): readonly Column[] {
+  if (names === undefined || names.length === 0) return columns;
+  return names.map((name) => {
+    const found = columns.find((c) => c.key === name) ?? columns.find((c) => headerFor(c).toLowerCase() === name.toLowerCase());
+    if (!found) throw new UsageError(`This list has no column "${name}"; it has ${columns.map((c) => c.key).join(', ')}.`);
+    return found;
+  });
+}
 
 export interface OutputOptions {
   /** `--json`: print the server's JSON (a list: a JSON array). */
@@ -50,7 +72,11 @@ export class Output {
    * A list of records. `--json`/`-o json`: JSON array; `-o ndjson|csv|tsv`: that; `-o table` or
    * a terminal: a table; piped with no format: TSV without header.
    */
-  async list(rows: readonly Record<string, unknown>[], columns: readonly Column[]): Promise<void> {
+  async list(allRows: readonly Record<string, unknown>[], allColumns: readonly Column[], view: ListView = {}): Promise<void> {
+    const columns = chooseColumns(allColumns, view.columns);
+    const limited = view.limit === undefined ? allRows : allRows.slice(0, view.limit);
+    // Machine formats keep the wire names and raw values; --columns only picks which.
+    const rows = view.columns === undefined ? limited : limited.map((row) => Object.fromEntries(columns.map((c) => [c.key, row[c.key]])));
     if (this.wantsJson) return this.json(rows);
     const format = this.options.format ?? (this.io.isStdoutTTY ? 'table' : 'tsv');
     switch (format) {
@@ -66,7 +92,7 @@ export class Output {
           this.note('No results.');
           return;
         }
-        return this.io.out(await this.table(rows, columns));
+        return this.io.out(this.table(rows, columns, view.now?.()));
     }
   }
 
@@ -74,7 +100,7 @@ export class Output {
    * One record as `field  value` lines (aligned for people, tab-separated when piped), or JSON.
    * `columns` picks and orders the fields; without it every scalar field is shown.
    */
-  record(record: Record<string, unknown>, columns?: readonly Column[]): void {
+  record(record: Record<string, unknown>, columns?: readonly Column[], view: Pick<ListView, 'now'> = {}): void {
     if (this.wantsJson) return this.json(record);
     if (this.options.format === 'ndjson') return this.io.out(toNdjson([record]));
     const cols: readonly Column[] = columns ?? Object.keys(record).map((key) => ({ key }));
@@ -82,10 +108,13 @@ export class Output {
     // Same rule as lists: people's formatting on a terminal or with -o table, machine cells
     // (ISO dates, seconds) when piped or with -o tsv.
     const human = this.options.format === 'table' || (this.io.isStdoutTTY && this.options.format !== 'tsv');
-    const width = Math.max(...cols.map((c) => c.key.length));
+    // People read the column's label in lower case (`created by`); machines the wire name.
+    const label = (col: Column): string => (col.header ?? col.key).toLowerCase();
+    const width = Math.max(...cols.map((c) => label(c).length));
+    const nowMs = view.now?.();
     for (const col of cols) {
       if (human) {
-        this.io.out(`${this.outColor.bold(col.key.padEnd(width))}  ${humanCell(record[col.key], col.kind)}\n`);
+        this.io.out(`${this.outColor.bold(label(col).padEnd(width))}  ${humanCell(record[col.key], col.kind, nowMs)}\n`);
       } else {
         this.io.out(`${col.key}\t${machineCell(record[col.key], col.kind).replace(/[\t\r\n]+/g, ' ')}\n`);
       }
@@ -116,16 +145,20 @@ export class Output {
     return this.errColor.dim(message);
   }
 
-  private async table(rows: readonly Record<string, unknown>[], columns: readonly Column[]): Promise<string> {
-    // cli-table3 is loaded only here: `kactl --help` must not pay for it.
-    const { default: Table } = await import('cli-table3');
-    const empty = { top: '', 'top-mid': '', 'top-left': '', 'top-right': '', bottom: '', 'bottom-mid': '', 'bottom-left': '', 'bottom-right': '', left: '', 'left-mid': '', mid: '', 'mid-mid': '', right: '', 'right-mid': '', middle: '  ' };
-    const table = new Table({
-      head: columns.map((c) => headerFor(c)),
-      chars: empty,
-      style: { head: this.io.stdoutColor ? ['bold'] : [], border: [], 'padding-left': 0, 'padding-right': 0 },
-    });
-    for (const row of rows) table.push(columns.map((c) => humanCell(row[c.key], c.kind)));
-    return `${table.toString()}\n`;
+  private table(rows: readonly Record<string, unknown>[], columns: readonly Column[], nowMs: number | undefined): string {
+    const { lines, hidden } = renderTable(
+      columns.map((c) => ({
+        header: headerFor(c),
+        align: c.kind === 'number' || c.kind === 'level' ? 'right' : 'left',
+        // Only free text gives up characters first: a cut key, date or number misleads.
+        keepWhole: c.kind !== undefined && c.kind !== 'text',
+      })),
+      rows.map((row) => columns.map((c) => humanCell(row[c.key], c.kind, nowMs))),
+      // One column short of the edge: a line exactly as wide as the terminal wraps on some.
+      Math.max(20, this.io.columns - 1),
+    );
+    if (hidden.length > 0) this.note(`Not shown at this width: ${hidden.map((h) => h.toLowerCase()).join(', ')} (--columns picks columns).`);
+    const [header = '', ...body] = lines;
+    return [this.io.stdoutColor ? this.outColor.bold(header) : header, ...body].map((line) => `${line}\n`).join('');
   }
 }

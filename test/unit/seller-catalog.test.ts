@@ -20,6 +20,7 @@ import {
   wireParamsForType,
 } from '../../src/api/seller-catalog/index.js';
 import type { ParamSpec, SellerGroup, SellerOp } from '../../src/api/seller-catalog/types.js';
+import { col } from '../../src/api/seller-catalog/columns.js';
 
 type Ops = readonly SellerOp[];
 type Check = (ops: Ops) => string[];
@@ -480,7 +481,10 @@ const checks = {
       if (r.kind !== 'list') return [];
       if (r.columns.length === 0) return [`${opKey(op)}: no columns`];
       // `app` on license, user and webhook rows is the application secret.
-      return r.columns.filter((c) => SECRET_LOOKING.test(c) || c === 'app').map((c) => `${opKey(op)}: column ${c} looks secret`);
+      // A list never shows a credential, declared (kind `secret`) or by its look.
+      return r.columns
+        .filter((c) => c.kind === 'secret' || SECRET_LOOKING.test(c.key) || c.key === 'app')
+        .map((c) => `${opKey(op)}: column ${c.key} looks secret`);
     }),
 
   recordViewsHideSecrets: (ops) =>
@@ -489,7 +493,10 @@ const checks = {
       if (r.kind !== 'flat' && r.kind !== 'object') return [];
       if (r.fields.length === 0) return [`${opKey(op)}: no fields`];
       // appdetails shows the app secret on purpose (needed to set up a client profile).
-      return r.fields.filter((f) => SECRET_LOOKING.test(f) && !(op.type === 'appdetails' && f === 'secret')).map((f) => `${opKey(op)}: field ${f} looks secret`);
+      // A secret-looking field must be declared `secret` (shown on purpose), and only appdetails has one.
+      return r.fields
+        .filter((f) => (SECRET_LOOKING.test(f.key) || f.kind === 'secret') && !(op.type === 'appdetails' && f.key === 'secret' && f.kind === 'secret'))
+        .map((f) => `${opKey(op)}: field ${f.key} looks secret`);
     }),
 
   bulkAsExpected: (ops) => {
@@ -599,13 +606,15 @@ const BROKEN: readonly [keyof typeof checks, string, (ops: Ops) => Ops][] = [
   ['unitsAsExpected', 'flag hides the unit', (ops) => editParam(ops, 'subtract', 'seconds', { flag: 'time' })],
   ['unitsAsExpected', 'unit dropped', (ops) => editParam(ops, 'add', 'expiry', { unit: undefined })],
   ['passwordsAreSecret', 'password not secret', (ops) => editParam(ops, 'adduser', 'pass', { secret: undefined })],
-  ['responsesAsExpected', 'wrong list key', (ops) => patch(ops, 'fetchallblacks', (op) => ({ ...op, response: { kind: 'list', key: 'subs', columns: ['ip'], emptyMessage: 'No blacklists found' } }))],
-  ['responsesAsExpected', 'wrong empty message', (ops) => patch(ops, 'fetchallkeys', (op) => ({ ...op, response: { kind: 'list', key: 'keys', columns: ['key'], emptyMessage: 'No License Keys Found' } }))],
+  ['responsesAsExpected', 'wrong list key', (ops) => patch(ops, 'fetchallblacks', (op) => ({ ...op, response: { kind: 'list', key: 'subs', columns: [col('ip', 'IP')], emptyMessage: 'No blacklists found' } }))],
+  ['responsesAsExpected', 'wrong empty message', (ops) => patch(ops, 'fetchallkeys', (op) => ({ ...op, response: { kind: 'list', key: 'keys', columns: [col('key', 'KEY')], emptyMessage: 'No License Keys Found' } }))],
   ['responsesAsExpected', 'wrong value key', (ops) => patch(ops, 'retrvvar', (op) => ({ ...op, response: { kind: 'value', key: 'response' } }))],
-  ['listsHaveSafeColumns', 'password column', (ops) => patch(ops, 'fetchallusers', (op) => ({ ...op, response: { kind: 'list', key: 'users', columns: ['username', 'password'], emptyMessage: 'No users found' } }))],
-  ['listsHaveSafeColumns', 'app secret column', (ops) => patch(ops, 'fetchallkeys', (op) => ({ ...op, response: { kind: 'list', key: 'keys', columns: ['key', 'app'], emptyMessage: 'No keys found' } }))],
+  ['listsHaveSafeColumns', 'password column', (ops) => patch(ops, 'fetchallusers', (op) => ({ ...op, response: { kind: 'list', key: 'users', columns: [col('username', 'USERNAME'), col('password', 'PASSWORD')], emptyMessage: 'No users found' } }))],
+  ['listsHaveSafeColumns', 'app secret column', (ops) => patch(ops, 'fetchallkeys', (op) => ({ ...op, response: { kind: 'list', key: 'keys', columns: [col('key', 'KEY'), col('app', 'APP')], emptyMessage: 'No keys found' } }))],
   ['listsHaveSafeColumns', 'no columns', (ops) => patch(ops, 'fetchallchats', (op) => ({ ...op, response: { kind: 'list', key: 'chats', columns: [], emptyMessage: 'No chats found' } }))],
-  ['recordViewsHideSecrets', 'password hash in userdata', (ops) => patch(ops, 'userdata', (op) => ({ ...op, response: { kind: 'flat', fields: ['username', 'password'] } }))],
+  ['recordViewsHideSecrets', 'password hash in userdata', (ops) => patch(ops, 'userdata', (op) => ({ ...op, response: { kind: 'flat', fields: [col('username', 'USERNAME'), col('password', 'PASSWORD')] } }))],
+  ['recordViewsHideSecrets', 'app secret not declared secret', (ops) => patch(ops, 'appdetails', (op) => ({ ...op, response: { kind: 'object', key: 'appdetails', fields: [col('name', 'NAME'), col('secret', 'SECRET')] } }))],
+  ['listsHaveSafeColumns', 'a list column declared secret', (ops) => patch(ops, 'fetchallsubs', (op) => ({ ...op, response: { kind: 'list', key: 'subs', columns: [col('name', 'NAME', 'secret')], emptyMessage: 'No subscriptions found' } }))],
   ['bulkAsExpected', 'delete all made single', (ops) => patch(ops, 'delallvars', (op) => ({ ...op, effect: 'delete-one' }))],
   ['bulkAsExpected', 'wrong backup list', (ops) => patch(ops, 'killall', (op) => ({ ...op, backupFrom: 'fetchallusers' }))],
   ['bulkHasSelectorOrOwnVerb', 'bulk as the default of delete', (ops) => patch(ops, 'delalllicenses', (op) => ({ ...op, command: ['delete-many'] }))],

@@ -3,6 +3,7 @@
  * (docs/protocol/seller-api.md §3.1).
  */
 import type { ParamSpec, SellerOp } from './types.js';
+import { col } from './columns.js';
 
 /** A custom client-API message set through updatesettings (`--msg-<flag>`). */
 function message(wire: string, flag: string, when: string): ParamSpec {
@@ -43,7 +44,7 @@ export const APP_OPS: readonly SellerOp[] = [
     summary: "Show the application's name, owner id, secret and version",
     params: [],
     // The secret is shown on purpose: it is what a client profile needs for 1.2 signatures.
-    response: { kind: 'object', key: 'appdetails', fields: ['name', 'ownerid', 'version', 'secret'] },
+    response: { kind: 'object', key: 'appdetails', fields: [col('name', 'NAME'), col('ownerid', 'OWNER ID', 'id'), col('version', 'VERSION'), col('secret', 'SECRET', 'secret')] },
     effect: 'read',
     example: 'kactl app details',
     source: 'E',
@@ -58,9 +59,14 @@ export const APP_OPS: readonly SellerOp[] = [
       kind: 'flat',
       // `sellixsecret` is left out of the default view; --json still carries it.
       fields: [
-        'enabled', 'hwid-lock', 'version', 'download', 'webdownload', 'webhook', 'resellerstore', 'cooldown',
-        'disabledmsg', 'usernametakenmsg', 'licenseinvalidmsg', 'keytakenmsg', 'nosubmsg', 'userinvalidmsg',
-        'passinvalidmsg', 'hwidmismatchmsg', 'noactivesubmsg', 'blackedmsg',
+        col('enabled', 'ENABLED', 'boolean'), col('hwid-lock', 'HWID LOCK', 'boolean'), col('version', 'VERSION'),
+        col('download', 'DOWNLOAD URL'), col('webdownload', 'WEB DOWNLOAD URL'), col('webhook', 'WEBHOOK'),
+        col('resellerstore', 'RESELLER STORE'), col('cooldown', 'HWID RESET COOLDOWN', 'duration'),
+        col('disabledmsg', 'DISABLED MESSAGE'), col('usernametakenmsg', 'USERNAME TAKEN MESSAGE'),
+        col('licenseinvalidmsg', 'LICENSE INVALID MESSAGE'), col('keytakenmsg', 'KEY TAKEN MESSAGE'),
+        col('nosubmsg', 'NO SUBSCRIPTION MESSAGE'), col('userinvalidmsg', 'USER INVALID MESSAGE'),
+        col('passinvalidmsg', 'PASSWORD INVALID MESSAGE'), col('hwidmismatchmsg', 'HWID MISMATCH MESSAGE'),
+        col('noactivesubmsg', 'NO ACTIVE SUBSCRIPTION MESSAGE'), col('blackedmsg', 'BLACKLISTED MESSAGE'),
       ],
     },
     effect: 'read',
@@ -88,7 +94,9 @@ export const APP_OPS: readonly SellerOp[] = [
     params: [],
     response: {
       kind: 'flat',
-      fields: ['totalkeys', 'unused', 'used', 'paused', 'banned', 'webhooks', 'files', 'vars', 'resellers', 'managers', 'totalaccs'],
+      fields: [
+        col('totalkeys', 'KEYS', 'number'), col('unused', 'UNUSED KEYS', 'number'), col('used', 'USED KEYS', 'number'), col('paused', 'PAUSED KEYS', 'number'), col('banned', 'BANNED KEYS', 'number'), col('webhooks', 'WEBHOOKS', 'number'), col('files', 'FILES', 'number'), col('vars', 'VARIABLES', 'number'), col('resellers', 'RESELLERS', 'number'), col('managers', 'MANAGERS', 'number'), col('totalaccs', 'USERS', 'number'),
+      ],
     },
     effect: 'read',
     example: 'kactl app stats',

@@ -5,8 +5,9 @@
  */
 import { usernameArg } from './shared-params.js';
 import type { ParamSpec, SellerOp } from './types.js';
+import { col } from './columns.js';
 
-const CHANNEL_ARG: ParamSpec = { wire: 'name', flag: 'name', positional: true, type: 'string', required: true, description: 'Channel name' };
+const CHANNEL_ARG: ParamSpec = { wire: 'name', flag: 'name', positional: true, type: 'string', required: true, description: 'Channel name', completeFrom: 'fetchallchats' };
 
 export const CHATS_OPS: readonly SellerOp[] = [
   {
@@ -15,7 +16,7 @@ export const CHATS_OPS: readonly SellerOp[] = [
     command: ['list'],
     summary: 'List the channels and their delays',
     params: [],
-    response: { kind: 'list', key: 'chats', columns: ['name', 'delay'], emptyMessage: 'No chats found' },
+    response: { kind: 'list', key: 'chats', columns: [col('name', 'CHANNEL', 'id'), col('delay', 'DELAY', 'duration')], emptyMessage: 'No chats found' },
     effect: 'read',
     example: 'kactl chats list',
     source: 'E',
@@ -111,7 +112,7 @@ export const CHATS_OPS: readonly SellerOp[] = [
     summary: 'List muted users and when each mute ends',
     params: [],
     // `time` is the Unix time the mute ends.
-    response: { kind: 'list', key: 'mutes', columns: ['user', 'time'], emptyMessage: 'No mutes found' },
+    response: { kind: 'list', key: 'mutes', columns: [col('user', 'USER', 'id'), col('time', 'MUTED UNTIL', 'date')], emptyMessage: 'No mutes found' },
     effect: 'read',
     example: 'kactl chats mutes',
     source: 'E',

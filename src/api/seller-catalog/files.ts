@@ -4,9 +4,10 @@
  */
 import { REQUIRE_LOGIN } from './shared-params.js';
 import type { ParamSpec, SellerOp } from './types.js';
+import { col } from './columns.js';
 
 function fileIdArg(wire: string): ParamSpec {
-  return { wire, flag: 'id', positional: true, type: 'string', required: true, description: 'File id (6 digits)' };
+  return { wire, flag: 'id', positional: true, type: 'string', required: true, description: 'File id (6 digits)', completeFrom: 'fetchallfiles' };
 }
 
 const FILE_URL: ParamSpec = {
@@ -24,7 +25,7 @@ export const FILES_OPS: readonly SellerOp[] = [
     command: ['list'],
     summary: 'List the files',
     params: [],
-    response: { kind: 'list', key: 'files', columns: ['id', 'url'], emptyMessage: 'No files Found' },
+    response: { kind: 'list', key: 'files', columns: [col('id', 'ID', 'id'), col('url', 'URL')], emptyMessage: 'No files Found' },
     effect: 'read',
     example: 'kactl files list',
     source: 'E',
@@ -35,7 +36,7 @@ export const FILES_OPS: readonly SellerOp[] = [
     command: ['get'],
     summary: "Show a file's URL, name, size and login rule",
     params: [fileIdArg('id')],
-    response: { kind: 'object', key: 'file', fields: ['id', 'name', 'size', 'url', 'authed'] },
+    response: { kind: 'object', key: 'file', fields: [col('id', 'ID', 'id'), col('name', 'NAME'), col('size', 'SIZE'), col('url', 'URL'), col('authed', 'LOGIN NEEDED', 'boolean')] },
     effect: 'read',
     example: 'kactl files get 482913',
     source: 'E',

@@ -4,6 +4,7 @@
  */
 import { passwordFlag, userTooFlag, usernameFlag } from './shared-params.js';
 import type { ParamSpec, SellerOp } from './types.js';
+import { col } from './columns.js';
 
 const KEY_ARG: ParamSpec = { wire: 'key', flag: 'key', positional: true, type: 'string', required: true, description: 'The license key' };
 
@@ -19,7 +20,9 @@ export const LICENSES_OPS: readonly SellerOp[] = [
       key: 'keys',
       // `expires` is the duration in seconds (a date only once redeemed); `app` holds the app
       // secret and is never shown.
-      columns: ['key', 'status', 'level', 'expires', 'note', 'genby', 'gendate', 'usedby', 'usedon', 'banned'],
+      columns: [
+        col('key', 'KEY', 'id'), col('status', 'STATUS'), col('level', 'LEVEL', 'level'), col('expires', 'DURATION', 'duration'), col('note', 'NOTE'), col('genby', 'CREATED BY'), col('gendate', 'CREATED', 'date'), col('usedby', 'USED BY'), col('usedon', 'USED ON', 'date'), col('banned', 'BAN REASON'),
+      ],
       emptyMessage: 'No keys found',
     },
     effect: 'read',
@@ -33,7 +36,9 @@ export const LICENSES_OPS: readonly SellerOp[] = [
     command: ['get'],
     summary: 'Show one license: status, level, duration, note and who used it',
     params: [KEY_ARG],
-    response: { kind: 'flat', fields: ['status', 'level', 'duration', 'note', 'createdby', 'creationdate', 'usedby', 'usedon'] },
+    response: { kind: 'flat', fields: [
+        col('status', 'STATUS'), col('level', 'LEVEL', 'level'), col('duration', 'DURATION', 'duration'), col('note', 'NOTE'), col('createdby', 'CREATED BY'), col('creationdate', 'CREATED', 'date'), col('usedby', 'USED BY'), col('usedon', 'USED ON', 'date'),
+      ] },
     effect: 'read',
     example: 'kactl licenses get ABCDEF-123456',
     source: 'E',
@@ -264,7 +269,7 @@ export const LICENSES_OPS: readonly SellerOp[] = [
       { wire: 'hwid', flag: 'hwid', type: 'string', required: false, description: 'HWID to bind the user to' },
     ],
     // E nests the whole register result in info.subscriptions; the fields are D23's.
-    response: { kind: 'object', key: 'info', fields: ['username', 'subscriptions', 'ip'] },
+    response: { kind: 'object', key: 'info', fields: [col('username', 'USERNAME', 'id'), col('subscriptions', 'SUBSCRIPTIONS'), col('ip', 'IP')] },
     effect: 'write',
     // Success is always JSON, but E's failures honour format=text (docs/protocol/seller-api.md §3.6).
     textFormat: true,

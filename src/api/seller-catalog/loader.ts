@@ -1,5 +1,6 @@
 /** `kactl loader`: buttons of the web loader (docs/protocol/seller-api.md §3.12). */
 import type { SellerOp } from './types.js';
+import { col } from './columns.js';
 
 export const LOADER_OPS: readonly SellerOp[] = [
   {
@@ -8,7 +9,7 @@ export const LOADER_OPS: readonly SellerOp[] = [
     command: ['list'],
     summary: 'List the web loader buttons',
     params: [],
-    response: { kind: 'list', key: 'buttons', columns: ['text', 'value'], emptyMessage: 'No buttons found' },
+    response: { kind: 'list', key: 'buttons', columns: [col('text', 'TEXT'), col('value', 'VALUE', 'id')], emptyMessage: 'No buttons found' },
     effect: 'read',
     example: 'kactl loader list',
     source: 'E',

@@ -1,5 +1,6 @@
 /** `kactl sessions`: open client sessions (docs/protocol/seller-api.md §3.8). */
 import type { SellerOp } from './types.js';
+import { col } from './columns.js';
 
 export const SESSIONS_OPS: readonly SellerOp[] = [
   {
@@ -9,7 +10,7 @@ export const SESSIONS_OPS: readonly SellerOp[] = [
     summary: 'List open sessions',
     params: [],
     // `credential` stays empty until the session logs in; `expiry` is a Unix time.
-    response: { kind: 'list', key: 'sessions', columns: ['id', 'credential', 'ip', 'validated', 'expiry'], emptyMessage: 'No sessions found' },
+    response: { kind: 'list', key: 'sessions', columns: [col('id', 'SESSION', 'id'), col('credential', 'USER'), col('ip', 'IP'), col('validated', 'VALIDATED', 'boolean'), col('expiry', 'ENDS IN', 'timeleft')], emptyMessage: 'No sessions found' },
     effect: 'read',
     example: 'kactl sessions list',
     source: 'E',

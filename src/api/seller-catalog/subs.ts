@@ -4,10 +4,11 @@
  * `kactl users subscriptions / extend / subtract / delete-sub`.
  */
 import type { ParamSpec, SellerOp } from './types.js';
+import { col } from './columns.js';
 
 /** The subscription an operation acts on; the wire name differs per type (`name`, `sub`, `subscription`). */
 function subArg(wire: string): ParamSpec {
-  return { wire, flag: 'name', positional: true, type: 'string', required: true, description: 'Subscription name' };
+  return { wire, flag: 'name', positional: true, type: 'string', required: true, description: 'Subscription name', completeFrom: 'fetchallsubs' };
 }
 
 const LEVEL: ParamSpec = { wire: 'level', flag: 'level', type: 'integer', required: true, maxLength: 12, description: 'Level; licenses of this level grant it' };
@@ -19,7 +20,7 @@ export const SUBS_OPS: readonly SellerOp[] = [
     command: ['list'],
     summary: 'List the subscriptions and their levels',
     params: [],
-    response: { kind: 'list', key: 'subs', columns: ['name', 'level'], emptyMessage: 'No subscriptions found' },
+    response: { kind: 'list', key: 'subs', columns: [col('name', 'NAME', 'id'), col('level', 'LEVEL', 'level')], emptyMessage: 'No subscriptions found' },
     effect: 'read',
     example: 'kactl subs list',
     source: 'E',

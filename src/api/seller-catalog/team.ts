@@ -8,6 +8,7 @@
  */
 import { passwordFlag, usernameFlag } from './shared-params.js';
 import type { ParamSpec, SellerOp } from './types.js';
+import { col } from './columns.js';
 
 /** An account to act on: `user` on deleteAccount, `username` on the balance types. */
 function accountArg(wire: string): ParamSpec {
@@ -29,7 +30,7 @@ export const TEAM_OPS: readonly SellerOp[] = [
     command: ['list'],
     summary: 'List the reseller accounts (--managers for managers)',
     params: [],
-    response: { kind: 'list', key: 'resellers', columns: ['username', 'balance', 'key_levels'], emptyMessage: TEAM_EMPTY },
+    response: { kind: 'list', key: 'resellers', columns: [col('username', 'USERNAME', 'id'), col('balance', 'BALANCE'), col('key_levels', 'KEY LEVELS')], emptyMessage: TEAM_EMPTY },
     effect: 'read',
     example: 'kactl team list',
     source: 'C',
@@ -41,7 +42,7 @@ export const TEAM_OPS: readonly SellerOp[] = [
     selector: 'managers',
     summary: 'List the manager accounts',
     params: [],
-    response: { kind: 'list', key: 'managers', columns: ['username', 'permissions'], emptyMessage: TEAM_EMPTY },
+    response: { kind: 'list', key: 'managers', columns: [col('username', 'USERNAME', 'id'), col('permissions', 'PERMISSIONS')], emptyMessage: TEAM_EMPTY },
     effect: 'read',
     example: 'kactl team list --managers',
     source: 'C',
@@ -103,7 +104,9 @@ export const TEAM_OPS: readonly SellerOp[] = [
       { wire: 'appname', flag: 'app-name', type: 'string', required: true, description: 'Name of the application the reseller belongs to' },
     ],
     // E returns null for three_month and six_month (a bug); read them as 0.
-    response: { kind: 'object', key: 'balance', fields: ['day', 'week', 'month', 'three_month', 'six_month', 'year', 'lifetime', 'total_keys'] },
+    response: { kind: 'object', key: 'balance', fields: [
+        col('day', 'DAY KEYS', 'number'), col('week', 'WEEK KEYS', 'number'), col('month', 'MONTH KEYS', 'number'), col('three_month', 'THREE-MONTH KEYS', 'number'), col('six_month', 'SIX-MONTH KEYS', 'number'), col('year', 'YEAR KEYS', 'number'), col('lifetime', 'LIFETIME KEYS', 'number'), col('total_keys', 'TOTAL KEYS', 'number'),
+      ] },
     effect: 'read',
     example: 'kactl team balance shop1 --app-name MyApp',
     source: 'E',

@@ -7,6 +7,7 @@
  *  - the sandbox's parameter checks before a handler runs (src/server/seller/).
  * Hand-written code exists only where an operation needs more than this gives.
  */
+import type { ColumnSpec } from './columns.js';
 
 /** The CLI group an operation lives in: `kactl <group> ...`. */
 export type SellerGroup =
@@ -62,6 +63,11 @@ export interface ParamSpec {
   readonly serverDefault?: string;
   /** Largest accepted length in characters, where the server enforces one. */
   readonly maxLength?: number;
+  /**
+   * The list operation (`type`) whose records name the values this parameter takes: shell
+   * completion offers the list's first column (`fetchallsubs` for a subscription name).
+   */
+  readonly completeFrom?: string;
 }
 
 /** What the answer carries beside `success` and `message`. */
@@ -71,13 +77,13 @@ export type ResponseSpec =
   /**
    * A list under `key`. An empty list may come back as HTTP 406 and `emptyMessage`
    * (e.g. `No keys found`); the CLI treats that as an empty result, exit 0.
-   * `columns` are the fields a table shows, in order.
+   * `columns` are the fields a table shows, in order, each with its label and kind.
    */
-  | { readonly kind: 'list'; readonly key: string; readonly columns: readonly string[]; readonly emptyMessage: string }
+  | { readonly kind: 'list'; readonly key: string; readonly columns: readonly ColumnSpec[]; readonly emptyMessage: string }
   /** One record under `key` (`appdetails`, `file`, `balance`). */
-  | { readonly kind: 'object'; readonly key: string; readonly fields: readonly string[] }
+  | { readonly kind: 'object'; readonly key: string; readonly fields: readonly ColumnSpec[] }
   /** Fields at the top level of the body (`stats`, `info`, `getsettings`, `userdata`). */
-  | { readonly kind: 'flat'; readonly fields: readonly string[] }
+  | { readonly kind: 'flat'; readonly fields: readonly ColumnSpec[] }
   /** A single value under `key` (`getkey` → `key`, `getvar` → `response`, `retrvvar` → `message`). */
   | { readonly kind: 'value'; readonly key: string }
   /** New license keys: `key` for one, `keys` for several; `format=text` gives one a line. */

@@ -8,8 +8,9 @@
  */
 import { passwordFlag, usernameArg, usernameFlag } from './shared-params.js';
 import type { ParamSpec, SellerOp } from './types.js';
+import { col } from './columns.js';
 
-const SUB_FLAG: ParamSpec = { wire: 'sub', flag: 'sub', type: 'string', required: true, description: 'Subscription name' };
+const SUB_FLAG: ParamSpec = { wire: 'sub', flag: 'sub', type: 'string', required: true, description: 'Subscription name', completeFrom: 'fetchallsubs' };
 const EXTEND_DAYS: ParamSpec = { wire: 'expiry', flag: 'expiry', type: 'number', unit: 'days', required: true, description: 'Days to add; fractions allowed' };
 const SUBTRACT_SECONDS: ParamSpec = { wire: 'seconds', flag: 'seconds', type: 'integer', unit: 'seconds', required: true, description: 'Seconds to take away (more than 0)' };
 
@@ -24,7 +25,9 @@ export const USERS_OPS: readonly SellerOp[] = [
     response: {
       kind: 'list',
       key: 'users',
-      columns: ['username', 'hwid', 'ip', 'createdate', 'lastlogin', 'banned', 'owner'],
+      columns: [
+        col('username', 'USERNAME', 'id'), col('hwid', 'HWID'), col('ip', 'IP'), col('createdate', 'CREATED', 'date'), col('lastlogin', 'LAST LOGIN', 'date'), col('banned', 'BAN REASON'), col('owner', 'OWNER'),
+      ],
       emptyMessage: 'No users found',
     },
     effect: 'read',
@@ -39,7 +42,7 @@ export const USERS_OPS: readonly SellerOp[] = [
     summary: 'List only the usernames',
     params: [],
     // E gives objects `{username}`; D23/S22 gave plain strings.
-    response: { kind: 'list', key: 'usernames', columns: ['username'], emptyMessage: 'No users found' },
+    response: { kind: 'list', key: 'usernames', columns: [col('username', 'USERNAME', 'id')], emptyMessage: 'No users found' },
     effect: 'read',
     example: 'kactl users list --usernames',
     source: 'E',
@@ -53,7 +56,9 @@ export const USERS_OPS: readonly SellerOp[] = [
     // The answer also holds the password hash and a token derived from it: not shown.
     response: {
       kind: 'flat',
-      fields: ['username', 'subscriptions', 'uservars', 'ip', 'hwid', 'createdate', 'lastlogin', 'cooldown', 'banned'],
+      fields: [
+        col('username', 'USERNAME', 'id'), col('subscriptions', 'SUBSCRIPTIONS'), col('uservars', 'VARIABLES'), col('ip', 'IP'), col('hwid', 'HWID'), col('createdate', 'CREATED', 'date'), col('lastlogin', 'LAST LOGIN', 'date'), col('cooldown', 'HWID RESET COOLDOWN', 'duration'), col('banned', 'BAN REASON'),
+      ],
     },
     effect: 'read',
     example: 'kactl users get alice',
@@ -333,7 +338,7 @@ export const USERS_OPS: readonly SellerOp[] = [
     summary: "List a user's subscriptions",
     params: [usernameArg('user')],
     // E answers an empty result with `subs: "not_found"` and success; S22 used 406 and this text.
-    response: { kind: 'list', key: 'subs', columns: ['subscription', 'expiry', 'key', 'paused'], emptyMessage: 'No Subscriptions Found' },
+    response: { kind: 'list', key: 'subs', columns: [col('subscription', 'SUBSCRIPTION', 'id'), col('expiry', 'TIME LEFT', 'timeleft'), col('key', 'KEY', 'id'), col('paused', 'PAUSED', 'boolean')], emptyMessage: 'No Subscriptions Found' },
     effect: 'read',
     example: 'kactl users subscriptions alice',
     source: 'E',

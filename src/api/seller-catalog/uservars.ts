@@ -5,6 +5,7 @@
  */
 import { usernameArg } from './shared-params.js';
 import type { ParamSpec, SellerOp } from './types.js';
+import { col } from './columns.js';
 
 /** The variable's name: `var` on most types, `name` on massUserVarDelete. */
 function varName(wire: string): ParamSpec {
@@ -24,7 +25,7 @@ export const USERVARS_OPS: readonly SellerOp[] = [
     command: ['list'],
     summary: "List every user's variables",
     params: [],
-    response: { kind: 'list', key: 'vars', columns: ['user', 'name', 'data'], emptyMessage: 'No user variables Found' },
+    response: { kind: 'list', key: 'vars', columns: [col('user', 'USER', 'id'), col('name', 'NAME', 'id'), col('data', 'VALUE')], emptyMessage: 'No user variables Found' },
     effect: 'read',
     example: 'kactl uservars list',
     source: 'E',

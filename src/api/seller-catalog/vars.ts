@@ -4,6 +4,7 @@
  */
 import { REQUIRE_LOGIN } from './shared-params.js';
 import type { ParamSpec, SellerOp } from './types.js';
+import { col } from './columns.js';
 
 function nameArg(wire: string): ParamSpec {
   return { wire, flag: 'name', positional: true, type: 'string', required: true, description: 'Variable name' };
@@ -19,7 +20,7 @@ export const VARS_OPS: readonly SellerOp[] = [
     summary: 'List the global variables',
     params: [],
     // `varid` is the name and `msg` the value.
-    response: { kind: 'list', key: 'vars', columns: ['varid', 'msg', 'authed'], emptyMessage: 'No variables Found' },
+    response: { kind: 'list', key: 'vars', columns: [col('varid', 'NAME', 'id'), col('msg', 'VALUE'), col('authed', 'LOGIN NEEDED', 'boolean')], emptyMessage: 'No variables Found' },
     effect: 'read',
     example: 'kactl vars list',
     source: 'E',

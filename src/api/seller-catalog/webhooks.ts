@@ -4,6 +4,7 @@
  */
 import { REQUIRE_LOGIN } from './shared-params.js';
 import type { SellerOp } from './types.js';
+import { col } from './columns.js';
 
 export const WEBHOOKS_OPS: readonly SellerOp[] = [
   {
@@ -13,7 +14,7 @@ export const WEBHOOKS_OPS: readonly SellerOp[] = [
     summary: 'List the webhooks (the server shows only the first 21 characters of each URL)',
     params: [],
     // `app` (the app secret) is in each row too; never a column.
-    response: { kind: 'list', key: 'webhooks', columns: ['webid', 'short_baselink', 'useragent', 'authed'], emptyMessage: 'No webhooks found' },
+    response: { kind: 'list', key: 'webhooks', columns: [col('webid', 'ID', 'id'), col('short_baselink', 'URL'), col('useragent', 'USER AGENT'), col('authed', 'LOGIN NEEDED', 'boolean')], emptyMessage: 'No webhooks found' },
     effect: 'read',
     example: 'kactl webhooks list',
     source: 'E',

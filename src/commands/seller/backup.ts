@@ -88,7 +88,7 @@ export async function writeBackup(ctx: Context, op: SellerOp, params: Readonly<R
   if (!list || list.response.kind !== 'list') throw new Error(`${op.type} has no list to back up from`);
   const listParams = Object.fromEntries(list.params.filter((p) => params[p.wire] !== undefined).map((p) => [p.wire, params[p.wire]!]));
   const body = await (await ctx.sellerApi()).call(list.type, listParams, { effect: 'read', ...responseOptions(list) });
-  const records = listRows(body, list.response.key, list.response.columns[0] ?? 'value').raw;
+  const records = listRows(body, list.response.key, list.response.columns[0]?.key ?? 'value').raw;
   const settings = await ctx.settings();
   const app = appName ?? settings.appName.value;
   const backup: BackupFile = {

@@ -13,6 +13,7 @@ import { lowerFirst } from './wording.js';
 import { KeyedOption, optionsForParam, selectorKey } from './param-options.js';
 import { SELLER_EXTENSIONS } from './extensions.js';
 import { defaultOp, flagsOf, positionalOf, type Verb } from './verb.js';
+import { listViewOptions } from './list-view-options.js';
 
 /** Short names people type by habit (gh, docker): `ls`, `rm`, `info`. */
 const VERB_ALIASES: Readonly<Record<string, readonly string[]>> = { list: ['ls'], delete: ['rm'], get: ['info'] };
@@ -75,6 +76,7 @@ export function addVerb(parent: Command, verb: Verb, ctx: Context): Command {
     if (op.selector !== undefined) command.addOption(new KeyedOption(`--${op.selector}`, selectorDescription(op), selectorKey(op.selector)));
   }
   for (const extra of extras) for (const option of extra.options?.() ?? []) command.addOption(option);
+  if (verb.ops.some((op) => op.response.kind === 'list')) for (const option of listViewOptions()) command.addOption(option);
   if (verb.ops.some((op) => op.effect !== 'read')) {
     command.addOption(new Option('--dry-run', 'print the request that would be sent, and send nothing'));
   }

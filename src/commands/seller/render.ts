@@ -5,22 +5,29 @@
  * the whole body for everything else.
  */
 import type { Context } from '../../context.js';
-import type { SellerOp } from '../../api/seller-catalog/index.js';
-import type { Column, ColumnKind } from '../../io/format.js';
+import type { ColumnSpec, SellerOp } from '../../api/seller-catalog/index.js';
+import type { ListView } from '../../io/output.js';
 import { humanDuration, stripControl } from '../../io/format.js';
 
-/** Unix times in seconds, shown as dates to people and as ISO 8601 to machines. */
-const DATE_FIELDS = new Set(['gendate', 'usedon', 'createdate', 'lastlogin', 'expiry', 'logdate', 'uploaddate', 'creationdate']);
-/** Lengths of time in seconds (a license's `expires` is its duration until redeemed). */
-const DURATION_FIELDS = new Set(['expires', 'duration', 'delay', 'cooldown']);
-/** Names that mean something else in one answer: a mute's `time` is when it ends. */
-const KIND_BY_TYPE: Readonly<Record<string, Readonly<Record<string, ColumnKind>>>> = { fetchallmutes: { time: 'date' } };
+/**
+ * The one "now" that time-left cells count from, in milliseconds: the server's clock as its last
+ * answer told it (a sandbox whose domain time was advanced), else the local one. Read after the
+ * call, so every list and record of a run agrees with the server that answered.
+ */
+export function nowForDisplay(ctx: Context): number {
+  return ctx.serverNow();
+}
 
-export function columnsFor(op: SellerOp, names: readonly string[]): Column[] {
-  return names.map((key) => {
-    const kind = KIND_BY_TYPE[op.type]?.[key] ?? (DATE_FIELDS.has(key) ? 'date' : DURATION_FIELDS.has(key) ? 'duration' : undefined);
-    return kind === undefined ? { key } : { key, kind };
-  });
+/** `--columns` and `--limit` as the list commands give them. */
+export interface ListChoice {
+  readonly columns?: readonly string[];
+  readonly limit?: number;
+}
+
+async function viewFor(ctx: Context, columns: readonly ColumnSpec[], choice: ListChoice = {}): Promise<ListView> {
+  const needsNow = columns.some((c) => c.kind === 'timeleft');
+  const now = needsNow ? nowForDisplay(ctx) : undefined;
+  return { ...choice, ...(now === undefined ? {} : { now: () => now }) };
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -50,8 +57,8 @@ function explainPaused(rows: Record<string, unknown>[]): Record<string, unknown>
   });
 }
 
-function pick(source: Record<string, unknown>, fields: readonly string[]): Record<string, unknown> {
-  return Object.fromEntries(fields.map((field) => [field, source[field]]));
+function pick(source: Record<string, unknown>, fields: readonly ColumnSpec[]): Record<string, unknown> {
+  return Object.fromEntries(fields.map(({ key }) => [key, source[key]]));
 }
 
 /** A change that also returns data (upload's id, activate's user) still says what it did. */
@@ -59,22 +66,23 @@ function sayDone(ctx: Context, op: SellerOp, body: Record<string, unknown>, valu
   if (op.effect !== 'read' && valueKey !== 'message' && typeof body.message === 'string' && body.message !== '') ctx.output.success(body.message);
 }
 
-export async function renderAnswer(ctx: Context, op: SellerOp, body: Record<string, unknown>): Promise<void> {
+export async function renderAnswer(ctx: Context, op: SellerOp, body: Record<string, unknown>, choice: ListChoice = {}): Promise<void> {
   const response = op.response;
   if (response.kind === 'list') {
-    const { raw, rows } = listRows(body, response.key, response.columns[0] ?? 'value');
-    if (ctx.output.wantsJson) return ctx.output.json(raw);
-    return ctx.output.list(explainPaused(rows), columnsFor(op, response.columns));
+    const { raw, rows } = listRows(body, response.key, response.columns[0]?.key ?? 'value');
+    // --json is the server's array as it came, cut only by --limit (and --columns when given).
+    if (ctx.output.wantsJson && choice.columns === undefined) return ctx.output.json(choice.limit === undefined ? raw : raw.slice(0, choice.limit));
+    return ctx.output.list(ctx.output.wantsJson ? rows : explainPaused(rows), response.columns, await viewFor(ctx, response.columns, choice));
   }
   if (ctx.output.wantsJson) return ctx.output.json(body);
   switch (response.kind) {
     case 'object': {
       sayDone(ctx, op, body);
       const record = body[response.key];
-      return ctx.output.record(pick(isRecord(record) ? record : {}, response.fields), columnsFor(op, response.fields));
+      return ctx.output.record(pick(isRecord(record) ? record : {}, response.fields), response.fields, await viewFor(ctx, response.fields));
     }
     case 'flat':
-      return ctx.output.record(pick(body, response.fields), columnsFor(op, response.fields));
+      return ctx.output.record(pick(body, response.fields), response.fields, await viewFor(ctx, response.fields));
     case 'value': {
       sayDone(ctx, op, body, response.key);
       const value = body[response.key];

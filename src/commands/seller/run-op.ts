@@ -8,6 +8,7 @@ import type { SellerOp } from '../../api/seller-catalog/index.js';
 import { guardBulk, guardDeleteOne } from './guard.js';
 import { printDryRun } from './dry-run.js';
 import { renderAnswer } from './render.js';
+import type { ListChoice } from './render.js';
 import { responseOptions } from './call-options.js';
 
 export interface RunOptions {
@@ -15,6 +16,8 @@ export interface RunOptions {
   dryRun: boolean;
   /** Back up before a bulk change (false with `--no-backup`). */
   backup: boolean;
+  /** `--columns` / `--limit` of a list command. */
+  list?: ListChoice;
 }
 
 export async function runOp(ctx: Context, op: SellerOp, params: Readonly<Record<string, string>>, options: RunOptions): Promise<void> {
@@ -28,5 +31,5 @@ export async function runOp(ctx: Context, op: SellerOp, params: Readonly<Record<
   const api = await ctx.sellerApi();
   // With --json a failure is printed by main, in the one error shape every command uses.
   const body = await api.call(op.type, params, { effect: op.effect, ...responseOptions(op) });
-  await renderAnswer(ctx, op, body);
+  await renderAnswer(ctx, op, body, options.list);
 }

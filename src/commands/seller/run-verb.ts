@@ -12,6 +12,7 @@ import { SELLER_EXTENSIONS } from './extensions.js';
 import { paramKey, selectorKey, stdinKey } from './param-options.js';
 import { collectWireParams } from './wire-params.js';
 import { runOp } from './run-op.js';
+import { listChoiceFrom } from './list-view-options.js';
 
 function given(command: Command, key: string): boolean {
   return command.getOptionValueSource(key) === 'cli';
@@ -56,5 +57,5 @@ export async function runVerb(ctx: Context, verb: Verb, command: Command): Promi
     await run(ctx, op, params, { opts, dryRun });
     return;
   }
-  await runOp(ctx, op, params, { dryRun, backup: opts.backup !== false });
+  await runOp(ctx, op, params, { dryRun, backup: opts.backup !== false, list: listChoiceFrom(opts) });
 }

@@ -50,7 +50,7 @@ describe('list output', () => {
   it('on a terminal prints a table with headers, dates and durations for people', async () => {
     const seller = await keysServer();
     const { stdout } = await seller.run(['licenses', 'list'], { stdoutTTY: true });
-    expect(stdout).toMatch(/KEY\s+STATUS\s+LEVEL\s+EXPIRES/);
+    expect(stdout).toMatch(/KEY\s+STATUS\s+LEVEL\s+DURATION\s+NOTE\s+CREATED BY\s+CREATED/);
     expect(stdout).toContain('1d');
     expect(stdout).toContain('1h');
     expect(stdout).toMatch(/2023-11-1[45] \d\d:\d\d/);

@@ -1,0 +1,48 @@
+/**
+ * `kactl completion bash|zsh|fish` prints a script; the script calls the hidden
+ * `kactl __complete -- <words>` on each Tab, which prints one candidate a line.
+ */
+import { Argument } from 'commander';
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { COMPLETION_SCRIPTS, SHELLS } from './scripts.js';
+import type { Shell } from './scripts.js';
+
+const LIVE_TIMEOUT_SECONDS = 3;
+
+export function registerCompletionCommands(program: Command, ctx: Context): void {
+  program
+    .command('completion')
+    .description('print a shell completion script (commands, flags, profiles, and subscription, channel and file names)')
+    .addArgument(new Argument('<shell>', 'the shell to complete in').choices(SHELLS))
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ source <(kactl completion bash)        # in ~/.bashrc
+  $ source <(kactl completion zsh)         # in ~/.zshrc, after compinit
+  $ kactl completion fish > ~/.config/fish/completions/kactl.fish
+
+Live values (subscription, channel and file names) come from the active profile's seller API
+and are kept for a minute in the data folder.`,
+    )
+    .action((shell: Shell) => {
+      ctx.io.out(COMPLETION_SCRIPTS[shell]);
+    });
+
+  program
+    .command('__complete', { hidden: true })
+    .description('print completion candidates for the words given (used by the completion scripts)')
+    .argument('[words...]')
+    .allowUnknownOption()
+    .helpOption(false)
+    .action(async (words: string[] | undefined) => {
+      // A Tab press must not wait the full request timeout for live values.
+      ctx.setGlobals({ ...ctx.globals, timeout: ctx.globals.timeout ?? LIVE_TIMEOUT_SECONDS });
+      const [{ buildProgram }, { candidates }] = await Promise.all([import('../../program.js'), import('./candidates.js')]);
+      // The whole command tree, as `kactl --help` builds it (registration loads nothing heavy).
+      const tree = await buildProgram(ctx, []);
+      const offered = await candidates(ctx, tree, words ?? []);
+      if (offered.length > 0) ctx.io.out(`${offered.join('\n')}\n`);
+    });
+}

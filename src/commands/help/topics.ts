@@ -1,0 +1,56 @@
+/**
+ * Help topics (`kactl help environment`, `kactl help exit-codes`, as gh has them) and the short
+ * lists at the end of `kactl --help`. Every line is written from its source: the variables and
+ * their descriptions from src/env.ts, the codes and their meanings from src/errors.ts.
+ */
+import { ENV_VARS } from '../../env.js';
+import { EXIT_CODE_MEANINGS, ExitCode } from '../../errors.js';
+
+type ExitName = keyof typeof ExitCode;
+const EXIT_NAMES = Object.keys(ExitCode) as ExitName[];
+
+function wrap(text: string, width: number, indent: string): string[] {
+  const lines: string[] = [];
+  let current = '';
+  for (const word of text.split(/\s+/)) {
+    if (current !== '' && indent.length + current.length + 1 + word.length > width) {
+      lines.push(indent + current);
+      current = word;
+    } else current = current === '' ? word : `${current} ${word}`;
+  }
+  if (current !== '') lines.push(indent + current);
+  return lines;
+}
+
+/** `kactl help environment`. */
+export function environmentTopic(): string {
+  const names = Object.keys(ENV_VARS) as (keyof typeof ENV_VARS)[];
+  const lines = ['Environment variables kactl reads (an empty value counts as unset):', ''];
+  for (const name of names) lines.push(`  ${name}`, ...wrap(ENV_VARS[name], 96, '      '));
+  lines.push('', 'A flag wins over its variable, and the variable over the profile.');
+  return `${lines.join('\n')}\n`;
+}
+
+/** `kactl help exit-codes`. */
+export function exitCodesTopic(): string {
+  const lines = ['Exit codes:', ''];
+  for (const name of EXIT_NAMES) lines.push(...wrap(EXIT_CODE_MEANINGS[name], 96, '       ').map((line, i) => (i === 0 ? `  ${String(ExitCode[name]).padStart(3)}  ${line.trimStart()}` : line)));
+  return `${lines.join('\n')}\n`;
+}
+
+/** The end of `kactl --help`: the codes and variables by name, and where to read more. */
+export function programEpilogue(): string {
+  const codes = EXIT_NAMES.map((name) => `${ExitCode[name]} ${name.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase()}`).join(', ');
+  const vars = Object.keys(ENV_VARS).join(' ');
+  return [
+    '',
+    ...wrap(`Exit codes: ${codes}. Details: kactl help exit-codes`, 100, '').map((l, i) => (i === 0 ? l : `  ${l}`)),
+    '',
+    ...wrap(`Environment: ${vars}. Details: kactl help environment`, 100, '').map((l, i) => (i === 0 ? l : `  ${l}`)),
+  ].join('\n');
+}
+
+export const HELP_TOPICS: Readonly<Record<string, { summary: string; text: () => string }>> = {
+  environment: { summary: 'the environment variables kactl reads', text: environmentTopic },
+  'exit-codes': { summary: 'what each exit code means', text: exitCodesTopic },
+};
