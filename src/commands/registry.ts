@@ -25,6 +25,8 @@ export const COMMAND_MODULES: readonly CommandModule[] = [
   { names: ['seller'], load: async () => (await import('./seller/call.js')).registerSellerCall },
   { names: ['sandbox'], load: async () => (await import('./sandbox/index.js')).registerSandboxCommands },
   { names: ['demo'], load: async () => (await import('./demo.js')).registerDemoCommand },
+  { names: ['apply', 'export', 'restore', 'schema'], load: async () => (await import('./state/index.js')).registerStateCommands },
+  { names: ['test'], load: async () => (await import('./flows/index.js')).registerTestCommand },
 ];
 
 const VERSION_FLAGS = new Set(['-V', '--version']);
