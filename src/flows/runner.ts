@@ -200,6 +200,9 @@ async function runStep(ctx: Context, step: Step, index: number, state: FlowState
       const wrong = mismatch(expected, actual);
       if (wrong) failures.push(`${key}: expected ${show(expected)}, got ${show(actual)}`);
     }
+    // The server's own words explain most failures: add them when no expectation shows them.
+    const message = valueAt(answer, 'message');
+    if (failures.length > 0 && expect.message === undefined && typeof message === 'string') failures.push(`the answer said ${show(message)}`);
   }
   if (failures.length === 0) {
     for (const [name, where] of Object.entries(step.save ?? {})) {
@@ -253,7 +256,9 @@ export async function runFile(ctx: Context, file: string, flowsBody: Row, option
       }
       const steps: StepReport[] = [];
       if (seedError !== undefined) {
-        steps.push({ index: 0, label: 'seed', passed: false, failures: [seedError], exit: -1, ms: 0 });
+        const report: StepReport = { index: 0, label: 'seed', passed: false, failures: [seedError], exit: -1, ms: 0 };
+        steps.push(report);
+        options.onStep(flow.name, report);
       } else {
         const folder = await flowFolder(ctx, target);
         const state: FlowState = { env: folder.env, saved: {} };
