@@ -4,7 +4,7 @@
  * the environment; an unset variable is an error, never an empty string.
  */
 import fs from 'node:fs';
-import { LineCounter, parseDocument, isNode } from 'yaml';
+import { LineCounter, parseDocument, isMap, isNode, isScalar } from 'yaml';
 import type { Document } from 'yaml';
 import { UsageError } from '../errors.js';
 import type { EnvRecord } from '../env.js';
@@ -32,6 +32,12 @@ export function parseText(file: string, text: string, schema: JsonSchema): Loade
     throw new UsageError(`${file}, line ${line}: not valid YAML or JSON: ${firstError.message.split('\n')[0]}`);
   }
   const lineOf = (path: DocPath): number => {
+    // A mapping entry is pointed at by its key, the line a reader looks for.
+    const parent = path.length > 0 ? doc.getIn(path.slice(0, -1), true) : undefined;
+    if (isMap(parent)) {
+      const pair = parent.items.find((item) => isScalar(item.key) && item.key.value === path.at(-1));
+      if (pair && isNode(pair.key) && pair.key.range) return lines.linePos(pair.key.range[0]).line;
+    }
     for (let length = path.length; length >= 0; length--) {
       const node = doc.getIn(path.slice(0, length), true);
       if (isNode(node) && node.range) return lines.linePos(node.range[0]).line;
