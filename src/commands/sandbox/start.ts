@@ -21,6 +21,7 @@ interface StartOptions {
   rateLimit: boolean;
   trustProxy?: boolean;
   profile: boolean;
+  seed?: string;
 }
 
 function parsePort(raw: string): number {
@@ -43,6 +44,7 @@ export function registerSandboxStart(group: Command, ctx: Context): void {
     .option('--no-rate-limit', 'turn off the seller (120/min) and client (200/min) rate limits')
     .option('--trust-proxy', 'take the client IP from X-Forwarded-For')
     .option('--no-profile', 'do not save the "sandbox" profile')
+    .option('--seed <file>', 'apply this state file (kactl apply) before reporting ready')
     .addHelpText(
       'after',
       `
@@ -73,6 +75,7 @@ export async function sandboxStartRun(ctx: Context, options: StartOptions): Prom
   });
   try {
     const { info } = sandbox;
+    if (options.seed !== undefined) await (await import('../state/seed.js')).seedSandbox(ctx, info, options.seed);
     if (options.profile) await saveSandboxProfile(ctx, info, options.rateLimit);
     if (ctx.globals.json) {
       ctx.io.out(`${JSON.stringify(info)}\n`);

@@ -28,7 +28,8 @@ export async function applyState(ctx: Context, api: SellerApi, state: Record<str
   const { planState, countActions, countsLine, planLine, planJson, changes } = await import('../../state/plan.js');
   const actions = await planState(api, state, { prune: options.prune ?? false });
   const counts = countActions(actions);
-  const json = ctx.output.wantsJson;
+  // A quiet apply (a sandbox's seed) prints nothing on stdout: the ready line is the data there.
+  const json = ctx.output.wantsJson && !options.quiet;
   if (!json && !options.quiet) {
     if (changes(actions).length === 0) ctx.output.line(`No changes: the server already matches ${options.source}.`);
     for (const action of actions) ctx.output.line(planLine(action));
