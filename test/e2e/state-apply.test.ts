@@ -109,6 +109,30 @@ describe('kactl apply', () => {
     expect((await a.ok(['restore', licenseBackup, '--yes'])).stdout).toContain('No changes');
   });
 
+  it('files (matched by URL) and team members: created once, pruned with a backup', async () => {
+    const bytes = http.createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/octet-stream' });
+      res.end(Buffer.alloc(1024, 7));
+    });
+    await new Promise<void>((resolve) => bytes.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(bytes.address() as AddressInfo).port}/app.bin`;
+      const file = writeState(`files:\n  - { url: "${url}" }\nteam:\n  - { role: reseller, username: shop1, email: shop1@example.test, password: shop-pass-0001, keylevels: "1" }\n`);
+      const first = await b.json<PlanAnswer>(['apply', '-f', file]);
+      expect(first.plan.map((p) => `${p.action} ${p.type} ${p.id}`)).toEqual([`create files ${url}`, 'create team shop1']);
+      expect((await b.json<PlanAnswer>(['apply', '-f', file])).plan).toEqual([]);
+      const exported = JSON.parse((await b.ok(['export', '-o', 'json'])).stdout) as { files: unknown[]; team: unknown[] };
+      expect(exported.files).toEqual([{ url }]);
+      expect(exported.team).toEqual([{ role: 'reseller', username: 'shop1', keylevels: '1' }]);
+      const pruned = await b.ok(['apply', '-f', writeState('files: []\nteam: []\n'), '--prune', '--yes']);
+      expect(pruned.stdout).toContain('- delete team member shop1');
+      expect(pruned.stderr).toMatch(/Backup of 1 files written to /);
+      expect(JSON.parse((await b.ok(['export', '-o', 'json'])).stdout)).toMatchObject({ files: [], team: [] });
+    } finally {
+      await new Promise<void>((resolve) => bytes.close(() => resolve()));
+    }
+  });
+
   it('refuses a file with the line of the problem and what was expected', async () => {
     const file = writeState('subscriptions:\n  - { name: default, level: 1 }\nlicences:\n  - { key: X }\n');
     const result = await a.kactl(['apply', '-f', file]);
