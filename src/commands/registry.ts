@@ -29,6 +29,8 @@ export const COMMAND_MODULES: readonly CommandModule[] = [
   { names: ['environment', 'exit-codes'], load: async () => (await import('./help/index.js')).registerHelpTopics },
   { names: ['doctor'], load: async () => (await import('./doctor/index.js')).registerDoctorCommand },
   { names: ['completion', '__complete'], load: async () => (await import('./completion/index.js')).registerCompletionCommands },
+  { names: ['apply', 'export', 'restore', 'schema'], load: async () => (await import('./state/index.js')).registerStateCommands },
+  { names: ['test'], load: async () => (await import('./flows/index.js')).registerTestCommand },
 ];
 
 const VERSION_FLAGS = new Set(['-V', '--version']);

@@ -38,6 +38,7 @@ export interface StartOptions {
   detach?: boolean;
   /** Internal: this process is the background server of `--detach`, logging to this file. */
   backgroundLog?: string;
+  seed?: string;
 }
 
 /** The file descriptor on which a background server hands its ready report to `--detach`. */
@@ -67,6 +68,7 @@ export function registerSandboxStart(group: Command, ctx: Context): void {
     .option('--profile-name <name>', 'save the profile under this name (default: "sandbox", or "sandbox-<port>" while another sandbox holds "sandbox")', checkProfileName)
     .option('--no-profile', 'do not save a profile')
     .addOption(new Option('--background-log <file>').hideHelp())
+    .option('--seed <file>', 'apply this state file (kactl apply) before reporting ready')
     .addHelpText(
       'after',
       `
@@ -122,6 +124,8 @@ export async function sandboxStartRun(ctx: Context, options: StartOptions): Prom
   let entry: SandboxEntry = claim;
   try {
     const { info } = sandbox;
+    // Seeded before the profile is saved: a file that cannot be applied leaves no profile behind.
+    if (options.seed !== undefined) await (await import('../state/seed.js')).seedSandbox(ctx, info, options.seed);
     const port = Number(new URL(info.baseUrl).port);
     const profile = options.profile ? chooseProfile(ctx, options.profileName, claim.id, port) : undefined;
     const active = profile ? await saveSandboxProfile(ctx, profile.name, info, options.rateLimit) : undefined;

@@ -41,11 +41,11 @@ export interface BackupFile {
 }
 
 /** `2025-03-01T10-20-30-123Z`: sortable and valid in a file name everywhere. */
-function stamp(ms: number): string {
+export function stamp(ms: number): string {
   return new Date(ms).toISOString().replace(/[:.]/g, '-');
 }
 
-function slug(text: string): string {
+export function slug(text: string): string {
   return text.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 60) || 'app';
 }
 
@@ -68,7 +68,7 @@ async function subscriptionsOf(ctx: Context, users: unknown[]): Promise<Pick<Bac
 }
 
 /** Writes `content` to a new file in `dir` (never over an existing one), 0600. */
-function writeNew(dir: string, base: string, content: string): string {
+export function writeNew(dir: string, base: string, content: string): string {
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   fs.chmodSync(dir, 0o700);
   for (let n = 1; ; n++) {

@@ -1,0 +1,55 @@
+/**
+ * `kactl apply`, `kactl export`, `kactl restore` and `kactl schema`: application state as a
+ * file. Everything heavy (yaml, the planner) is imported inside the actions.
+ */
+import { Option, type Command } from 'commander';
+import type { Context } from '../../context.js';
+
+export function registerStateCommands(program: Command, ctx: Context): void {
+  program
+    .command('apply')
+    .description('make the server hold what a state file says (plan, then changes)')
+    .requiredOption('-f, --file <file>', 'the state file (YAML or JSON)')
+    .option('--dry-run', 'print the plan and change nothing')
+    .option('--prune', 'also delete records the file does not list (in the sections it has)')
+    .addHelpText('after', '\nExamples:\n  $ kactl apply -f kactl.yaml --dry-run\n  $ kactl apply -f kactl.yaml\n  $ kactl apply -f kactl.yaml --prune --yes   # backup first')
+    .action(async (options: { file: string; dryRun?: boolean; prune?: boolean }) => {
+      const { applyRun } = await import('./apply.js');
+      await applyRun(ctx, options);
+    });
+
+  program
+    .command('export')
+    .description("print the server's state as a state file (no passwords or secrets)")
+    .addOption(new Option('-o, --output <format>', 'yaml or json').choices(['yaml', 'json']).default('yaml'))
+    .addHelpText('after', '\nExamples:\n  $ kactl export > kactl.yaml\n  $ kactl export -o json --profile prod > prod.json')
+    .action(async (options: { output: 'yaml' | 'json' }) => {
+      const { exportRun } = await import('./export.js');
+      await exportRun(ctx, options.output);
+    });
+
+  program
+    .command('restore')
+    .description('put back the records of a backup kactl wrote before a destructive change')
+    .argument('<backup>', 'the backup file (in the data folder, backups/)')
+    .option('--dry-run', 'print what would be put back and change nothing')
+    .addHelpText('after', '\nExample:\n  $ kactl restore ~/.local/share/kactl/backups/2025-03-01T10-20-30-123Z-myapp-delalllicenses.json')
+    .action(async (file: string, options: { dryRun?: boolean }) => {
+      const { restoreRun } = await import('./restore.js');
+      await restoreRun(ctx, file, options);
+    });
+
+  program
+    .command('schema')
+    .description('print the JSON Schema of state files or flows files')
+    .argument('[kind]', 'state or flows', 'state')
+    .addHelpText('after', '\nExample:\n  $ kactl schema state > kactl.schema.json')
+    .action(async (kind: string) => {
+      const { STATE_SCHEMA, FLOWS_SCHEMA } = await import('../../state/schema.js');
+      if (kind !== 'state' && kind !== 'flows') {
+        const { UsageError } = await import('../../errors.js');
+        throw new UsageError(`"${kind}" is not a schema: give state or flows.`);
+      }
+      ctx.output.json(kind === 'state' ? STATE_SCHEMA : FLOWS_SCHEMA);
+    });
+}

@@ -1,0 +1,25 @@
+/**
+ * `kactl sandbox start --seed FILE`: the state file is applied to the new sandbox before the
+ * sandbox reports ready, through the seller API like any apply. A file that cannot be applied
+ * stops the start (the caller closes the sandbox).
+ */
+import type { Context } from '../../context.js';
+import type { SandboxInfo } from '../../server/start.js';
+
+export async function seedSandbox(ctx: Context, info: SandboxInfo, file: string): Promise<void> {
+  const { readStateFile, applyState } = await import('./apply.js');
+  const state = await readStateFile(ctx, file);
+  const { SellerApi } = await import('../../api/seller-api.js');
+  const api = new SellerApi({
+    baseUrl: info.baseUrl,
+    sellerKey: info.sellerKey,
+    // The sandbox is ours and fresh: its own limit (if on) is what pacing would guard against.
+    ratePerMinute: 0,
+    transport: await ctx.transport(),
+    warn: (line: string) => ctx.output.warn(line),
+    now: ctx.now,
+    signal: ctx.signal,
+  });
+  const { changed } = await applyState(ctx, api, state, { source: file, quiet: true });
+  ctx.output.note(`Seeded from ${file}: ${changed} change${changed === 1 ? '' : 's'}.`);
+}

@@ -1,0 +1,32 @@
+/** JUnit XML of a flows run: one testsuite per file, one testcase per flow. */
+import type { FileReport } from './runner.js';
+
+function escape(text: string): string {
+  // eslint-disable-next-line no-control-regex -- characters XML 1.0 cannot hold
+  return text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+export function junitXml(files: readonly FileReport[]): string {
+  const tests = files.reduce((n, f) => n + f.flows.length, 0);
+  const failures = files.reduce((n, f) => n + f.flows.filter((flow) => !flow.passed).length, 0);
+  const time = files.reduce((n, f) => n + f.ms, 0) / 1000;
+  const lines = ['<?xml version="1.0" encoding="UTF-8"?>', `<testsuites name="kactl test" tests="${tests}" failures="${failures}" time="${time.toFixed(3)}">`];
+  for (const file of files) {
+    const failed = file.flows.filter((flow) => !flow.passed).length;
+    lines.push(`  <testsuite name="${escape(file.file)}" tests="${file.flows.length}" failures="${failed}" time="${(file.ms / 1000).toFixed(3)}">`);
+    for (const flow of file.flows) {
+      const open = `    <testcase classname="${escape(file.file)}" name="${escape(flow.name)}" time="${(flow.ms / 1000).toFixed(3)}"`;
+      const failedStep = flow.steps.find((step) => !step.passed);
+      if (!failedStep) {
+        lines.push(flow.skipped ? `${open}><skipped/></testcase>` : `${open}/>`);
+        continue;
+      }
+      const message = `step ${failedStep.index + 1} (${failedStep.label}): ${failedStep.failures.join('; ')}`;
+      const details = [message, `answer: ${JSON.stringify(failedStep.answer ?? null, null, 2)}`, `exit code: ${failedStep.exit}`].join('\n');
+      lines.push(`${open}>`, `      <failure message="${escape(message)}" type="expectation">${escape(details)}</failure>`, '    </testcase>');
+    }
+    lines.push('  </testsuite>');
+  }
+  lines.push('</testsuites>');
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,285 @@
+/**
+ * Runs the flows of a flows file. Every client and seller step is a real kactl command run in
+ * this process (`kactl client call …`, `kactl seller call …`, `kactl sandbox advance …`): what
+ * a flow checks is exactly what kactl does, exit codes included, and the flow's client
+ * session lives in the flow's own config folder.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Context } from '../context.js';
+import type { EnvRecord } from '../env.js';
+import { findOpByPath, findSellerOp, SELLER_GROUP_ORDER } from '../api/seller-catalog/index.js';
+import type { SellerGroup } from '../api/seller-catalog/index.js';
+import { runInProcess } from '../commands/demo/in-process.js';
+import type { InProcessResult } from '../commands/demo/in-process.js';
+import { durationDays } from '../state/load.js';
+import { flowFolder, openTarget } from './target.js';
+import type { Target } from './target.js';
+import { mismatch, show, valueAt } from './values.js';
+import { approveMagicLink } from './magic-link.js';
+
+type Row = Record<string, unknown>;
+
+/** A step as the flows schema allows it (load.ts has checked the file against it). */
+interface Step {
+  name?: string;
+  client?: string;
+  seller?: string;
+  advance?: string | number;
+  approve?: string;
+  code?: string;
+  with?: Row;
+  save?: Record<string, string>;
+  expect?: Row;
+}
+
+export interface StepReport {
+  index: number;
+  label: string;
+  passed: boolean;
+  failures: string[];
+  answer?: unknown;
+  exit: number;
+  ms: number;
+}
+
+export interface FlowReport {
+  name: string;
+  passed: boolean;
+  skipped: boolean;
+  steps: StepReport[];
+  ms: number;
+}
+
+export interface FileReport {
+  file: string;
+  flows: FlowReport[];
+  ms: number;
+}
+
+interface FlowState {
+  env: EnvRecord;
+  saved: Record<string, unknown>;
+  totpSecret?: string;
+}
+
+export interface RunOptions {
+  bail: boolean;
+  onStep: (flow: string, step: StepReport) => void;
+  onFlow: (flow: FlowReport) => void;
+}
+
+function stepLabel(step: Step): string {
+  if (step.name !== undefined) return step.name;
+  for (const kind of ['client', 'seller', 'advance', 'approve'] as const) if (step[kind] !== undefined) return `${kind} ${step[kind]}`;
+  return 'step';
+}
+
+/** A value as text: objects as JSON. */
+function textOf(value: unknown): string {
+  return value !== null && typeof value === 'object' ? JSON.stringify(value) : String(value);
+}
+
+const VARIABLE = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+
+/** `${name}` from the flow's saved values, then the environment; an unknown name is a failure. */
+function interpolate(value: unknown, state: FlowState, missing: string[]): unknown {
+  if (typeof value !== 'string') return value;
+  const whole = /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/.exec(value);
+  if (whole && whole[1]! in state.saved) return state.saved[whole[1]!];
+  return value.replace(VARIABLE, (match, name: string) => {
+    const found = name in state.saved ? state.saved[name] : state.env[name];
+    if (found === undefined) {
+      missing.push(`\${${name}} is neither saved by an earlier step nor set in the environment`);
+      return match;
+    }
+    return textOf(found);
+  });
+}
+
+/** A seller step names an operation by wire type (`add`) or kactl verb (`licenses create`). */
+function sellerType(name: string): string | undefined {
+  if (findSellerOp(name)) return findSellerOp(name)!.type;
+  const [group, ...command] = name.trim().split(/\s+/);
+  if (!SELLER_GROUP_ORDER.includes(group as SellerGroup)) return undefined;
+  return findOpByPath(group as SellerGroup, command)?.type;
+}
+
+function parseAnswer(result: InProcessResult): unknown {
+  const text = result.stdout.trim();
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+async function kactl(state: FlowState, ctx: Context, argv: string[]): Promise<InProcessResult> {
+  return runInProcess(argv, { env: state.env, terminal: false, columns: 100, signal: ctx.signal, now: ctx.now });
+}
+
+function firstLine(text: string): string {
+  return text.trim().split('\n').find((line) => line.trim() !== '')?.replace(/^error:\s*/, '') ?? '';
+}
+
+/** The sandbox's time (its clock may have been advanced), for authenticator codes. */
+async function sandboxNow(state: FlowState, ctx: Context): Promise<number> {
+  const result = await kactl(state, ctx, ['sandbox', 'clock', '--json']);
+  const offset = (parseAnswer(result) as { offset?: unknown } | undefined)?.offset;
+  return ctx.now() + (typeof offset === 'number' ? offset * 1000 : 0);
+}
+
+async function latestOutbox(state: FlowState, ctx: Context, kind: string): Promise<Row | undefined> {
+  const result = await kactl(state, ctx, ['sandbox', 'outbox', '--kind', kind, '--json']);
+  const messages = parseAnswer(result);
+  if (result.code !== 0 || !Array.isArray(messages)) throw new Error(`the sandbox outbox could not be read: ${firstLine(result.stderr)}`);
+  return (messages as Row[]).at(-1);
+}
+
+async function runStep(ctx: Context, step: Step, index: number, state: FlowState): Promise<StepReport> {
+  const started = Date.now();
+  const label = stepLabel(step);
+  const failures: string[] = [];
+  const done = (exit: number, answer?: unknown): StepReport => ({ index, label, passed: failures.length === 0, failures, answer, exit, ms: Date.now() - started });
+  const params: Record<string, string> = {};
+  for (const [name, value] of Object.entries(step.with ?? {})) params[name] = textOf(interpolate(value, state, failures));
+  if (failures.length > 0) return done(-1);
+
+  let result: InProcessResult;
+  try {
+    if (step.code === 'totp') {
+      if (state.totpSecret === undefined) return (failures.push('code: totp needs an earlier 2faenable step that returned a secret'), done(-1));
+      const { Secret, TOTP } = await import('otpauth');
+      params.code = new TOTP({ secret: Secret.fromBase32(state.totpSecret), algorithm: 'SHA1', digits: 6, period: 30 }).generate({ timestamp: await sandboxNow(state, ctx) });
+    } else if (step.code === 'from-outbox') {
+      const message = await latestOutbox(state, ctx, 'email-code');
+      const code = /code:\s*(\S+)\s*$/.exec(textOf(message?.subject ?? ''))?.[1];
+      if (code === undefined) return (failures.push('code: from-outbox found no emailed code in the sandbox outbox'), done(-1));
+      params.code = code;
+    }
+    const pairs = Object.entries(params).map(([name, value]) => `${name}=${value}`);
+    if (step.client !== undefined) {
+      result = await kactl(state, ctx, ['client', 'call', step.client, ...pairs, '--json']);
+    } else if (step.seller !== undefined) {
+      const type = sellerType(step.seller);
+      if (type === undefined) return (failures.push(`"${step.seller}" is not a seller operation (a wire type such as add, or a kactl verb such as "licenses create")`), done(-1));
+      result = await kactl(state, ctx, ['seller', 'call', type, ...pairs, '--json']);
+    } else if (step.advance !== undefined) {
+      const seconds = Math.round(durationDays(step.advance) * 86_400);
+      result = await kactl(state, ctx, ['sandbox', 'advance', `${seconds}s`, '--json']);
+    } else if (step.approve === 'magic-link') {
+      const message = await latestOutbox(state, ctx, 'magic-link');
+      const link = message?.link;
+      if (typeof link !== 'string') return (failures.push('approve: magic-link found no magic link in the sandbox outbox'), done(-1));
+      const answer = await approveMagicLink(link);
+      result = { code: answer.ok ? 0 : 1, stdout: JSON.stringify({ success: answer.ok, message: answer.message }), stderr: answer.ok ? '' : answer.message, combined: '' };
+    } else {
+      return (failures.push('a step needs one of client, seller, advance or approve'), done(-1));
+    }
+  } catch (error) {
+    failures.push((error as Error).message);
+    return done(-1);
+  }
+
+  let answer = parseAnswer(result);
+  // One new key comes back as `key`, several as `keys`: flows may read `keys[0]` either way.
+  if (answer !== null && typeof answer === 'object' && typeof (answer as Row).key === 'string' && (answer as Row).keys === undefined && (step.seller ?? '').match(/^(add|licenses create)$/)) {
+    answer = { ...(answer as Row), keys: [(answer as Row).key] };
+  }
+  const secret = valueAt(answer, '2fa.secret_code');
+  if (typeof secret === 'string' && secret !== '') state.totpSecret = secret;
+
+  const expect = step.expect;
+  if (expect === undefined) {
+    if (result.code !== 0) failures.push(`exit: expected 0, got ${result.code} (${firstLine(result.stderr) || 'no message'})`);
+  } else {
+    for (const [key, raw] of Object.entries(expect)) {
+      const expected = interpolate(raw, state, failures);
+      const actual = key === 'exit' ? result.code : valueAt(answer, key);
+      const wrong = mismatch(expected, actual);
+      if (wrong) failures.push(`${key}: expected ${show(expected)}, got ${show(actual)}`);
+    }
+    // The server's own words explain most failures: add them when no expectation shows them.
+    const message = valueAt(answer, 'message');
+    if (failures.length > 0 && expect.message === undefined && typeof message === 'string') failures.push(`the answer said ${show(message)}`);
+  }
+  if (failures.length === 0) {
+    for (const [name, where] of Object.entries(step.save ?? {})) {
+      const value = valueAt(answer, where);
+      if (value === undefined) failures.push(`save ${name}: the answer has nothing at ${where}`);
+      else state.saved[name] = value;
+    }
+  }
+  return done(result.code, answer);
+}
+
+/** Seeds a sandbox with a state body or file, through `kactl apply` like a user would. */
+async function seed(ctx: Context, flowsFile: string, value: unknown, target: Target): Promise<void> {
+  const folder = await flowFolder(ctx, target);
+  try {
+    let file: string;
+    if (typeof value === 'string') file = path.resolve(path.dirname(flowsFile), value);
+    else {
+      file = path.join(String(folder.env.KACTL_CONFIG_DIR), 'seed.json');
+      fs.writeFileSync(file, JSON.stringify(value), { mode: 0o600 });
+    }
+    const result = await runInProcess(['apply', '-f', file, '--yes'], { env: folder.env, terminal: false, columns: 100, signal: ctx.signal, now: ctx.now });
+    if (result.code !== 0) throw new Error(`seed ${typeof value === 'string' ? value : '(inline)'} could not be applied: ${firstLine(result.stderr)}`);
+  } finally {
+    folder.dispose();
+  }
+}
+
+export async function runFile(ctx: Context, file: string, flowsBody: Row, options: RunOptions): Promise<FileReport> {
+  const started = Date.now();
+  const flows = flowsBody.flows as { name: string; steps: Step[] }[];
+  const target = await openTarget(ctx);
+  const reports: FlowReport[] = [];
+  try {
+    let seedError: string | undefined;
+    if (flowsBody.seed !== undefined) {
+      try {
+        await seed(ctx, file, flowsBody.seed, target);
+      } catch (error) {
+        seedError = (error as Error).message;
+      }
+    }
+    let stop = false;
+    for (const flow of flows) {
+      const flowStarted = Date.now();
+      if (stop) {
+        const report: FlowReport = { name: flow.name, passed: true, skipped: true, steps: [], ms: 0 };
+        reports.push(report);
+        options.onFlow(report);
+        continue;
+      }
+      const steps: StepReport[] = [];
+      if (seedError !== undefined) {
+        const report: StepReport = { index: 0, label: 'seed', passed: false, failures: [seedError], exit: -1, ms: 0 };
+        steps.push(report);
+        options.onStep(flow.name, report);
+      } else {
+        const folder = await flowFolder(ctx, target);
+        const state: FlowState = { env: folder.env, saved: {} };
+        try {
+          for (const [index, step] of flow.steps.entries()) {
+            const report = await runStep(ctx, step, index, state);
+            steps.push(report);
+            options.onStep(flow.name, report);
+            if (!report.passed) break;
+          }
+        } finally {
+          folder.dispose();
+        }
+      }
+      const report: FlowReport = { name: flow.name, passed: steps.every((s) => s.passed), skipped: false, steps, ms: Date.now() - flowStarted };
+      reports.push(report);
+      options.onFlow(report);
+      if (!report.passed && options.bail) stop = true;
+    }
+  } finally {
+    await target.close();
+  }
+  return { file, flows: reports, ms: Date.now() - started };
+}

@@ -1,0 +1,62 @@
+/**
+ * Backups before `apply --prune` deletes records, in the format every destructive kactl
+ * command writes (commands/seller/backup.ts), so `kactl restore` reads them all the same way.
+ * A user backup also holds each user's subscriptions: without them a user cannot be recreated.
+ */
+import path from 'node:path';
+import type { Context } from '../context.js';
+import type { SellerApi } from '../api/seller-api.js';
+import type { BackupFile } from '../commands/seller/backup.js';
+import { slug, stamp, writeNew } from '../commands/seller/backup.js';
+import { ExitCode, KactlError } from '../errors.js';
+import type { Section } from './records.js';
+import { readSection, text } from './records.js';
+
+/** The list operation (and its answer key) each record type comes from. */
+export const SECTION_SOURCES: Partial<Record<Section, { type: string; key: string }>> = {
+  subscriptions: { type: 'fetchallsubs', key: 'subs' },
+  licenses: { type: 'fetchallkeys', key: 'keys' },
+  users: { type: 'fetchallusers', key: 'users' },
+  variables: { type: 'fetchallvars', key: 'vars' },
+  uservars: { type: 'fetchalluservars', key: 'vars' },
+  channels: { type: 'fetchallchats', key: 'chats' },
+  webhooks: { type: 'fetchallwebhooks', key: 'webhooks' },
+  files: { type: 'fetchallfiles', key: 'files' },
+  blacklists: { type: 'fetchallblacks', key: 'blacklists' },
+  team: { type: 'fetchteam', key: 'resellers' },
+};
+
+export async function writeSectionBackup(ctx: Context, api: SellerApi, section: Section, appName: string | undefined): Promise<{ path: string; count: number }> {
+  const source = SECTION_SOURCES[section];
+  if (!source) throw new Error(`${section} has no list to back up from`);
+  const records = await readSection(api, section as Parameters<typeof readSection>[1]);
+  let subscriptions: Record<string, unknown[]> | undefined;
+  if (section === 'users') {
+    subscriptions = {};
+    for (const user of records) {
+      const body = await api.call('usersub', { user: text(user.username) }, { effect: 'read', list: { key: 'subs', emptyMessage: 'No subscriptions found' } });
+      subscriptions[text(user.username)] = Array.isArray(body.subs) ? body.subs : [];
+    }
+  }
+  const settings = await ctx.settings();
+  const app = appName ?? settings.appName.value;
+  const backup: BackupFile = {
+    kactl: 'backup',
+    version: 1,
+    createdAt: new Date(ctx.now()).toISOString(),
+    server: settings.baseUrl.value,
+    profile: settings.profile.value,
+    app,
+    action: { type: 'apply --prune', command: 'kactl apply --prune', params: {} },
+    source,
+    records,
+    ...(subscriptions ? { subscriptions } : {}),
+  };
+  const base = `${stamp(ctx.now())}-${slug(app ?? settings.profile.value ?? 'kactl')}-prune-${section}`;
+  try {
+    return { path: writeNew(path.join(ctx.dataDir, 'backups'), base, `${JSON.stringify(backup, null, 2)}\n`), count: records.length };
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'error';
+    throw new KactlError(`Could not write the backup in ${path.join(ctx.dataDir, 'backups')} (${code}).`, ExitCode.failure, { cause: error });
+  }
+}

@@ -1,0 +1,127 @@
+/**
+ * The JSON Schemas of the state file and the flows file (`kactl schema` prints them; editors
+ * complete from them). The loader validates against the same objects (validate.ts), so what
+ * the schema says and what `kactl apply` accepts cannot drift apart.
+ */
+
+export type JsonSchema = {
+  type?: 'object' | 'array' | 'string' | 'number' | 'integer' | 'boolean' | readonly ('string' | 'number' | 'integer' | 'boolean' | 'object' | 'array')[];
+  description?: string;
+  properties?: Record<string, JsonSchema>;
+  required?: readonly string[];
+  additionalProperties?: boolean | JsonSchema;
+  items?: JsonSchema;
+  enum?: readonly (string | number | boolean)[];
+  pattern?: string;
+  minimum?: number;
+  $id?: string;
+  $schema?: string;
+  title?: string;
+};
+
+const DURATION: JsonSchema = {
+  type: ['string', 'number'],
+  pattern: '^[0-9]+(\\.[0-9]+)?[dhms]?$',
+  description: 'A duration: 30d, 12h, 90m, 45s, or a plain number of days',
+};
+const TEXT: JsonSchema = { type: 'string' };
+const FLAG: JsonSchema = { type: 'boolean' };
+
+function record(properties: Record<string, JsonSchema>, required: readonly string[] = [], description?: string): JsonSchema {
+  return { type: 'object', properties, required, additionalProperties: false, ...(description ? { description } : {}) };
+}
+
+/** The settings of `kactl app set`, by its flag names (the wire names are accepted too). */
+export const APP_SETTING_NAMES = [
+  'enabled', 'hwid-lock', 'app-version', 'download-url', 'log-webhook', 'reseller-store',
+  'msg-app-disabled', 'msg-username-taken', 'msg-key-not-found', 'msg-key-used', 'msg-no-sub-level',
+  'msg-username-not-found', 'msg-password-mismatch', 'msg-hwid-mismatch', 'msg-no-active-subs', 'msg-hwid-blacklisted',
+] as const;
+
+/** Other spellings of the settings: the wire names of updatesettings and getsettings' fields. */
+export const APP_SETTING_ALIASES: Readonly<Record<string, (typeof APP_SETTING_NAMES)[number]>> = {
+  hwidcheck: 'hwid-lock', version: 'app-version', ver: 'app-version', download: 'download-url', webhook: 'log-webhook', resellerstore: 'reseller-store',
+};
+
+const BOOLEAN_SETTINGS = new Set(['enabled', 'hwid-lock']);
+
+const APP: JsonSchema = record(
+  Object.fromEntries<JsonSchema>([
+    ...APP_SETTING_NAMES.map((name): [string, JsonSchema] => [name, BOOLEAN_SETTINGS.has(name) ? FLAG : TEXT]),
+    ...Object.entries(APP_SETTING_ALIASES).map(([alias, name]): [string, JsonSchema] => [alias, { ...(BOOLEAN_SETTINGS.has(name) ? FLAG : TEXT), description: `Same as ${name}` }]),
+  ]),
+  [],
+  'Application settings, by the names `kactl app set` uses',
+);
+
+export const STATE_SCHEMA: JsonSchema = {
+  $schema: 'http://json-schema.org/draft-07/schema#',
+  $id: 'https://kactl.dev/schema/state.json',
+  title: 'kactl state file',
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    $schema: TEXT,
+    app: APP,
+    subscriptions: { type: 'array', items: record({ name: TEXT, level: { type: ['integer', 'string'] } }, ['name', 'level']) },
+    licenses: {
+      type: 'array',
+      description: 'A fixed key (reconciled by key) or a generated batch (count; reconciled by note and level)',
+      items: record({ key: TEXT, count: { type: 'integer', minimum: 1 }, level: { type: ['integer', 'string'] }, expiry: DURATION, mask: TEXT, note: TEXT }, ['expiry']),
+    },
+    users: {
+      type: 'array',
+      items: record({ username: TEXT, password: TEXT, subscription: TEXT, expiry: DURATION, email: TEXT }, ['username', 'subscription', 'expiry']),
+    },
+    variables: { type: 'object', additionalProperties: record({ value: TEXT, authed: FLAG }, ['value']) },
+    uservars: { type: 'array', items: record({ username: TEXT, name: TEXT, value: TEXT, readonly: FLAG }, ['username', 'name', 'value']) },
+    channels: { type: 'array', items: record({ name: TEXT, delay: { type: 'integer', minimum: 0, description: 'Seconds between messages' } }, ['name']) },
+    webhooks: { type: 'array', items: record({ id: TEXT, url: TEXT, useragent: TEXT, authed: FLAG }, ['id', 'url']) },
+    files: { type: 'array', items: record({ url: TEXT, authed: FLAG }, ['url']) },
+    blacklists: { type: 'array', items: record({ hwid: TEXT, ip: TEXT }) },
+    whitelists: { type: 'array', items: record({ ip: TEXT }, ['ip']) },
+    team: {
+      type: 'array',
+      items: record({ role: { type: 'string', enum: ['reseller', 'manager'] }, username: TEXT, email: TEXT, password: TEXT, keylevels: TEXT, perms: { type: ['integer', 'string'] } }, ['role', 'username']),
+    },
+  },
+};
+
+const ANY: JsonSchema = {};
+const STEP: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  description: 'One of client, seller, advance or approve, with optional with/code/save/expect',
+  properties: {
+    name: TEXT,
+    client: { type: 'string', description: 'A client operation (its type), e.g. init, login, license' },
+    seller: { type: 'string', description: 'A seller operation, by its wire name (add) or kactl verb (licenses create)' },
+    advance: { ...DURATION, description: "Moves the sandbox's clock, e.g. 31d" },
+    approve: { type: 'string', enum: ['magic-link'], description: "Approves the last magic link through the sandbox's page" },
+    with: { type: 'object', additionalProperties: { type: ['string', 'number', 'boolean'] } },
+    code: { type: 'string', enum: ['totp', 'from-outbox'], description: 'Adds `code`: the current TOTP (after 2faenable) or the latest emailed code' },
+    save: { type: 'object', additionalProperties: TEXT, description: 'name: path in the answer; later steps use ${name}' },
+    expect: {
+      type: 'object',
+      description: 'success, message (text or /regex/flags), exit (kactl exit code), or any field by path',
+      additionalProperties: ANY,
+    },
+  },
+};
+
+export const FLOWS_SCHEMA: JsonSchema = {
+  $schema: 'http://json-schema.org/draft-07/schema#',
+  $id: 'https://kactl.dev/schema/flows.json',
+  title: 'kactl flows file',
+  type: 'object',
+  additionalProperties: false,
+  required: ['flows'],
+  properties: {
+    $schema: TEXT,
+    seed: { type: ['string', 'object'], description: 'A state file path (relative to this file) or a state body' },
+    flows: {
+      type: 'array',
+      items: record({ name: TEXT, steps: { type: 'array', items: STEP } }, ['name', 'steps']),
+    },
+  },
+};

@@ -1,0 +1,200 @@
+/**
+ * `kactl apply`, `export` and `restore` through the built CLI against real sandboxes: a second
+ * apply plans nothing; export → apply to an empty sandbox clones the app; --prune backs up and
+ * restore puts back; a failure half way says what was done; the hosted habit of HTTP 200
+ * failures changes nothing.
+ */
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startE2ESandbox } from '../helpers/e2e.js';
+import type { E2ESandbox } from '../helpers/e2e.js';
+import { tempDir } from '../helpers/temp-dir.js';
+
+const FIXTURE = path.resolve(__dirname, '../fixtures/state/clone.yaml');
+const ENV = { ALICE_PW: 'alice-pass-0001' };
+
+interface PlanAnswer {
+  counts: { create: number; update: number; replace: number; delete: number; ensure: number };
+  plan: { action: string; type: string; id: string }[];
+  done?: unknown[];
+  notDone?: unknown[];
+}
+
+let a: E2ESandbox;
+let b: E2ESandbox;
+
+beforeAll(async () => {
+  [a, b] = await Promise.all([startE2ESandbox(), startE2ESandbox()]);
+});
+
+afterAll(async () => {
+  await Promise.all([a.stop(), b.stop()]);
+});
+
+function writeState(text: string): string {
+  const file = path.join(tempDir('kactl-state-'), 'state.yaml');
+  fs.writeFileSync(file, text);
+  return file;
+}
+
+describe('kactl apply', () => {
+  it('creates what the file lists, then a second apply plans nothing and changes nothing', async () => {
+    const first = await a.json<PlanAnswer>(['apply', '-f', FIXTURE], { env: ENV });
+    expect(first.counts).toMatchObject({ create: 12, update: 1, delete: 0 });
+    const before = (await a.ok(['export', '-o', 'json'])).stdout;
+    const second = await a.ok(['apply', '-f', FIXTURE], { env: ENV });
+    expect(second.stdout).toContain('No changes: the server already matches');
+    const again = await a.json<PlanAnswer>(['apply', '-f', FIXTURE], { env: ENV });
+    expect(again.plan).toEqual([]);
+    expect((await a.ok(['export', '-o', 'json'])).stdout).toBe(before);
+    // The user can sign in with the password the file gave (it went in; it never comes out).
+    expect(before).not.toContain('alice-pass-0001');
+  });
+
+  it('clones: export, then apply to an empty sandbox, gives the same export', async () => {
+    const exported = (await a.ok(['export'])).stdout;
+    const file = writeState(exported);
+    const plan = await b.json<PlanAnswer>(['apply', '-f', file]);
+    expect(plan.counts.create).toBeGreaterThan(10);
+    expect((await b.ok(['export'])).stdout).toBe(exported);
+    expect((await b.json<PlanAnswer>(['apply', '-f', file])).plan).toEqual([]);
+  });
+
+  it('--dry-run prints the plan and changes nothing', async () => {
+    const file = writeState('subscriptions:\n  - { name: gold, level: 3 }\n');
+    const result = await a.ok(['apply', '-f', file, '--dry-run']);
+    expect(result.stdout).toContain('+ create subscription gold (level 3)');
+    expect(result.stdout).toContain('Plan: 1 to create, 0 to update, 0 to replace, 0 to delete.');
+    const subs = await a.json<{ name: string }[]>(['subs', 'list']);
+    expect(subs.map((s) => s.name)).not.toContain('gold');
+  });
+
+  it('updates what differs, Terraform style', async () => {
+    const file = writeState('variables:\n  motd: { value: "new words", authed: false }\nchannels:\n  - { name: lobby, delay: 60 }\n');
+    const result = await a.ok(['apply', '-f', file]);
+    expect(result.stdout).toContain('~ update variable motd (value: "welcome" → "new words")');
+    expect(result.stdout).toContain('~ update channel lobby (delay: 5 s → 60 s)');
+    expect((await a.ok(['apply', '-f', file])).stdout).toContain('No changes');
+  });
+
+  it('--prune needs --yes without a terminal, backs up, deletes; restore brings the records back', async () => {
+    const file = writeState('licenses:\n  - { key: FIXED-KEY-0001, level: 1, expiry: 30d, note: fixed }\nvariables:\n  secret-url: { value: "https://example.test/x", authed: true }\n');
+    const refused = await a.kactl(['apply', '-f', file, '--prune']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/--yes/);
+    const keysBefore = (await a.json<{ key: string }[]>(['licenses', 'list'])).map((k) => k.key).sort();
+    expect(keysBefore).toHaveLength(4);
+
+    const pruned = await a.ok(['apply', '-f', file, '--prune', '--yes']);
+    expect(pruned.stdout).toMatch(/- delete license GEN-/);
+    expect(pruned.stdout).toContain('- delete variable motd');
+    const backups = [...pruned.stderr.matchAll(/Backup of \d+ (\w+) written to (\S+)/g)].map((m) => ({ section: m[1], file: m[2]! }));
+    expect(backups.map((x) => x.section).sort()).toEqual(['licenses', 'variables']);
+    for (const backup of backups) expect(fs.statSync(backup.file).mode & 0o777).toBe(0o600);
+    expect((await a.json<{ key: string }[]>(['licenses', 'list'])).map((k) => k.key)).toEqual(['FIXED-KEY-0001']);
+
+    const licenseBackup = backups.find((x) => x.section === 'licenses')!.file;
+    const dry = await a.ok(['restore', licenseBackup, '--dry-run']);
+    expect(dry.stdout).toMatch(/\+ create license GEN-/);
+    expect((await a.json<{ key: string }[]>(['licenses', 'list']))).toHaveLength(1);
+    expect((await a.kactl(['restore', licenseBackup])).code).toBe(2);
+    await a.ok(['restore', licenseBackup, '--yes']);
+    expect((await a.json<{ key: string }[]>(['licenses', 'list'])).map((k) => k.key).sort()).toEqual(keysBefore);
+    await a.ok(['restore', backups.find((x) => x.section === 'variables')!.file, '--yes']);
+    expect((await a.json<{ varid: string }[]>(['vars', 'list'])).map((v) => v.varid).sort()).toEqual(['motd', 'secret-url']);
+    // Restoring again changes nothing: the records are there.
+    expect((await a.ok(['restore', licenseBackup, '--yes'])).stdout).toContain('No changes');
+  });
+
+  it('files (matched by URL) and team members: created once, pruned with a backup', async () => {
+    const bytes = http.createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/octet-stream' });
+      res.end(Buffer.alloc(1024, 7));
+    });
+    await new Promise<void>((resolve) => bytes.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(bytes.address() as AddressInfo).port}/app.bin`;
+      const file = writeState(`files:\n  - { url: "${url}" }\nteam:\n  - { role: reseller, username: shop1, email: shop1@example.test, password: shop-pass-0001, keylevels: "1" }\n`);
+      const first = await b.json<PlanAnswer>(['apply', '-f', file]);
+      expect(first.plan.map((p) => `${p.action} ${p.type} ${p.id}`)).toEqual([`create files ${url}`, 'create team shop1']);
+      expect((await b.json<PlanAnswer>(['apply', '-f', file])).plan).toEqual([]);
+      const exported = JSON.parse((await b.ok(['export', '-o', 'json'])).stdout) as { files: unknown[]; team: unknown[] };
+      expect(exported.files).toEqual([{ url }]);
+      expect(exported.team).toEqual([{ role: 'reseller', username: 'shop1', keylevels: '1' }]);
+      const pruned = await b.ok(['apply', '-f', writeState('files: []\nteam: []\n'), '--prune', '--yes']);
+      expect(pruned.stdout).toContain('- delete team member shop1');
+      expect(pruned.stderr).toMatch(/Backup of 1 files written to /);
+      expect(JSON.parse((await b.ok(['export', '-o', 'json'])).stdout)).toMatchObject({ files: [], team: [] });
+    } finally {
+      await new Promise<void>((resolve) => bytes.close(() => resolve()));
+    }
+  });
+
+  it('refuses a file with the line of the problem and what was expected', async () => {
+    const file = writeState('subscriptions:\n  - { name: default, level: 1 }\nlicences:\n  - { key: X }\n');
+    const result = await a.kactl(['apply', '-f', file]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`${file}, line 3: licences: unknown key "licences"`);
+    const typed = writeState('users:\n  - username: alice\n    subscription: default\n    expiry: soon\n');
+    const bad = await a.kactl(['apply', '-f', typed]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/line 4: users\[0\]\.expiry: "soon" is not valid here \(A duration/);
+    const yaml = writeState('app:\n  enabled: true\n  enabled: false\n');
+    expect((await a.kactl(['apply', '-f', yaml])).stderr).toMatch(/line 3: not valid YAML or JSON: Map keys must be unique/);
+    const unset = await a.kactl(['apply', '-f', FIXTURE]);
+    expect(unset.code).toBe(2);
+    expect(unset.stderr).toContain('line 12: ${ALICE_PW} is not set in the environment.');
+  });
+});
+
+describe('kactl apply against a failing or hosted-like server', () => {
+  it('stops at a failed call and says what was done and what was not (exit 1)', async () => {
+    const sb = await startE2ESandbox();
+    let calls = 0;
+    const server = http.createServer((req, res) => {
+      const url = new URL(req.url ?? '/', sb.info.baseUrl);
+      if (url.searchParams.get('type') === 'addchannel' && ++calls === 2) {
+        res.writeHead(500, { 'content-type': 'text/html' });
+        res.end('<html><body>Internal Server Error</body></html>');
+        return;
+      }
+      void fetch(url, { redirect: 'manual' }).then(async (answer) => {
+        res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' });
+        res.end(Buffer.from(await answer.arrayBuffer()));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const proxy = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const file = writeState('channels:\n  - { name: one, delay: 0 }\n  - { name: two, delay: 0 }\n  - { name: three, delay: 0 }\n');
+      const result = await sb.kactl(['apply', '-f', file, '--base-url', proxy]);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(/Done \(1\):\n {2}\+ create channel one/);
+      expect(result.stderr).toMatch(/Not done \(2\):\n {2}\+ create channel two \(delay 0 s\)\n {2}\+ create channel three/);
+      expect(result.stderr).toMatch(/Stopped at create channels two: .* 1 change was made, 2 not; apply the file again to finish\./);
+      expect((await sb.json<{ name: string }[]>(['chats', 'list'])).map((c) => c.name)).toEqual(['one']);
+      // Applying again finishes the job.
+      const again = await sb.json<PlanAnswer>(['apply', '-f', file]);
+      expect(again.plan.map((p) => p.id)).toEqual(['two', 'three']);
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await sb.stop();
+    }
+  });
+
+  it('works against a sandbox that answers failures with HTTP 200, like the hosted service', async () => {
+    const sb = await startE2ESandbox({ args: ['--failure-status', '200'] });
+    try {
+      const plan = await sb.json<PlanAnswer>(['apply', '-f', FIXTURE], { env: ENV });
+      expect(plan.notDone).toEqual([]);
+      expect((await sb.json<PlanAnswer>(['apply', '-f', FIXTURE], { env: ENV })).plan).toEqual([]);
+      const exported = (await sb.ok(['export', '-o', 'json'])).stdout;
+      expect(JSON.parse(exported)).toMatchObject({ files: [], team: [] });
+    } finally {
+      await sb.stop();
+    }
+  });
+});
