@@ -9,7 +9,7 @@
  */
 import type { SellerApi } from '../api/seller-api.js';
 import { findSellerOp } from '../api/seller-catalog/index.js';
-import { listOption } from '../commands/seller/call-options.js';
+import { responseOptions } from '../commands/seller/call-options.js';
 import { APP_SETTING_ALIASES, APP_SETTING_NAMES } from './schema.js';
 import { durationDays } from './load.js';
 
@@ -39,7 +39,7 @@ type Row = Record<string, unknown>;
 
 export async function listAll(api: SellerApi, type: string, key?: string): Promise<Row[]> {
   const op = findSellerOp(type)!;
-  const body = await api.call(type, {}, { effect: 'read', ...listOption(op) });
+  const body = await api.call(type, {}, { effect: 'read', ...responseOptions(op) });
   const rows = body[key ?? (op.response.kind === 'list' ? op.response.key : type)];
   return Array.isArray(rows) ? (rows.filter((row) => row !== null && typeof row === 'object') as Row[]) : [];
 }
