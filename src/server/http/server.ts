@@ -5,7 +5,7 @@
  * Every failure that reaches a client has the spec's shape `{"success":false,"message":…}`
  * with a 4xx (or 500) status and leaves the server serving: bad percent-encoding or UTF-8
  * (400), unknown path (404), wrong method (405), URL too long (414), body too large (413),
- * a POST that is not a form, urlencoded or multipart (415), headers too large for the parser (431), a handler
+ * a POST that is not a form (415), headers too large for the parser (431), a handler
  * exception (500, no stack trace). On /api/1.3/ these are signed like every other answer.
  */
 import http, { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
