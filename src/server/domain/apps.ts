@@ -39,12 +39,20 @@ export interface AppSettings {
   killOtherSessions: boolean;
   cooldown: number;
   banned: boolean;
+  shoppysecret: string | null;
+  sellappsecret: string | null;
+  dayproduct: string | null;
+  weekproduct: string | null;
+  monthproduct: string | null;
+  lifetimeproduct: string | null;
+  vpnranges: string;
 }
 
 const SETTING_COLUMNS: ReadonlySet<string> = new Set<keyof AppSettings>([
   'enabled', 'hwidcheck', 'vpnblock', 'ver', 'download', 'webdownload', 'webhook', 'resellerstore',
   'sellixsecret', 'hashcheck', 'sessionLength', 'forceEncryption', 'forceHwid', 'minHwid',
   'minUsernameLength', 'blockLeakedPasswords', 'tokensystem', 'killOtherSessions', 'cooldown', 'banned',
+  'shoppysecret', 'sellappsecret', 'dayproduct', 'weekproduct', 'monthproduct', 'lifetimeproduct', 'vpnranges',
 ]);
 
 /** The subscription every new app starts with (seller-api.md §3.10, `adduser`). */

@@ -33,6 +33,14 @@ export interface AppRow {
   readonly killOtherSessions: number;
   readonly cooldown: number;
   readonly createdAt: number;
+  readonly shoppysecret: string | null;
+  readonly sellappsecret: string | null;
+  readonly dayproduct: string | null;
+  readonly weekproduct: string | null;
+  readonly monthproduct: string | null;
+  readonly lifetimeproduct: string | null;
+  /** Comma-separated CIDRs treated as VPN addresses. */
+  readonly vpnranges: string;
 }
 
 export interface AccountRow {
