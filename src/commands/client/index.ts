@@ -24,6 +24,7 @@ import { registerClientLogout } from './logout.js';
 import { registerClientMagicLink } from './magic-link.js';
 import { registerClientRegister } from './register.js';
 import { registerClientTwoFactor } from './two-factor.js';
+import { registerClientUpdate } from './update.js';
 import { registerClientUpgrade } from './upgrade.js';
 import { registerClientUserVar } from './user-var.js';
 import { registerClientWebhook } from './webhook.js';
@@ -47,6 +48,7 @@ Without a terminal, a missing value stops the command with exit 2 and names the 
     );
   // In the order a program walks its flows.
   registerClientInit(group, ctx);
+  registerClientUpdate(group, ctx);
   registerClientRegister(group, ctx);
   registerClientLogin(group, ctx);
   registerClientLicense(group, ctx);
