@@ -6,6 +6,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { clientHandlers } from './client/index.js';
 import { clientPages } from './client/pages.js';
+import { resellerPages } from './reseller/shop-hook.js';
 import type { HandlerTable } from './dispatch/types.js';
 import { createSandboxServer } from './http/server.js';
 import type { PageRoute } from './http/pages.js';
@@ -81,7 +82,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
       identity,
       clientHandlers: { ...clientHandlers, ...options.handlers?.client },
       sellerHandlers: { ...sellerHandlers, ...options.handlers?.seller },
-      pages: [...(options.handlers?.pages ?? []), ...clientPages],
+      pages: [...(options.handlers?.pages ?? []), ...clientPages, ...resellerPages],
       options: { failureStatus: options.failureStatus ?? 400, rateLimit: options.rateLimit ?? true, trustProxy: options.trustProxy ?? false },
       clock,
       log,

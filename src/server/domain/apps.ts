@@ -92,6 +92,11 @@ export function findAppBySellerKey(store: Store, sellerKey: string): AppRow | un
   return store.get<AppRow>('SELECT * FROM apps WHERE sellerKey = ?', sellerKey);
 }
 
+/** The app whose secret this is (the reseller shop hook names its app so). */
+export function findAppBySecret(store: Store, secret: string): AppRow | undefined {
+  return secret === '' ? undefined : store.get<AppRow>('SELECT * FROM apps WHERE secret = ?', secret);
+}
+
 /** Every app, oldest first (the first one is the sandbox's seeded app). */
 export function listApps(store: Store): AppRow[] {
   return store.all<AppRow>('SELECT * FROM apps ORDER BY id');
