@@ -6,6 +6,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { clientHandlers } from './client/index.js';
 import { clientPages } from './client/pages.js';
+import { panelPages } from './panel/panel-pages.js';
 import { resellerPages } from './reseller/shop-hook.js';
 import type { HandlerTable } from './dispatch/types.js';
 import { createSandboxServer } from './http/server.js';
@@ -34,6 +35,8 @@ export interface SandboxOptions {
   readonly rateLimit?: boolean;
   /** Take the client IP from X-Forwarded-For (only behind a proxy you run). Default false. */
   readonly trustProxy?: boolean;
+  /** Base URL the customer panel link advertises (default: the sandbox's own). */
+  readonly panelUrl?: string;
   /** Clock in milliseconds since the epoch (tests). Default Date.now. */
   readonly now?: () => number;
   /** Diagnostic lines (one per request, errors). Never receives secrets. Default: dropped. */
@@ -82,11 +85,12 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
       identity,
       clientHandlers: { ...clientHandlers, ...options.handlers?.client },
       sellerHandlers: { ...sellerHandlers, ...options.handlers?.seller },
-      pages: [...(options.handlers?.pages ?? []), ...clientPages, ...resellerPages],
+      pages: [...(options.handlers?.pages ?? []), ...clientPages, ...resellerPages, ...panelPages],
       options: { failureStatus: options.failureStatus ?? 400, rateLimit: options.rateLimit ?? true, trustProxy: options.trustProxy ?? false },
       clock,
       log,
       baseUrl: () => baseUrl,
+      panelUrl: () => options.panelUrl ?? baseUrl,
     });
     await listen(sandbox.server, host, port);
     baseUrl = formatBaseUrl(host, (sandbox.server.address() as AddressInfo).port);

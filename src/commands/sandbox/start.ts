@@ -20,6 +20,7 @@ interface StartOptions {
   failureStatus: '400' | '200';
   rateLimit: boolean;
   trustProxy?: boolean;
+  panelUrl?: string;
   profile: boolean;
 }
 
@@ -42,6 +43,7 @@ export function registerSandboxStart(group: Command, ctx: Context): void {
     .addOption(new Option('--failure-status <status>', 'HTTP status of business failures (200 mimics the hosted service)').choices(['400', '200']).default('400'))
     .option('--no-rate-limit', 'turn off the seller (120/min) and client (200/min) rate limits')
     .option('--trust-proxy', 'take the client IP from X-Forwarded-For')
+    .option('--panel-url <url>', 'base URL the customer panel link advertises (default: the sandbox\'s own)')
     .option('--no-profile', 'do not save the "sandbox" profile')
     .addHelpText(
       'after',
@@ -66,6 +68,7 @@ export async function sandboxStartRun(ctx: Context, options: StartOptions): Prom
     failureStatus: options.failureStatus === '200' ? 200 : 400,
     rateLimit: options.rateLimit,
     trustProxy: options.trustProxy ?? false,
+    ...(options.panelUrl ? { panelUrl: options.panelUrl } : {}),
     ...(options.appName ? { appName: options.appName } : {}),
     ...(options.ownerid ? { ownerid: options.ownerid } : {}),
     ...(options.sellerKey ? { sellerKey: options.sellerKey } : {}),

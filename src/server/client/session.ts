@@ -55,7 +55,7 @@ function init(ctx: HandlerContext, params: Params): Reply {
         numOnlineUsers: APPINFO_NOT_AVAILABLE,
         numKeys: APPINFO_NOT_AVAILABLE,
         version: app.ver,
-        customerPanelLink: customerPanelLink(app, ctx.baseUrl),
+        customerPanelLink: customerPanelLink(app, ctx.panelUrl),
       },
       newSession: true,
     });

@@ -79,6 +79,8 @@ export interface UserRow {
   readonly cooldown: number | null;
   readonly twofaSecret: string | null;
   readonly twofaEnabled: number;
+  /** Last HWID reset on the customer panel (Unix seconds), or null. */
+  readonly hwidResetAt: number | null;
 }
 
 export interface UserSubRow {

@@ -17,6 +17,8 @@ export interface ServerDeps {
   readonly log: (line: string) => void;
   /** The base URL, known once the server listens. */
   readonly baseUrl: () => string;
+  /** The customer panel's advertised base URL, when it is not the sandbox's own. */
+  readonly panelUrl?: () => string;
 }
 
 /** The two rate limiters of one server (client: per application; seller: per seller key). */

@@ -5,6 +5,8 @@
  *   of that duration (the reseller shop endpoint without `expiry`).
  * - `vpnranges`: CIDRs, comma-separated, the sandbox treats as VPN or hosting addresses (it
  *   makes no online lookup).
+ * - `users.hwidResetAt`: when the user last reset their HWID on the customer panel (the
+ *   cooldown counts from it).
  */
 export const SCHEMA_V2 = `
 ALTER TABLE apps ADD COLUMN shoppysecret TEXT;
@@ -14,4 +16,5 @@ ALTER TABLE apps ADD COLUMN weekproduct TEXT;
 ALTER TABLE apps ADD COLUMN monthproduct TEXT;
 ALTER TABLE apps ADD COLUMN lifetimeproduct TEXT;
 ALTER TABLE apps ADD COLUMN vpnranges TEXT NOT NULL DEFAULT '';
+ALTER TABLE users ADD COLUMN hwidResetAt INTEGER;
 `;
