@@ -27,6 +27,7 @@ import { registerClientTwoFactor } from './two-factor.js';
 import { registerClientUpdate } from './update.js';
 import { registerClientUpgrade } from './upgrade.js';
 import { registerClientUserVar } from './user-var.js';
+import { registerClientWebLoader } from './web-loader.js';
 import { registerClientWebhook } from './webhook.js';
 import { registerClientWhoami } from './whoami.js';
 
@@ -59,6 +60,7 @@ Without a terminal, a missing value stops the command with exit 2 and names the 
   registerClientUserVar(group, ctx);
   registerClientChat(group, ctx);
   registerClientWebhook(group, ctx);
+  registerClientWebLoader(group, ctx);
   registerClientGlobalVar(group, ctx);
   registerClientFile(group, ctx);
   registerClientLog(group, ctx);
