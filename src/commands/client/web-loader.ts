@@ -70,7 +70,7 @@ export async function webLoaderRun(ctx: Context, options: WebLoaderOptions): Pro
 
   let finish!: (error?: unknown) => void;
   const done = new Promise<void>((resolve, reject) => {
-    finish = (error?: unknown) => (error === undefined ? resolve() : reject(error instanceof Error ? error : new Error(String(error))));
+    finish = (error?: unknown) => (error === undefined ? resolve() : reject(error instanceof Error ? error : new Error('web loader stopped')));
   });
 
   async function handshake(url: URL, res: ServerResponse): Promise<void> {
