@@ -54,7 +54,7 @@ async function field(page: Page, label: string) {
 }
 
 async function text(page: Page): Promise<string> {
-  return page.evaluate(() => document.body.innerText);
+  return page.$eval('body', (el) => (el as unknown as { innerText: string }).innerText);
 }
 
 beforeAll(async () => {
@@ -129,13 +129,13 @@ describe.skipIf(CHROMIUM === undefined)('sandbox pages in headless Chromium (no 
     expect(dashboard).toMatch(/default\s+(29 d 23 h|30 d 0 h)/);
     // The page is wider than nothing at 390 px: no horizontal scrolling.
     await page.setViewport({ width: 390, height: 844 });
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    expect(await page.$eval('html', (el) => (el as unknown as { scrollWidth: number }).scrollWidth)).toBeLessThanOrEqual(390);
     await page.setViewport({ width: 1024, height: 900 });
     const reset = await page.waitForSelector('::-p-aria(Reset HWID)');
     await Promise.all([page.waitForNavigation(), reset!.click()]);
     await shot(page, '7-panel-hwid-reset');
     expect(await text(page)).toContain('Your HWID was reset.');
-    expect(await page.$eval('button[type=submit][disabled]', (el) => el.textContent)).toBe('Reset HWID');
+    expect(await page.$eval('button[type=submit][disabled]', (el) => (el as unknown as { textContent: string }).textContent)).toBe('Reset HWID');
     await page.close();
   }, SLOW);
 
@@ -157,10 +157,10 @@ describe.skipIf(CHROMIUM === undefined)('sandbox pages in headless Chromium (no 
     await port.click({ count: 3 });
     await port.type(String(loader.port));
     await (await page.waitForSelector('::-p-aria(Connect again)'))!.click();
-    await page.waitForFunction(() => document.getElementById('loader-status')?.textContent?.startsWith('Connected'), { timeout: 20_000 });
+    await page.waitForFunction("document.getElementById('loader-status').textContent.startsWith('Connected')", { timeout: 20_000 });
     await shot(page, '8-web-loader-connected');
     await (await page.waitForSelector('::-p-aria(Launch game)'))!.click();
-    await page.waitForFunction(() => document.getElementById('loader-status')?.textContent?.includes('Sent'), { timeout: 10_000 });
+    await page.waitForFunction("document.getElementById('loader-status').textContent.includes('Sent')", { timeout: 10_000 });
     await shot(page, '9-web-loader-pressed');
     expect(await loader.exited()).toBe(0);
     expect(loader.stdout()).toBe('launch\n');
