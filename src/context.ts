@@ -15,7 +15,7 @@ import { Output } from './io/output.js';
 import type { Prompter } from './io/prompter.js';
 import type { ConfigStore } from './config/store.js';
 import type { ResolvedSettings } from './config/settings.js';
-import type { ProfileData, StoredSession } from './config/types.js';
+import type { ProfileData } from './config/types.js';
 import type { ClientSessionStore } from './config/client-session.js';
 import type { ClientApi } from './api/client-api.js';
 import type { SellerApi } from './api/seller-api.js';

@@ -23,6 +23,7 @@ export const COMMAND_MODULES: readonly CommandModule[] = [
   { names: ['client'], load: async () => (await import('./client/index.js')).registerClientCommands },
   { names: SELLER_GROUP_NAMES, load: async () => (await import('./seller/index.js')).registerSellerGroups },
   { names: ['seller'], load: async () => (await import('./seller/call.js')).registerSellerCall },
+  { names: ['reseller'], load: async () => (await import('./reseller/index.js')).registerResellerCommands },
   { names: ['sandbox'], load: async () => (await import('./sandbox/index.js')).registerSandboxCommands },
   { names: ['demo'], load: async () => (await import('./demo.js')).registerDemoCommand },
   { names: ['version'], load: async () => (await import('./version.js')).registerVersionCommand },

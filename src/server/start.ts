@@ -6,6 +6,8 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { clientHandlers } from './client/index.js';
 import { clientPages } from './client/pages.js';
+import { panelPages } from './panel/panel-pages.js';
+import { resellerPages } from './reseller/shop-hook.js';
 import type { HandlerTable } from './dispatch/types.js';
 import { createSandboxServer } from './http/server.js';
 import type { PageRoute } from './http/pages.js';
@@ -38,6 +40,8 @@ export interface SandboxOptions {
   readonly cors?: boolean;
   /** Take the client IP from X-Forwarded-For (only behind a proxy you run). Default false. */
   readonly trustProxy?: boolean;
+  /** Base URL the customer panel link advertises (default: the sandbox's own). */
+  readonly panelUrl?: string;
   /** Clock in milliseconds since the epoch (tests). Default Date.now. */
   readonly now?: () => number;
   /** Diagnostic lines (one per request, errors). Never receives secrets. Default: dropped. */
@@ -93,12 +97,13 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
       identity,
       clientHandlers: { ...clientHandlers, ...options.handlers?.client },
       sellerHandlers: { ...sellerHandlers, ...options.handlers?.seller },
-      pages: [...(options.handlers?.pages ?? []), ...clientPages],
+      pages: [...(options.handlers?.pages ?? []), ...clientPages, ...resellerPages, ...panelPages],
       options: { failureStatus: options.failureStatus ?? 400, rateLimit: options.rateLimit ?? true, trustProxy: options.trustProxy ?? false },
       clock,
       log,
       baseUrl: () => baseUrl,
       cors: options.cors ?? isLoopbackHost(host),
+      panelUrl: () => options.panelUrl ?? baseUrl,
     });
     await listen(sandbox.server, host, port);
     const bound = sandbox.server.address() as AddressInfo;

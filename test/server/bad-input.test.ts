@@ -116,8 +116,8 @@ describe('bad input on the client API', () => {
     const sb = await startTestSandbox();
     const { name, ownerid } = sb.info.app;
     const form = `type=init&name=${name}&ownerid=${ownerid}`;
-    const message = 'Unsupported content type; send application/x-www-form-urlencoded';
-    for (const type of ['text/plain', 'application/json', 'multipart/form-data; boundary=x', 'application/x-www-form-urlencoded; charset=latin1']) {
+    const message = 'Unsupported content type; send application/x-www-form-urlencoded or multipart/form-data';
+    for (const type of ['text/plain', 'application/json', 'multipart/mixed; boundary=x', 'application/x-www-form-urlencoded; charset=latin1']) {
       expectErrorShape(await sb.request('/api/1.3/', { method: 'POST', headers: { 'content-type': type }, body: form }), 415, message);
     }
     // A POST with no body and no content type reads the query.

@@ -28,7 +28,7 @@ describe('getsettings', () => {
     expect(Object.keys(body)).toEqual([
       'success', 'message', 'enabled', 'hwid-lock', 'version', 'download', 'webdownload', 'webhook', 'resellerstore',
       'disabledmsg', 'usernametakenmsg', 'licenseinvalidmsg', 'keytakenmsg', 'nosubmsg', 'userinvalidmsg', 'passinvalidmsg',
-      'hwidmismatchmsg', 'noactivesubmsg', 'blackedmsg', 'sellixsecret', 'cooldown',
+      'hwidmismatchmsg', 'noactivesubmsg', 'blackedmsg', 'sellixsecret', 'cooldown', 'sandbox',
     ]);
   });
 

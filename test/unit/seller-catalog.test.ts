@@ -39,7 +39,12 @@ const EXPECTED: Readonly<Record<string, readonly [SellerGroup, string]>> = {
   updatesettings: [
     'app',
     'enabled hwidcheck ver download webhook resellerstore appdisabled usernametaken keynotfound keyused nosublevel ' +
-      'usernamenotfound passmismatch hwidmismatch noactivesubs hwidblacked sellixsecret',
+      'usernamenotfound passmismatch hwidmismatch noactivesubs hwidblacked sellixsecret ' +
+      // Sandbox only (the real service sets these on its dashboard).
+      'hashcheck tokensystem addtoken forcehwid minhwid minusernamelength vpnblock vpnranges blockleakedpasswords ' +
+      'forceencryption webdownload cooldown shoppysecret sellappsecret dayproduct weekproduct monthproduct lifetimeproduct ' +
+      'pausedsub vpnblocked keybanned userbanned sessionunauthed hashcheckfail loggedInMsg pausedApp unTooShort pwLeaked ' +
+      'chatHitDelay tokeninvalid',
   ],
   appdetails: ['app', ''],
   getsettings: ['app', ''],
@@ -189,6 +194,7 @@ const EXPECTED_RESPONSES: Readonly<Record<string, readonly [string, string?, str
 
 /** `type.wire` → unit. Units differ between look-alike parameters; each one is pinned. */
 const EXPECTED_UNITS: Readonly<Record<string, string>> = {
+  'updatesettings.cooldown': 'seconds',
   'add.expiry': 'days',
   'adduser.expiry': 'days',
   'extend.expiry': 'days',

@@ -10,6 +10,55 @@ function message(wire: string, flag: string, when: string): ParamSpec {
   return { wire, flag: `msg-${flag}`, type: 'string', required: false, description: `Message a client sees when ${when}` };
 }
 
+const SANDBOX_ONLY = '(sandbox only; the real service sets this on its dashboard)';
+
+function sandboxFlag(wire: string, flag: string, type: 'booltext' | 'integer' | 'string', description: string, extra: Partial<ParamSpec> = {}): ParamSpec {
+  return { wire, flag, type, required: false, description: `${description} ${SANDBOX_ONLY}`, ...extra };
+}
+
+function sandboxMessage(wire: string, flag: string, when: string): ParamSpec {
+  return sandboxFlag(wire, `msg-${flag}`, 'string', `Message a client sees when ${when}`);
+}
+
+/**
+ * Settings the real `updatesettings` does not take (the dashboard sets them) but the sandbox
+ * does, so a tester can switch on what protected programs meet: the hash check, the token
+ * system, HWID and username rules, the VPN block, leaked passwords, forced encryption, every
+ * remaining message, and the shop hook's secrets and product ids. A real server ignores them.
+ */
+const SANDBOX_SETTINGS_PARAMS: readonly ParamSpec[] = [
+  sandboxFlag('hashcheck', 'hash-check', 'booltext', 'Whether init must send a known program hash (true or false)'),
+  sandboxFlag('tokensystem', 'token-system', 'booltext', 'Whether init must send a token file (true or false)'),
+  sandboxFlag('addtoken', 'add-token', 'string', 'Register a token (32 hex characters) a program may send at init'),
+  sandboxFlag('forcehwid', 'force-hwid', 'booltext', 'Whether login and license require a HWID (true or false)'),
+  sandboxFlag('minhwid', 'min-hwid-length', 'integer', 'Shortest HWID accepted at login and license'),
+  sandboxFlag('minusernamelength', 'min-username-length', 'integer', 'Shortest username accepted at register'),
+  sandboxFlag('vpnblock', 'vpn-block', 'booltext', 'Whether init refuses VPN addresses (true or false)'),
+  sandboxFlag('vpnranges', 'vpn-ranges', 'string', 'Comma-separated CIDRs the sandbox treats as VPN addresses'),
+  sandboxFlag('blockleakedpasswords', 'block-leaked-passwords', 'booltext', 'Whether register refuses well-known breached passwords (true or false)'),
+  sandboxFlag('forceencryption', 'force-encryption', 'booltext', 'Whether 1.2 init must send an enckey (true or false)'),
+  sandboxFlag('webdownload', 'web-download-url', 'string', 'Download link shown on the customer panel'),
+  sandboxFlag('cooldown', 'reset-cooldown-seconds', 'integer', 'Seconds a user waits between HWID resets on the customer panel', { unit: 'seconds' }),
+  sandboxFlag('shoppysecret', 'shoppy-secret', 'string', 'Shoppy webhook secret', { secret: true }),
+  sandboxFlag('sellappsecret', 'sellapp-secret', 'string', 'SellApp webhook secret', { secret: true }),
+  sandboxFlag('dayproduct', 'day-product', 'string', 'Shop product id that adds day keys to a reseller balance'),
+  sandboxFlag('weekproduct', 'week-product', 'string', 'Shop product id that adds week keys to a reseller balance'),
+  sandboxFlag('monthproduct', 'month-product', 'string', 'Shop product id that adds month keys to a reseller balance'),
+  sandboxFlag('lifetimeproduct', 'lifetime-product', 'string', 'Shop product id that adds lifetime keys to a reseller balance'),
+  sandboxMessage('pausedsub', 'paused-sub', "the user's subscription is paused"),
+  sandboxMessage('vpnblocked', 'vpn-blocked', 'init comes from a VPN address'),
+  sandboxMessage('keybanned', 'key-banned', 'a license is banned ({reason} is replaced)'),
+  sandboxMessage('userbanned', 'user-banned', 'a user is banned ({reason} is replaced)'),
+  sandboxMessage('sessionunauthed', 'session-unauthed', 'the session is not logged in'),
+  sandboxMessage('hashcheckfail', 'hash-check-fail', 'the program hash is not allowed'),
+  sandboxMessage('loggedInMsg', 'logged-in', 'login succeeds'),
+  sandboxMessage('pausedApp', 'paused-app', 'the application is paused'),
+  sandboxMessage('unTooShort', 'username-too-short', 'a username is too short'),
+  sandboxMessage('pwLeaked', 'password-leaked', 'a password is a known breached one'),
+  sandboxMessage('chatHitDelay', 'chat-delay', 'a user chats faster than the channel allows'),
+  sandboxMessage('tokeninvalid', 'token-invalid', 'the token file is not known'),
+];
+
 /**
  * Parameters of updatesettings. Every one is optional: only non-empty values are written.
  * `keypaused`, `keyexpired` and the `*product` ids are documented (D23/AD) but ignored by E,
@@ -34,6 +83,7 @@ const SETTINGS_PARAMS: readonly ParamSpec[] = [
   message('noactivesubs', 'no-active-subs', 'the user has no active subscription'),
   message('hwidblacked', 'hwid-blacklisted', 'the HWID is blacklisted'),
   { wire: 'sellixsecret', flag: 'sellix-secret', type: 'string', required: false, secret: true, description: 'Sellix webhook secret' },
+  ...SANDBOX_SETTINGS_PARAMS,
 ];
 
 export const APP_OPS: readonly SellerOp[] = [

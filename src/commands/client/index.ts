@@ -24,8 +24,10 @@ import { registerClientLogout } from './logout.js';
 import { registerClientMagicLink } from './magic-link.js';
 import { registerClientRegister } from './register.js';
 import { registerClientTwoFactor } from './two-factor.js';
+import { registerClientUpdate } from './update.js';
 import { registerClientUpgrade } from './upgrade.js';
 import { registerClientUserVar } from './user-var.js';
+import { registerClientWebLoader } from './web-loader.js';
 import { registerClientWebhook } from './webhook.js';
 import { registerClientWhoami } from './whoami.js';
 
@@ -47,6 +49,7 @@ Without a terminal, a missing value stops the command with exit 2 and names the 
     );
   // In the order a program walks its flows.
   registerClientInit(group, ctx);
+  registerClientUpdate(group, ctx);
   registerClientRegister(group, ctx);
   registerClientLogin(group, ctx);
   registerClientLicense(group, ctx);
@@ -57,6 +60,7 @@ Without a terminal, a missing value stops the command with exit 2 and names the 
   registerClientUserVar(group, ctx);
   registerClientChat(group, ctx);
   registerClientWebhook(group, ctx);
+  registerClientWebLoader(group, ctx);
   registerClientGlobalVar(group, ctx);
   registerClientFile(group, ctx);
   registerClientLog(group, ctx);

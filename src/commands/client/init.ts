@@ -15,6 +15,9 @@ import { AuthError, UsageError } from '../../errors.js';
 
 interface InitOptions {
   new?: boolean;
+  hash?: string;
+  hashFile?: string;
+  tokenFile?: string;
 }
 
 export function registerClientInit(group: Command, ctx: Context): void {
@@ -22,13 +25,17 @@ export function registerClientInit(group: Command, ctx: Context): void {
     .command('init')
     .description('open a client session (once per run, as the spec says) and keep it in the profile')
     .option('--new', 'replace a stored session that is still live')
+    .option('--hash <md5>', "send this program hash (32 hex digits) for the app's hash check")
+    .option('--hash-file <program>', 'send the MD5 of this program file, as the SDKs compute it')
+    .option('--token-file <file>', "send this token file (token and its SHA-256) for the app's token system")
     .addHelpText(
       'after',
       `
 Examples:
   $ kactl client init
   $ kactl client init --new          # start over while the stored session is still live
-  $ kactl client init --json         # the server's answer (session id masked)`,
+  $ kactl client init --json         # the server's answer (session id masked)
+  $ kactl client init --hash-file ./MyLoader.exe --token-file ./token.txt`,
     )
     .action(async (options: InitOptions) => {
       await clientInitRun(ctx, options);
@@ -51,7 +58,10 @@ async function storedSessionLiveness(ctx: Context, api: ClientApi): Promise<Live
   }
 }
 
-async function clientInitRun(ctx: Context, options: InitOptions): Promise<void> {
+export async function clientInitRun(ctx: Context, options: InitOptions): Promise<void> {
+  // Bad flags and unreadable files are reported before anything is sent.
+  const { initExtras } = await import('./init-extras.js');
+  const extras = await initExtras(options);
   const api = await ctx.clientApi();
   if (!options.new) {
     const liveness = await storedSessionLiveness(ctx, api);
@@ -65,7 +75,7 @@ async function clientInitRun(ctx: Context, options: InitOptions): Promise<void> 
     }
     if (liveness === 'ended') ctx.output.note('The stored session had ended on the server; opening a new one.');
   }
-  const body = await api.init();
+  const body = await api.init(extras);
   const { maskValue } = await import('../../api/redact.js');
   const id = typeof body.sessionid === 'string' ? body.sessionid : '';
   if (ctx.output.wantsJson) return ctx.output.json({ ...body, sessionid: maskValue('sessionid', id) });

@@ -33,6 +33,7 @@ export interface StartOptions {
   rateLimit: boolean;
   trustProxy?: boolean;
   cors?: boolean;
+  panelUrl?: string;
   profile: boolean;
   profileName?: string;
   detach?: boolean;
@@ -68,6 +69,7 @@ export function registerSandboxStart(group: Command, ctx: Context): void {
     .option('--profile-name <name>', 'save the profile under this name (default: "sandbox", or "sandbox-<port>" while another sandbox holds "sandbox")', checkProfileName)
     .option('--no-profile', 'do not save a profile')
     .addOption(new Option('--background-log <file>').hideHelp())
+    .option('--panel-url <url>', 'base URL the customer panel link advertises (default: the sandbox\'s own)')
     .option('--seed <file>', 'apply this state file (kactl apply) before reporting ready')
     .addHelpText(
       'after',
@@ -111,6 +113,7 @@ export async function sandboxStartRun(ctx: Context, options: StartOptions): Prom
       rateLimit: options.rateLimit,
       trustProxy: options.trustProxy ?? false,
       ...(options.cors ? { cors: true } : {}),
+      ...(options.panelUrl ? { panelUrl: options.panelUrl } : {}),
       ...(options.appName ? { appName: options.appName } : {}),
       ...(options.ownerid ? { ownerid: options.ownerid } : {}),
       ...(options.sellerKey ? { sellerKey: options.sellerKey } : {}),

@@ -54,6 +54,12 @@ const STYLE = `
   [role="alert"] { border-left: 4px solid #dc2626; padding: 0.5rem 0.75rem; margin: 1rem 0; }
   dl { display: grid; grid-template-columns: max-content 1fr; gap: 0.25rem 1rem; }
   dt { font-weight: 600; }
+  h2 { font-size: 1.15rem; margin-top: 2rem; }
+  table { border-collapse: collapse; width: 100%; }
+  th, td { text-align: left; padding: 0.3rem 0.5rem; border-bottom: 1px solid GrayText; }
+  caption { text-align: left; }
+  a { color: LinkText; }
+  a:focus-visible { outline: 3px solid #f59e0b; outline-offset: 2px; }
   dd { margin: 0; overflow-wrap: anywhere; }
 `;
 

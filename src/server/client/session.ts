@@ -2,6 +2,9 @@
  * Client session operations: `init` (docs/protocol/client-api.md §4.1), `check` (§4.8), `logout` (§4.7).
  */
 import { appMessage } from '../domain/messages.js';
+import { isWhitelisted } from '../domain/blacklists.js';
+import { normalizeIp } from '../domain/ip.js';
+import { isInVpnRanges } from '../domain/vpn-ranges.js';
 import { checkProgramHash, customerPanelLink } from '../domain/apps.js';
 import { ownerRole } from '../domain/accounts.js';
 import type { ApiVersion } from '../domain/rows.js';
@@ -17,9 +20,9 @@ export const APPINFO_NOT_AVAILABLE = 'N/A - Use fetchStats() function in latest 
 export const MAX_ENCKEY_LENGTH = 35;
 
 /**
- * Checks in the source's order: enckey length, forced encryption, disabled, paused, token
- * system, version, program hash; then a new session. The VPN check (step 3) needs a lookup at
- * ip-api.com, which a local sandbox does not make: the `vpnblock` setting is kept but not enforced.
+ * Checks in the source's order: enckey length, forced encryption, VPN block, disabled, paused,
+ * token system, version, program hash; then a new session. The real VPN check asks ip-api.com;
+ * the sandbox instead treats the app's `vpnranges` CIDRs as VPN addresses (whitelisted IPs pass).
  */
 function init(ctx: HandlerContext, params: Params): Reply {
   const { store, app, now } = ctx;
@@ -27,6 +30,7 @@ function init(ctx: HandlerContext, params: Params): Reply {
   const enckey = params.get('enckey');
   if (enckey !== undefined && enckey.length > MAX_ENCKEY_LENGTH) return fail('The paramater "enckey" is too long. Must be 35 characters or less.');
   if (app.forceEncryption && enckey === undefined) return fail('No encryption key supplied, encryption is forced.');
+  if (app.vpnblock && isInVpnRanges(ctx.ip, app.vpnranges) && !isWhitelisted(store, app.id, normalizeIp(ctx.ip))) return fail(msg('vpnblocked'));
   if (!app.enabled) return fail(msg('appdisabled'));
   if (app.paused) return fail(msg('pausedApp'));
 
@@ -51,7 +55,7 @@ function init(ctx: HandlerContext, params: Params): Reply {
         numOnlineUsers: APPINFO_NOT_AVAILABLE,
         numKeys: APPINFO_NOT_AVAILABLE,
         version: app.ver,
-        customerPanelLink: customerPanelLink(app, ctx.baseUrl),
+        customerPanelLink: customerPanelLink(app, ctx.panelUrl),
       },
       newSession: true,
     });

@@ -31,7 +31,7 @@ const fetchStats = withSession((ctx) => {
       numOnlineUsers: String(counts.numOnlineUsers),
       numKeys: String(counts.numKeys),
       version: ctx.app.ver,
-      customerPanelLink: customerPanelLink(ctx.app, ctx.baseUrl),
+      customerPanelLink: customerPanelLink(ctx.app, ctx.panelUrl),
     },
   });
 });

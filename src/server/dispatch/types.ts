@@ -78,6 +78,8 @@ export interface HandlerContext {
   readonly ip: string;
   /** The sandbox's own base URL (`http://127.0.0.1:1234`), for links it hands out. */
   readonly baseUrl: string;
+  /** Where the customer panel is advertised (`sandbox start --panel-url`; default baseUrl). */
+  readonly panelUrl: string;
   readonly options: RuntimeOptions;
   readonly request: RequestInfo;
   /** Aborted when the client goes away or the sandbox closes: pass it to outbound requests. */

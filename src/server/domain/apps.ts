@@ -39,12 +39,20 @@ export interface AppSettings {
   killOtherSessions: boolean;
   cooldown: number;
   banned: boolean;
+  shoppysecret: string | null;
+  sellappsecret: string | null;
+  dayproduct: string | null;
+  weekproduct: string | null;
+  monthproduct: string | null;
+  lifetimeproduct: string | null;
+  vpnranges: string;
 }
 
 const SETTING_COLUMNS: ReadonlySet<string> = new Set<keyof AppSettings>([
   'enabled', 'hwidcheck', 'vpnblock', 'ver', 'download', 'webdownload', 'webhook', 'resellerstore',
   'sellixsecret', 'hashcheck', 'sessionLength', 'forceEncryption', 'forceHwid', 'minHwid',
   'minUsernameLength', 'blockLeakedPasswords', 'tokensystem', 'killOtherSessions', 'cooldown', 'banned',
+  'shoppysecret', 'sellappsecret', 'dayproduct', 'weekproduct', 'monthproduct', 'lifetimeproduct', 'vpnranges',
 ]);
 
 /** The subscription every new app starts with (docs/protocol/seller-api.md §3.10, `adduser`). */
@@ -82,6 +90,11 @@ export function findAppByNameAndOwnerid(store: Store, name: string, ownerid: str
 /** The app a seller key belongs to. */
 export function findAppBySellerKey(store: Store, sellerKey: string): AppRow | undefined {
   return store.get<AppRow>('SELECT * FROM apps WHERE sellerKey = ?', sellerKey);
+}
+
+/** The app whose secret this is (the reseller shop hook names its app so). */
+export function findAppBySecret(store: Store, secret: string): AppRow | undefined {
+  return secret === '' ? undefined : store.get<AppRow>('SELECT * FROM apps WHERE secret = ?', secret);
 }
 
 /** Every app, oldest first (the first one is the sandbox's seeded app). */

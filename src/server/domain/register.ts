@@ -8,6 +8,7 @@
  * used, the nineteen others find it used. Only the slow password hashing runs before the
  * transaction (outside it nothing is written).
  */
+import { isLeakedPassword } from './leaked-passwords.js';
 import type { Store } from '../store/store.js';
 import { isBlacklisted } from './blacklists.js';
 import { findLicense, markLicenseUsed } from './licenses.js';
@@ -42,6 +43,7 @@ export type RegisterFailure =
   | 'keytoolong'
   | 'untooshort'
   | 'passwordmissing'
+  | 'pwleaked'
   | 'usernametaken'
   | 'keynotfound'
   | 'keyused'
@@ -71,6 +73,7 @@ function registerRefusal(store: Store, app: AppRow, input: RegisterInput): Failu
   if (username.length < Math.max(1, app.minUsernameLength)) return failure('untooshort', msg('unTooShort'));
   // The source would hash an empty password; an account anyone can claim is not worth copying.
   if (input.pass === undefined) return failure('passwordmissing', 'No password provided');
+  if (app.blockLeakedPasswords && isLeakedPassword(input.pass)) return failure('pwleaked', msg('pwLeaked'));
   if (findUser(store, app.id, username) !== undefined) return failure('usernametaken', msg('usernametaken'));
   const license = input.key === undefined ? undefined : findLicense(store, app.id, input.key);
   const refused = licenseRefusal(store, app, license);

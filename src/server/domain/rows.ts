@@ -33,6 +33,14 @@ export interface AppRow {
   readonly killOtherSessions: number;
   readonly cooldown: number;
   readonly createdAt: number;
+  readonly shoppysecret: string | null;
+  readonly sellappsecret: string | null;
+  readonly dayproduct: string | null;
+  readonly weekproduct: string | null;
+  readonly monthproduct: string | null;
+  readonly lifetimeproduct: string | null;
+  /** Comma-separated CIDRs treated as VPN addresses. */
+  readonly vpnranges: string;
 }
 
 export interface AccountRow {
@@ -71,6 +79,8 @@ export interface UserRow {
   readonly cooldown: number | null;
   readonly twofaSecret: string | null;
   readonly twofaEnabled: number;
+  /** Last HWID reset on the customer panel (Unix seconds), or null. */
+  readonly hwidResetAt: number | null;
 }
 
 export interface UserSubRow {

@@ -25,6 +25,7 @@ export function createHandlerContext(deps: ServerDeps, api: ApiKind, type: strin
     now,
     ip: basics.ip,
     baseUrl: deps.baseUrl(),
+    panelUrl: deps.panelUrl?.() ?? deps.baseUrl(),
     options: deps.options,
     request: basics.request,
     signal: basics.signal,

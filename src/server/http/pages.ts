@@ -38,6 +38,8 @@ export interface PageRoute {
    * and hands it to the page as `pathParams.name`. A trailing slash on the request is ignored.
    */
   readonly path: string;
+  /** A JSON body is accepted and handed over as `ctx.request.body` (a shop's webhook). */
+  readonly acceptsJson?: boolean;
   /** Params as the APIs read them: form body first, then query string. */
   readonly handle: (ctx: PageContext, params: Params) => PageReply | Promise<PageReply>;
 }

@@ -1,12 +1,14 @@
 /**
  * Turning an HTTP request into a path, a raw query and Params, with the sandbox's limits:
  * URL ≤ 32 KiB (414), body ≤ 1 MiB (413), strict percent-decoding and UTF-8 (400), and a POST
- * body must be a form (415) — except where JSON is allowed (the seller `add` shop hook).
+ * body must be a form, urlencoded or multipart (415) — except where JSON is allowed (the seller
+ * `add` shop hook).
  */
 import type { IncomingMessage } from 'node:http';
 import { Params } from '../dispatch/params.js';
 import { decodeForm, decodeUtf8 } from './form-decode.js';
 import { InputError, MESSAGES } from './input-error.js';
+import { decodeMultipart, multipartBoundary } from './multipart-decode.js';
 import { readBody } from './read-body.js';
 
 export const MAX_URL_LENGTH = 32 * 1024;
@@ -33,12 +35,12 @@ function urlText(url: string): string {
   return [...url].some((ch) => ch.charCodeAt(0) > 0x7f) ? decodeUtf8(Buffer.from(url, 'latin1')) : url;
 }
 
-function mediaType(req: IncomingMessage): { type: string; charset: string | undefined } | undefined {
+function mediaType(req: IncomingMessage): { type: string; charset: string | undefined; header: string } | undefined {
   const header = req.headers['content-type'];
   if (header === undefined || header.trim() === '') return undefined;
   const [type = '', ...rest] = header.split(';');
   const charset = rest.map((p) => p.trim().toLowerCase()).find((p) => p.startsWith('charset='))?.slice('charset='.length).replace(/"/g, '');
-  return { type: type.trim().toLowerCase(), charset };
+  return { type: type.trim().toLowerCase(), charset, header };
 }
 
 function hasBody(req: IncomingMessage): boolean {
@@ -62,6 +64,12 @@ export async function readRequestInput(req: IncomingMessage, options: { allowJso
   if (media.charset !== undefined && media.charset !== 'utf-8' && media.charset !== 'utf8') throw new InputError(415, MESSAGES.unsupportedType);
   const isForm = media.type === 'application/x-www-form-urlencoded';
   const isJson = media.type === 'application/json' && options.allowJsonBody;
+  if (media.type === 'multipart/form-data') {
+    const boundary = multipartBoundary(media.header);
+    if (boundary === undefined) throw new InputError(400, MESSAGES.malformedMultipart);
+    const fields = decodeMultipart(await readBody(req, MAX_BODY_BYTES), boundary);
+    return { path, rawQuery, params: Params.merge(fields, query), body: undefined };
+  }
   if (!isForm && !isJson) throw new InputError(415, MESSAGES.unsupportedType);
 
   const text = decodeUtf8(await readBody(req, MAX_BODY_BYTES));

@@ -19,6 +19,8 @@ export interface ServerDeps {
   readonly baseUrl: () => string;
   /** Send `Access-Control-Allow-Origin: *` on every answer. */
   readonly cors: boolean;
+  /** The customer panel's advertised base URL, when it is not the sandbox's own. */
+  readonly panelUrl?: () => string;
 }
 
 /** The two rate limiters of one server (client: per client IP and application; seller: per seller key). */

@@ -77,7 +77,7 @@ export function createSandboxServer(deps: ServerDeps): SandboxServer {
       } else if (!allowedMethods(route).includes(req.method ?? '')) {
         response = errorFor(deps, route, req, 405, MESSAGES.methodNotAllowed, { allow: [...allowedMethods(route), 'OPTIONS'].join(', ') });
       } else {
-        const input = await readRequestInput(req, { allowJsonBody: route.kind === 'seller' || route.kind === 'clock' });
+        const input = await readRequestInput(req, { allowJsonBody: route.kind === 'seller' || route.kind === 'clock' || (route.kind === 'page' && route.pages.some((m) => m.page.acceptsJson === true)) });
         const outcome = await serve(route, req, res, input);
         response = outcome.response;
         type = outcome.type;

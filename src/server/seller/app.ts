@@ -13,6 +13,8 @@ import type { Params } from '../dispatch/params.js';
 import { fail, ok, reply } from '../dispatch/reply.js';
 import type { HandlerContext, HandlerTable, Reply } from '../dispatch/types.js';
 import { wantsText } from './params.js';
+import { createToken, findToken } from '../domain/tokens.js';
+import { isValidCidr, splitRanges } from '../domain/vpn-ranges.js';
 
 /**
  * The custom client messages as `getsettings` names them, and the `updatesettings` parameter
@@ -59,37 +61,129 @@ function getsettings(ctx: HandlerContext, params: Params): Reply {
   // The seller's own Sellix secret: returned to the holder of the seller key, as appdetails returns the app secret.
   fields['sellixsecret'] = app.sellixsecret;
   fields['cooldown'] = String(app.cooldown);
-  if (!wantsText(params)) return reply(true, fields);
+  if (!wantsText(params)) return reply(true, { ...fields, sandbox: sandboxSettings(ctx, messages) });
   const lines = Object.entries(fields)
     .filter(([name]) => name !== 'message')
     .map(([, value]) => (value === null || value === undefined ? '' : String(value as string | boolean)));
   return { ...reply(true, fields), text: lines.join('\n') };
 }
 
-/** `updatesettings`: a partial update; only the parameters given are written. */
+/**
+ * The settings only the sandbox lets a seller change, under one `sandbox` key after E's fields
+ * (absent from `format=text`, whose lines are E's). Shop secrets are shown as set or not.
+ */
+function sandboxSettings(ctx: HandlerContext, messages: Record<AppMessageKey, string>): Record<string, unknown> {
+  const app = ctx.app;
+  const out: Record<string, unknown> = {
+    hashcheck: app.hashcheck === 1,
+    tokensystem: app.tokensystem === 1,
+    forcehwid: app.forceHwid === 1,
+    minhwid: app.minHwid,
+    minusernamelength: app.minUsernameLength,
+    vpnblock: app.vpnblock === 1,
+    vpnranges: app.vpnranges,
+    blockleakedpasswords: app.blockLeakedPasswords === 1,
+    forceencryption: app.forceEncryption === 1,
+    paused: app.paused === 1,
+    shoppysecret: app.shoppysecret !== null,
+    sellappsecret: app.sellappsecret !== null,
+    dayproduct: app.dayproduct,
+    weekproduct: app.weekproduct,
+    monthproduct: app.monthproduct,
+    lifetimeproduct: app.lifetimeproduct,
+  };
+  for (const key of SANDBOX_MESSAGES) out[key] = messages[key];
+  return out;
+}
+
+/** The sandbox-only flags of updatesettings (see the catalog) and their columns. */
+const SANDBOX_FLAGS: readonly [wire: string, column: keyof AppSettings][] = [
+  ['hashcheck', 'hashcheck'],
+  ['tokensystem', 'tokensystem'],
+  ['forcehwid', 'forceHwid'],
+  ['vpnblock', 'vpnblock'],
+  ['blockleakedpasswords', 'blockLeakedPasswords'],
+  ['forceencryption', 'forceEncryption'],
+];
+const SANDBOX_NUMBERS: readonly [wire: string, column: keyof AppSettings][] = [
+  ['minhwid', 'minHwid'],
+  ['minusernamelength', 'minUsernameLength'],
+  ['cooldown', 'cooldown'],
+];
+const TEXT_SETTINGS: readonly [wire: string, column: keyof AppSettings][] = [
+  ['ver', 'ver'],
+  ['download', 'download'],
+  ['webhook', 'webhook'],
+  ['resellerstore', 'resellerstore'],
+  ['sellixsecret', 'sellixsecret'],
+  // Sandbox only, like the two lists above.
+  ['webdownload', 'webdownload'],
+  ['shoppysecret', 'shoppysecret'],
+  ['sellappsecret', 'sellappsecret'],
+  ['dayproduct', 'dayproduct'],
+  ['weekproduct', 'weekproduct'],
+  ['monthproduct', 'monthproduct'],
+  ['lifetimeproduct', 'lifetimeproduct'],
+];
+/** Messages with no E `updatesettings` parameter; the sandbox takes them under their own key. */
+const SANDBOX_MESSAGES: readonly AppMessageKey[] = [
+  'pausedsub', 'vpnblocked', 'keybanned', 'userbanned', 'sessionunauthed', 'hashcheckfail', 'loggedInMsg', 'pausedApp',
+  'unTooShort', 'pwLeaked', 'chatHitDelay', 'tokeninvalid',
+];
+const TOKEN = /^[0-9a-fA-F]{32}$/;
+
+/** Why a sandbox-only value is refused (the catalog already checked types); undefined when fine. */
+function sandboxSettingProblem(params: Params): string | undefined {
+  for (const [wire] of SANDBOX_NUMBERS) {
+    const value = params.get(wire);
+    if (value !== undefined && Number(value) < 0) return `Invalid parameter: ${wire} must not be negative`;
+  }
+  const ranges = params.get('vpnranges');
+  if (ranges !== undefined && !splitRanges(ranges).every(isValidCidr)) return 'Invalid parameter: vpnranges must be comma-separated CIDRs such as 10.8.0.0/16';
+  const token = params.get('addtoken');
+  if (token !== undefined && !TOKEN.test(token)) return 'Invalid parameter: addtoken must be 32 hex characters';
+  return undefined;
+}
+
+/**
+ * `updatesettings`: a partial update; only the parameters given are written. Beside E's
+ * parameters the sandbox takes the settings E leaves to its dashboard (see the catalog).
+ */
 function updatesettings(ctx: HandlerContext, params: Params): Reply {
+  const problem = sandboxSettingProblem(params);
+  if (problem !== undefined) return fail(problem);
   const patch: Partial<AppSettings> = {};
   const enabled = params.get('enabled');
   if (enabled !== undefined) patch.enabled = enabled === 'true';
   const hwidcheck = params.get('hwidcheck');
   if (hwidcheck !== undefined) patch.hwidcheck = hwidcheck === 'true';
-  const text: [keyof AppSettings, string][] = [
-    ['ver', 'ver'],
-    ['download', 'download'],
-    ['webhook', 'webhook'],
-    ['resellerstore', 'resellerstore'],
-    ['sellixsecret', 'sellixsecret'],
-  ];
-  for (const [column, wire] of text) {
+  const fields = patch as Record<string, string | number | boolean>;
+  for (const [wire, column] of SANDBOX_FLAGS) {
     const value = params.get(wire);
-    if (value !== undefined) (patch as Record<string, string>)[column] = value;
+    if (value !== undefined) fields[column] = value === 'true';
   }
+  for (const [wire, column] of SANDBOX_NUMBERS) {
+    const value = params.get(wire);
+    if (value !== undefined) fields[column] = Number(value);
+  }
+  for (const [column, wire] of TEXT_SETTINGS.map(([w, c]) => [c, w] as const)) {
+    const value = params.get(wire);
+    if (value !== undefined) fields[column] = value;
+  }
+  const ranges = params.get('vpnranges');
+  if (ranges !== undefined) patch.vpnranges = splitRanges(ranges).join(',');
+  const token = params.get('addtoken');
   ctx.store.tx(() => {
     updateAppSettings(ctx.store, ctx.app.id, patch);
     for (const setting of MESSAGE_SETTINGS) {
       const value = params.get(setting.param);
       if (value !== undefined) setAppMessage(ctx.store, ctx.app.id, setting.key, value);
     }
+    for (const key of SANDBOX_MESSAGES) {
+      const value = params.get(key);
+      if (value !== undefined) setAppMessage(ctx.store, ctx.app.id, key, value);
+    }
+    if (token !== undefined && findToken(ctx.store, ctx.app.id, token) === undefined) createToken(ctx.store, ctx.app.id, { token });
   });
   return ok('Settings Update Successful');
 }

@@ -7,6 +7,7 @@
  * or treat as an error; docs/design.md's status policy is 200 for every success.
  */
 import { generateLicenses } from '../domain/licenses.js';
+import { debitReseller, findAppReseller } from '../domain/reseller-balance.js';
 import { isFixedMask, normalizeMask, parseCharacterSet } from '../domain/license-keys.js';
 import type { Params } from '../dispatch/params.js';
 import { fail, ok } from '../dispatch/reply.js';
@@ -36,6 +37,9 @@ export function shopQuantity(body: string | undefined): number | undefined {
   return undefined;
 }
 
+/** Thrown to roll a reseller's debit back when the keys could not be made. */
+class RefusedGeneration extends Error {}
+
 export function addLicenses(ctx: HandlerContext, params: Params): Reply {
   const amount = shopQuantity(ctx.request.body) ?? numberParam(params, 'amount', 1);
   if (amount > MAX_KEYS_PER_CALL) return fail(TOO_MANY_PER_CALL_MESSAGE);
@@ -50,15 +54,36 @@ export function addLicenses(ctx: HandlerContext, params: Params): Reply {
     return { ...fail(DAILY_QUOTA_MESSAGE), status: 429, headers: { 'retry-after': String(quota.retryAfter) } };
   }
 
-  const made = generateLicenses(ctx.store, ctx.app.id, {
-    mask,
-    amount,
-    level: params.get('level') ?? '1',
-    character: parseCharacterSet(params.get('character')),
-    note: params.get('note') ?? null,
-    genby: params.get('owner') ?? 'SellerAPI',
-    expires: daysToSeconds(numberParam(params, 'expiry', 0)),
-  }, ctx.now);
+  const owner = params.get('owner');
+  const expires = daysToSeconds(numberParam(params, 'expiry', 0));
+  // Keys made for a reseller account are paid from its balance for that duration, in the same
+  // transaction, so a spent balance makes nothing.
+  const reseller = owner === undefined ? undefined : findAppReseller(ctx.store, ctx.app, owner);
+  const make = (): { ok: true; value: string[] } | { ok: false; message: string } => ctx.store.tx(() => {
+    if (reseller !== undefined) {
+      const debit = debitReseller(ctx.store, reseller.username, expires, amount);
+      if (!debit.ok) return { ok: false as const, message: debit.message };
+    }
+    const result = generateLicenses(ctx.store, ctx.app.id, {
+      mask,
+      amount,
+      level: params.get('level') ?? '1',
+      character: parseCharacterSet(params.get('character')),
+      note: params.get('note') ?? null,
+      genby: owner ?? 'SellerAPI',
+      expires,
+    }, ctx.now);
+    // A refused generation must not keep the debit.
+    if (!result.ok && reseller !== undefined) throw new RefusedGeneration(result.message);
+    return result;
+  });
+  let made: ReturnType<typeof make>;
+  try {
+    made = make();
+  } catch (error) {
+    if (!(error instanceof RefusedGeneration)) throw error;
+    made = { ok: false, message: error.message };
+  }
   if (!made.ok) return fail(made.message);
 
   const keys = made.value;

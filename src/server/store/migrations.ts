@@ -5,13 +5,17 @@
  */
 import type Database from 'better-sqlite3';
 import { SCHEMA_V1 } from './schema-v1.js';
+import { SCHEMA_V2 } from './schema-v2.js';
 
 interface Migration {
   readonly version: number;
   readonly up: (db: Database.Database) => void;
 }
 
-const MIGRATIONS: readonly Migration[] = [{ version: 1, up: (db) => db.exec(SCHEMA_V1) }];
+const MIGRATIONS: readonly Migration[] = [
+  { version: 1, up: (db) => db.exec(SCHEMA_V1) },
+  { version: 2, up: (db) => db.exec(SCHEMA_V2) },
+];
 
 /** The schema version this build writes. */
 export const SCHEMA_VERSION = MIGRATIONS.length;

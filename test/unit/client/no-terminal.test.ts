@@ -53,7 +53,7 @@ const MISSING: readonly (readonly [string, string[], string])[] = [
 ];
 
 /** Leaves that need nothing from the user (their flags are all optional). */
-const NOTHING_REQUIRED = new Set(['init', 'logout', 'check', 'online', 'stats', 'whoami', 'blacklist check', '2fa enable']);
+const NOTHING_REQUIRED = new Set(['init', 'logout', 'check', 'online', 'stats', 'whoami', 'blacklist check', '2fa enable', 'update', 'web-loader']);
 
 function leaves(command: Command, prefix: string[] = []): string[] {
   const path = [...prefix, command.name()];

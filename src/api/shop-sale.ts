@@ -1,0 +1,41 @@
+/**
+ * A shop's sale notification as Sellix, Shoppy and SellApp send it to the reseller hook
+ * (docs/protocol/seller-api.md §3.15): the JSON body each shop posts and the header that signs
+ * it (HMAC of the exact body with the seller's webhook secret; SHA-512 for Sellix and Shoppy,
+ * SHA-256 for SellApp). Only the fields the hook reads are filled in.
+ */
+import { createHmac } from 'node:crypto';
+
+export const SHOP_NAMES = ['sellix', 'shoppy', 'sellapp'] as const;
+export type ShopName = (typeof SHOP_NAMES)[number];
+
+export interface Sale {
+  readonly reseller: string;
+  readonly product: string;
+  readonly quantity: number;
+}
+
+const SIGNING: Readonly<Record<ShopName, { header: string; algorithm: 'sha512' | 'sha256' }>> = {
+  sellix: { header: 'X-Sellix-Signature', algorithm: 'sha512' },
+  shoppy: { header: 'X-Shoppy-Signature', algorithm: 'sha512' },
+  sellapp: { header: 'Signature', algorithm: 'sha256' },
+};
+
+function payload(shop: ShopName, sale: Sale): unknown {
+  switch (shop) {
+    case 'sellix':
+      return { event: 'order:paid', data: { product_id: sale.product, quantity: sale.quantity, custom_fields: { username: sale.reseller } } };
+    case 'shoppy':
+      return { event: 'order:paid', data: { order: { product_id: sale.product, quantity: sale.quantity, custom_fields: [{ name: 'username', value: sale.reseller }] } } };
+    case 'sellapp':
+      return { quantity: sale.quantity, listing: { slug: sale.product }, additional_information: [{ label: 'username', value: sale.reseller }] };
+  }
+}
+
+/** The body and headers a shop sends for `sale`, signed with `secret`. */
+export function signedSale(shop: ShopName, secret: string, sale: Sale): { body: string; headers: Record<string, string> } {
+  const body = JSON.stringify(payload(shop, sale));
+  const { header, algorithm } = SIGNING[shop];
+  const signature = createHmac(algorithm, secret).update(body, 'utf8').digest('hex');
+  return { body, headers: { 'content-type': 'application/json', [header]: signature } };
+}

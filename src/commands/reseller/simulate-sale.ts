@@ -1,0 +1,66 @@
+/** `kactl reseller simulate-sale`: see index.ts. */
+import type { Context } from '../../context.js';
+import { ApiFailure, NetworkError, UsageError } from '../../errors.js';
+import { SHOP_NAMES, signedSale, type ShopName } from '../../api/shop-sale.js';
+
+function wholeNumber(value: string | undefined, flag: string, min: number, max: number): number {
+  const n = Number(value);
+  if (value === undefined || !/^\d+$/.test(value) || n < min || n > max) throw new UsageError(`${flag} takes a whole number from ${min} to ${max}.`);
+  return n;
+}
+
+async function shopSecret(ctx: Context, fromStdin: boolean): Promise<string> {
+  const { readStdinText, valueOrAsk } = await import('../../io/ask.js');
+  if (fromStdin) return (await readStdinText(ctx, '--shop-secret-stdin')).trim();
+  return valueOrAsk(ctx, { value: ctx.env['KACTL_SHOP_SECRET'], flag: '--shop-secret-stdin', alternative: 'KACTL_SHOP_SECRET', label: 'Shop webhook secret', secret: true });
+}
+
+export async function simulateSaleRun(ctx: Context, options: Record<string, string | boolean | undefined>): Promise<void> {
+  const shop = String(options['shop']);
+  if (!(SHOP_NAMES as readonly string[]).includes(shop)) throw new UsageError(`--shop takes ${SHOP_NAMES.join(', ')}; got "${shop}".`);
+  const quantity = wholeNumber(options['quantity'] as string | undefined, '--quantity', 1, 100);
+  const expiryText = options['expiry'] as string | undefined;
+  if (expiryText !== undefined && !(Number(expiryText) > 0)) throw new UsageError('--expiry takes a positive number of days.');
+  const level = wholeNumber(options['level'] as string | undefined, '--level', 0, 999_999);
+
+  const settings = await ctx.settings();
+  const appSecret = settings.secret.value;
+  if (appSecret === undefined || appSecret === '') throw new UsageError("The profile has no app secret; the hook names the app by it. Set it with `kactl profile add NAME --secret-stdin`.");
+  let hook: URL;
+  try {
+    hook = new URL(typeof options['url'] === 'string' ? options['url'] : `${String(settings.baseUrl.value ?? '').replace(/\/+$/, '')}/api/reseller/`);
+  } catch {
+    throw new UsageError('--url (or the profile base URL) is not a URL.');
+  }
+  const secret = await shopSecret(ctx, options['shopSecretStdin'] === true);
+  hook.searchParams.set('app', appSecret);
+  if (expiryText !== undefined) {
+    hook.searchParams.set('expiry', expiryText);
+    hook.searchParams.set('level', String(level));
+  }
+  const { body, headers } = signedSale(shop as ShopName, secret, { reseller: String(options['reseller']), product: String(options['product']), quantity });
+  const shown = new URL(hook);
+  shown.searchParams.set('app', '***');
+  ctx.verbose(`→ POST ${shown.href} (${shop} payload, ${body.length} bytes)`);
+
+  let response: Response;
+  try {
+    response = await fetch(hook, { method: 'POST', headers: { ...headers, 'user-agent': 'kactl' }, body, redirect: 'manual', signal: AbortSignal.timeout(settings.timeout.value * 1000) });
+  } catch (error) {
+    const cause = (error as Error & { cause?: Error }).cause?.message ?? (error as Error).message;
+    throw new NetworkError(`Cannot reach ${shown.origin}${shown.pathname}: ${cause}.`);
+  }
+  const answer = (await response.text()).trim();
+  if (!response.ok) throw new NetworkError(`${shown.origin}${shown.pathname} answered HTTP ${response.status}${answer === '' ? '' : `: ${answer.slice(0, 200)}`}.`);
+  const refused = answer.startsWith('Failure:') || answer.startsWith("You didn't") || answer.startsWith("Request isn't");
+  if (refused) throw new ApiFailure(answer, { success: false, message: answer }, response.status);
+  if (ctx.output.wantsJson) {
+    const keys = expiryText === undefined ? undefined : answer.split(/\r?\n/).filter(Boolean);
+    return ctx.output.json(keys === undefined ? { success: true, message: answer } : { success: true, keys });
+  }
+  if (expiryText === undefined) {
+    ctx.output.success(answer);
+    return;
+  }
+  for (const key of answer.split(/\r?\n/).filter(Boolean)) ctx.output.line(key);
+}

@@ -1,0 +1,169 @@
+/**
+ * The sandbox's web pages in a real browser (headless Chromium, driven by puppeteer-core; no
+ * browser download): the magic-link approval page, the password-reset page, the customer panel
+ * and its web loader page with `kactl client web-loader` listening. Each step is done as a
+ * person would — fields found by their labels, forms sent with the keyboard, buttons clicked —
+ * and every page is saved as a screenshot under the test's temp folder (one at 390 px wide).
+ *
+ * Skipped, saying why, only when no Chromium binary exists.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import type { Browser, Page } from 'puppeteer-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startE2ESandbox, type E2ESandbox } from '../helpers/e2e.js';
+import { tempDir } from '../helpers/temp-dir.js';
+import { startWebLoader } from '../helpers/web-loader.js';
+
+const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((candidate) => existsSync(candidate));
+const SLOW = 120_000;
+const HWID = 'browser-test-hwid-0000-0000-0001';
+const EMAIL = 'erin@example.com';
+
+let sb: E2ESandbox;
+let browser: Browser;
+let shots: string;
+
+/** A client API call (1.3, form POST) against the sandbox. */
+async function client(type: string, params: Record<string, string>): Promise<Record<string, unknown>> {
+  const form = new URLSearchParams({ type, name: sb.info.app.name, ownerid: sb.info.app.ownerid, ...params });
+  const res = await fetch(`${sb.info.baseUrl}/api/1.3/`, { method: 'POST', body: form });
+  return (await res.json()) as Record<string, unknown>;
+}
+
+async function newSession(): Promise<string> {
+  const init = await client('init', { ver: sb.info.app.version });
+  return init['sessionid'] as string;
+}
+
+async function lastLink(kind: string): Promise<string> {
+  const mail = (await sb.outbox()).filter((message) => message.kind === kind).at(-1);
+  if (!mail?.link) throw new Error(`no ${kind} mail`);
+  return mail.link;
+}
+
+async function shot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: path.join(shots, `${name}.png`), fullPage: true });
+}
+
+/** The field a label names, as assistive technology finds it (fails when the label is missing). */
+async function field(page: Page, label: string) {
+  const handle = await page.waitForSelector(`::-p-aria(${label}[role="textbox"])`, { timeout: 5000 });
+  if (handle === null) throw new Error(`no field labelled ${label}`);
+  return handle;
+}
+
+async function text(page: Page): Promise<string> {
+  return page.$eval('body', (el) => (el as unknown as { innerText: string }).innerText);
+}
+
+beforeAll(async () => {
+  if (CHROMIUM === undefined) return;
+  // KACTL_KEEP_SCREENSHOTS=DIR keeps them for a person to look at; else the temp folder goes.
+  shots = process.env['KACTL_KEEP_SCREENSHOTS'] || tempDir('kactl-browser-');
+  sb = await startE2ESandbox();
+  await sb.ok(['profile', 'add', 'sandbox', '--hwid', HWID]);
+  const [key] = (await sb.ok(['licenses', 'create', '--expiry', '30'])).stdout.split('\n');
+  const sid = await newSession();
+  const reg = await client('register', { sessionid: sid, username: 'erin', pass: 'erin-pass-123', key: key!, email: EMAIL, hwid: HWID });
+  expect(reg['success'], JSON.stringify(reg)).toBe(true);
+  const puppeteer = (await import('puppeteer-core')).default;
+  browser = await puppeteer.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--headless=new'] });
+}, SLOW);
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe.skipIf(CHROMIUM === undefined)('sandbox pages in headless Chromium (no chromium binary: skipped)', () => {
+  it('magic link: the approval page signs the waiting session in', async () => {
+    const sid = await newSession();
+    expect((await client('magicLinkSend', { sessionid: sid, email: EMAIL, hwid: HWID }))['success']).toBe(true);
+    const page = await browser.newPage();
+    await page.goto(await lastLink('magic-link'));
+    await shot(page, '1-magic-link');
+    expect(await text(page)).toContain('erin');
+    // Keyboard only: Tab to the Approve button and press Enter.
+    const approve = await page.waitForSelector('::-p-aria(Approve sign-in)');
+    await approve!.focus();
+    await Promise.all([page.waitForNavigation(), page.keyboard.press('Enter')]);
+    await shot(page, '2-magic-link-approved');
+    expect(await text(page)).toMatch(/approved|signed in/i);
+    const check = await client('magicLinkCheck', { sessionid: sid });
+    expect(check['success'], JSON.stringify(check)).toBe(true);
+    await page.close();
+  }, SLOW);
+
+  it('password reset: a new password typed twice works for login', async () => {
+    const sid = await newSession();
+    expect((await client('forgot', { sessionid: sid, username: 'erin', email: EMAIL }))['success']).toBe(true);
+    const page = await browser.newPage();
+    await page.goto(await lastLink('password-reset'));
+    await shot(page, '3-reset');
+    await (await field(page, 'New password')).type('erin-new-pass-456');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('erin-new-pass-456');
+    await Promise.all([page.waitForNavigation(), page.keyboard.press('Enter')]);
+    await shot(page, '4-reset-done');
+    expect(await text(page)).toMatch(/password/i);
+    const login = await client('login', { sessionid: await newSession(), username: 'erin', pass: 'erin-new-pass-456', hwid: HWID });
+    expect(login['success'], JSON.stringify(login)).toBe(true);
+    await page.close();
+  }, SLOW);
+
+  it('customer panel: sign in, see the subscription, reset the HWID; readable at 390 px', async () => {
+    const init = await client('init', { ver: sb.info.app.version });
+    const link = (init['appinfo'] as { customerPanelLink: string }).customerPanelLink;
+    const page = await browser.newPage();
+    await page.setViewport({ width: 390, height: 844 });
+    await page.goto(link);
+    await shot(page, '5-panel-sign-in-390px');
+    await (await field(page, 'Username')).type('erin');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('erin-new-pass-456');
+    await Promise.all([page.waitForNavigation(), page.keyboard.press('Enter')]);
+    await page.setViewport({ width: 1024, height: 900 });
+    await shot(page, '6-panel');
+    const dashboard = await text(page);
+    expect(dashboard).toContain('Signed in as erin');
+    expect(dashboard).toMatch(/default\s+(29 d 23 h|30 d 0 h)/);
+    // The page is wider than nothing at 390 px: no horizontal scrolling.
+    await page.setViewport({ width: 390, height: 844 });
+    expect(await page.$eval('html', (el) => (el as unknown as { scrollWidth: number }).scrollWidth)).toBeLessThanOrEqual(390);
+    await page.setViewport({ width: 1024, height: 900 });
+    const reset = await page.waitForSelector('::-p-aria(Reset HWID)');
+    await Promise.all([page.waitForNavigation(), reset!.click()]);
+    await shot(page, '7-panel-hwid-reset');
+    expect(await text(page)).toContain('Your HWID was reset.');
+    expect(await page.$eval('button[type=submit][disabled]', (el) => (el as unknown as { textContent: string }).textContent)).toBe('Reset HWID');
+    await page.close();
+  }, SLOW);
+
+  it('web loader: the loader page hands the token to kactl client web-loader; a button reaches it', async () => {
+    await sb.ok(['loader', 'create', '--text', 'Launch game', '--value', 'launch']);
+    const loader = await startWebLoader(sb.configDir, ['--once']);
+    const init = await client('init', { ver: sb.info.app.version });
+    const link = (init['appinfo'] as { customerPanelLink: string }).customerPanelLink;
+    // A fresh browser profile: not signed in from the test before.
+    const context = await browser.createBrowserContext();
+    const page = await context.newPage();
+    await page.goto(link);
+    await (await field(page, 'Username')).type('erin');
+    await (await field(page, 'Password')).type('erin-new-pass-456');
+    await Promise.all([page.waitForNavigation(), page.keyboard.press('Enter')]);
+    const open = await page.waitForSelector('::-p-aria(Open the web loader)');
+    await Promise.all([page.waitForNavigation(), open!.click()]);
+    const port = await field(page, 'Program port');
+    await port.click({ count: 3 });
+    await port.type(String(loader.port));
+    await (await page.waitForSelector('::-p-aria(Connect again)'))!.click();
+    await page.waitForFunction("document.getElementById('loader-status').textContent.startsWith('Connected')", { timeout: 20_000 });
+    await shot(page, '8-web-loader-connected');
+    await (await page.waitForSelector('::-p-aria(Launch game)'))!.click();
+    await page.waitForFunction("document.getElementById('loader-status').textContent.includes('Sent')", { timeout: 10_000 });
+    await shot(page, '9-web-loader-pressed');
+    expect(await loader.exited()).toBe(0);
+    expect(loader.stdout()).toBe('launch\n');
+    await context.close();
+  }, SLOW);
+});

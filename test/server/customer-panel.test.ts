@@ -1,0 +1,124 @@
+/**
+ * The customer panel over real HTTP, as a browser without JavaScript uses it: the link init
+ * hands out answers; sign-in (then the 2FA code), subscriptions with time left, HWID reset
+ * under the cooldown, password change, sign-out; cookies HttpOnly + SameSite=Lax; POSTs without
+ * the form token refused. On the old code the panel link answered 404.
+ */
+import { describe, expect, it } from 'vitest';
+import { enable2fa, totpCode } from '../../src/server/domain/twofa.js';
+import { findUser } from '../../src/server/domain/users.js';
+import { startTestSandbox, type HttpResult, type TestSandbox } from '../helpers/sandbox.js';
+
+/** A tiny cookie-keeping browser over sb.request. */
+class Browser {
+  cookie = '';
+  constructor(private readonly sb: TestSandbox) {}
+  private keep(res: HttpResult): HttpResult {
+    const set = res.headers.get('set-cookie');
+    if (set) this.cookie = set.split(';')[0] ?? '';
+    return res;
+  }
+  async get(path: string): Promise<HttpResult> {
+    return this.keep(await this.sb.request(path, { headers: { cookie: this.cookie }, redirect: 'manual' }));
+  }
+  async post(path: string, form: Record<string, string>): Promise<HttpResult> {
+    return this.keep(await this.sb.request(path, { method: 'POST', body: new URLSearchParams(form).toString(), headers: { cookie: this.cookie, 'content-type': 'application/x-www-form-urlencoded' }, redirect: 'manual' }));
+  }
+}
+
+function formToken(res: HttpResult): string {
+  const match = /name="form_token" value="([^"]+)"/.exec(res.text);
+  if (!match?.[1]) throw new Error(`no form token in:\n${res.text}`);
+  return match[1];
+}
+
+async function panelSetup(sb: TestSandbox): Promise<string> {
+  expect((await sb.seller('adduser', { user: 'carol', pass: 'carol-pass-1', sub: 'default', expiry: '30' })).json.success).toBe(true);
+  const init = await sb.client('init');
+  const link = init.json.appinfo.customerPanelLink as string;
+  expect(link).toBe(`${sb.baseUrl}/panel/${encodeURIComponent(sb.app().owner)}/${encodeURIComponent(sb.app().name)}/`);
+  return new URL(link).pathname;
+}
+
+describe('customer panel', () => {
+  it('signs in, shows subscriptions, resets the HWID once per cooldown, changes the password', async () => {
+    const sb = await startTestSandbox();
+    const base = await panelSetup(sb);
+    const browser = new Browser(sb);
+    const first = await browser.get(base);
+    expect(first.status).toBe(200);
+    expect(first.text).toContain('<label for="username">Username</label>');
+    const cookie = first.headers.get('set-cookie') ?? '';
+    expect(cookie).toMatch(/HttpOnly/);
+    expect(cookie).toMatch(/SameSite=Lax/);
+
+    const wrong = await browser.post(`${base}login`, { username: 'carol', password: 'nope', form_token: formToken(first) });
+    expect(wrong.status).toBe(400);
+    expect(wrong.text).toContain('The username or password is wrong.');
+    const signIn = await browser.post(`${base}login`, { username: 'carol', password: 'carol-pass-1', form_token: formToken(wrong) });
+    expect(signIn.status).toBe(303);
+    const dash = await browser.get(base);
+    expect(dash.text).toContain('Signed in as <strong>carol</strong>');
+    expect(dash.text).toMatch(/<td>default<\/td><td>(29 d 23 h|30 d 0 h)<\/td>/);
+
+    const user = findUser(sb.store, sb.app().id, 'carol')!;
+    sb.store.run("UPDATE users SET hwid = 'OLD-HWID' WHERE id = ?", user.id);
+    const reset = await browser.post(`${base}hwid`, { form_token: formToken(dash) });
+    expect(reset.status).toBe(303);
+    expect(findUser(sb.store, sb.app().id, 'carol')!.hwid).toBeNull();
+    const after = await browser.get(reset.headers.get('location')!);
+    expect(after.text).toContain('Your HWID was reset.');
+    expect(after.text).toContain('You can reset your HWID again after');
+    const again = await browser.post(`${base}hwid`, { form_token: formToken(after) });
+    expect(again.status).toBe(429);
+    // A week later (the app's cooldown) the idle sign-in has ended; sign in again and reset.
+    await sb.advance(604_800 + 60);
+    const signInAgain = await browser.get(base);
+    expect(signInAgain.text).toContain('<label for="username">Username</label>');
+    await browser.post(`${base}login`, { username: 'carol', password: 'carol-pass-1', form_token: formToken(signInAgain) });
+    const later = await browser.get(base);
+    expect(later.text).not.toContain('You can reset your HWID again after');
+    expect((await browser.post(`${base}hwid`, { form_token: formToken(later) })).status).toBe(303);
+
+    const page = await browser.get(base);
+    const mismatch = await browser.post(`${base}password`, { current: 'carol-pass-1', password: 'new-pass-22', confirm: 'other', form_token: formToken(page) });
+    expect(mismatch.text).toContain('The two new passwords differ.');
+    expect((await browser.post(`${base}password`, { current: 'carol-pass-1', password: 'new-pass-22', confirm: 'new-pass-22', form_token: formToken(page) })).status).toBe(303);
+    const sid = await sb.init();
+    expect((await sb.client('login', { sessionid: sid, username: 'carol', pass: 'new-pass-22', hwid: 'HWID-00000000000000000000001' })).json.success).toBe(true);
+
+    expect((await browser.post(`${base}logout`, { form_token: formToken(page) })).status).toBe(303);
+    expect((await browser.get(base)).text).toContain('<label for="password">Password</label>');
+  });
+
+  it('asks for the 2FA code when it is on', async () => {
+    const sb = await startTestSandbox();
+    const base = await panelSetup(sb);
+    const user = findUser(sb.store, sb.app().id, 'carol')!;
+    const secret = 'JBSWY3DPEHPK3PXP';
+    enable2fa(sb.store, user.id, secret);
+    const browser = new Browser(sb);
+    const form = await browser.get(base);
+    await browser.post(`${base}login`, { username: 'carol', password: 'carol-pass-1', form_token: formToken(form) });
+    const codePage = await browser.get(base);
+    expect(codePage.text).toContain('6-digit code from your authenticator');
+    const bad = await browser.post(`${base}2fa`, { code: '000000', form_token: formToken(codePage) });
+    expect(bad.text).toContain('That code is not right.');
+    const now = (await sb.clock()).now;
+    expect((await browser.post(`${base}2fa`, { code: totpCode(secret, now), form_token: formToken(bad) })).status).toBe(303);
+    expect((await browser.get(base)).text).toContain('Signed in as <strong>carol</strong>');
+  });
+
+  it('refuses POSTs without the form token, an unknown panel, and honours --panel-url', async () => {
+    const sb = await startTestSandbox({ panelUrl: 'https://panel.example.test' });
+    const browser = new Browser(sb);
+    const init = await sb.client('init');
+    expect(init.json.appinfo.customerPanelLink).toMatch(/^https:\/\/panel\.example\.test\/panel\//);
+    const base = new URL(init.json.appinfo.customerPanelLink as string).pathname;
+    await browser.get(base);
+    const forged = await browser.post(`${base}login`, { username: 'carol', password: 'x' });
+    expect(forged.status).toBe(403);
+    expect(forged.text).toContain('This form has expired.');
+    expect((await browser.get('/panel/nobody/nothing/')).status).toBe(404);
+  });
+});
