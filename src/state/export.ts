@@ -5,6 +5,8 @@
  * team emails) is not there either. The same mappers turn a backup's records back into a state
  * body for `kactl restore`.
  */
+// Imported statically: in the bundle a dynamic import of yaml (CommonJS) yields only a default export.
+import { stringify } from 'yaml';
 import type { SellerApi } from '../api/seller-api.js';
 import type { Section } from './records.js';
 import { durationText, readApp, readSection, text } from './records.js';
@@ -75,4 +77,9 @@ export async function exportState(api: SellerApi, nowMs: number): Promise<Row> {
     state[section] = sectionFromRows(section, rows, nowMs, subscriptions);
   }
   return state;
+}
+
+/** A state body as the YAML file `kactl export` prints, with a first line saying what it is. */
+export function stateAsYaml(state: Row): string {
+  return `# kactl state file: kactl apply -f FILE makes a server hold this (kactl schema state describes it)\n${stringify(state)}`;
 }

@@ -48,26 +48,32 @@ function modeOf(file: string): number | undefined {
   }
 }
 
-/** Files that hold keys 0600, their folders 0700 (group and others get nothing). */
+/**
+ * Files that hold keys must be 0600 (nobody else may read them). Their folders are created 0700,
+ * but a folder the user made (`mkdir`, 0755) is only wrong when others may write to it: reading
+ * it shows file names, writing it lets them swap config.json.
+ */
 export function checkPermissions(configDir: string, dataDir: string): CheckResult {
-  const wanted: [string, number][] = [
-    [configDir, 0o700],
-    [path.join(configDir, 'config.json'), 0o600],
+  const FOLDER = { mode: 0o700, forbidden: 0o022 };
+  const FILE = { mode: 0o600, forbidden: 0o077 };
+  const wanted: [string, typeof FOLDER][] = [
+    [configDir, FOLDER],
+    [path.join(configDir, 'config.json'), FILE],
   ];
   const backups = path.join(dataDir, 'backups');
   if (modeOf(backups) !== undefined) {
-    wanted.push([backups, 0o700]);
-    for (const name of fs.readdirSync(backups)) wanted.push([path.join(backups, name), 0o600]);
+    wanted.push([backups, FOLDER]);
+    for (const name of fs.readdirSync(backups)) wanted.push([path.join(backups, name), FILE]);
   }
   const wrong = wanted
-    .map(([file, mode]) => ({ file, mode, actual: modeOf(file) }))
-    .filter(({ actual, mode }) => actual !== undefined && (actual & 0o077) !== 0 && actual !== mode);
+    .map(([file, rule]) => ({ file, mode: rule.mode, actual: modeOf(file), forbidden: rule.forbidden }))
+    .filter(({ actual, forbidden }) => actual !== undefined && (actual & forbidden) !== 0);
   if (wrong.length > 0) {
     const first = wrong[0]!;
     const more = wrong.length > 1 ? ` and ${wrong.length - 1} more` : '';
     return fail('permissions', `${first.file} is ${first.actual!.toString(8).padStart(4, '0')}${more}; run: chmod ${first.mode.toString(8)} ${first.file}`);
   }
-  return pass('permissions', `config and backups readable by you only (${configDir})`);
+  return pass('permissions', `config and backups private to you (${configDir})`);
 }
 
 /** Everything doctor reports, in order. */

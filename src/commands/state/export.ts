@@ -2,9 +2,8 @@
 import type { Context } from '../../context.js';
 
 export async function exportRun(ctx: Context, format: 'yaml' | 'json'): Promise<void> {
-  const { exportState } = await import('../../state/export.js');
+  const { exportState, stateAsYaml } = await import('../../state/export.js');
   const state = await exportState(await ctx.sellerApi(), ctx.now());
   if (format === 'json' || ctx.globals.json) return ctx.output.json(state);
-  const { stringify } = await import('yaml');
-  ctx.io.out(`# kactl state file: kactl apply -f FILE makes a server hold this (kactl schema state describes it)\n${stringify(state)}`);
+  ctx.io.out(stateAsYaml(state));
 }

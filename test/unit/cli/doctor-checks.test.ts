@@ -31,4 +31,13 @@ describe('doctor: local checks', () => {
     fs.chmodSync(path.join(config, 'config.json'), 0o640);
     expect(checkPermissions(config, data).detail).toContain('config.json is 0640');
   });
+
+  it('passes a folder others may read (a `mkdir` 0755) and fails one they may write', () => {
+    const config = tempDir();
+    fs.writeFileSync(path.join(config, 'config.json'), '{}', { mode: 0o600 });
+    fs.chmodSync(config, 0o755);
+    expect(checkPermissions(config, path.join(config, 'data')).status).toBe('pass');
+    fs.chmodSync(config, 0o775);
+    expect(checkPermissions(config, path.join(config, 'data'))).toEqual({ check: 'permissions', status: 'fail', detail: `${config} is 0775; run: chmod 700 ${config}` });
+  });
 });

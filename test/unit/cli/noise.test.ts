@@ -59,7 +59,7 @@ describe('small untruths', () => {
   });
 
   it('CI=1 on a terminal says CI is why it does not ask, not that there is no terminal', async () => {
-    const seller = await fakeSeller();
+    const seller = await fakeSeller({}, { unused: true });
     const result = await seller.run(['licenses', 'create'], { env: { CI: '1' }, stdinTTY: true, stderrTTY: true });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('Missing --expiry');

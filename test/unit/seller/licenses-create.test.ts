@@ -12,7 +12,7 @@ import type { Reply } from '../api/helpers/servers.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 
 /** A server whose `add` makes numbered keys; `fail(n)` answers the n-th add call (1-based) instead. */
-async function keyMaker(fail?: { call: number; reply: Reply }) {
+async function keyMaker(fail?: { call: number; reply: Reply }, extra: Record<string, (req: unknown, params: Record<string, string>) => Reply> = {}) {
   let made = 0;
   let calls = 0;
   return fakeSeller({
@@ -24,6 +24,7 @@ async function keyMaker(fail?: { call: number; reply: Reply }) {
       const keys = Array.from({ length: amount }, () => `KEY-${String(++made).padStart(5, '0')}`);
       return amount === 1 ? json({ success: true, message: 'License Successfully Generated', key: keys[0] }) : json({ success: true, message: 'Licenses successfully generated', keys }, 302);
     },
+    ...extra,
   });
 }
 
@@ -31,7 +32,8 @@ const numbered = (from: number, to: number): string[] => Array.from({ length: to
 
 describe('licenses create', () => {
   it('splits any amount into calls of at most 100 and prints every key, one a line', async () => {
-    const seller = await keyMaker();
+    // A level other than 1 is checked against the subscriptions (a warning when none has it).
+    const seller = await keyMaker(undefined, { fetchallsubs: () => json({ success: true, message: 'ok', subs: [{ name: 'pro', level: '2' }] }) });
     const { code, stdout, stderr } = await seller.run(['licenses', 'create', '--amount', '250', '--expiry', '30', '--level', '2', '--mask', 'PRO-****']);
     expect(code, stderr).toBe(0);
     expect(stdout).toBe(`${numbered(1, 250).join('\n')}\n`);
