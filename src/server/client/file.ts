@@ -11,13 +11,14 @@ import { fail, ok } from '../dispatch/reply.js';
 import { sessionUnauthed, withSession } from '../dispatch/session-guard.js';
 import type { HandlerContext, HandlerTable, Reply } from '../dispatch/types.js';
 import type { FileRow } from '../domain/rows.js';
-import { sendOutbound } from './outbound.js';
+import { HexField } from '../dispatch/hex-field.js';
+import { sendOutboundChunks } from './outbound.js';
 
 export const FILE_MAX_BYTES = 75 * 1024 * 1024;
 /**
- * Downloads served at once per sandbox. A file answer is held in memory several times over
- * (the bytes, their hex, the JSON body), so a burst of large downloads could exhaust memory;
- * past this many the call is refused at once and the client may try again.
+ * Downloads served at once per sandbox. Each holds the file's bytes in memory while it is
+ * fetched and answered, so a burst of large downloads could exhaust memory; past this many the
+ * call is refused at once and the client may try again.
  */
 export const MAX_CONCURRENT_DOWNLOADS = 2;
 const downloadsInFlight = new WeakMap<object, number>();
@@ -47,13 +48,14 @@ const file = withSession(async (ctx, params) => {
 });
 
 async function download(ctx: HandlerContext, row: FileRow): Promise<Reply> {
-  const result = await sendOutbound({ url: row.url, method: 'GET', headers: { 'user-agent': 'KeyAuth' }, maxBytes: FILE_MAX_BYTES, followRedirects: true, signal: ctx.signal });
+  const result = await sendOutboundChunks({ url: row.url, method: 'GET', headers: { 'user-agent': 'KeyAuth' }, maxBytes: FILE_MAX_BYTES, followRedirects: true, signal: ctx.signal });
   if (!result.ok) {
     ctx.log(`file ${row.id}: ${result.reason} (${result.detail})`);
     return fail(result.reason === 'too-large' ? FILE_MESSAGES.tooLarge : FILE_MESSAGES.broken);
   }
   if (result.status === 403 || result.status === 404) return fail(FILE_MESSAGES.broken);
-  return ok(FILE_MESSAGES.done, { contents: result.body.toString('hex') });
+  // Written into the answer as hex while it is sent (src/server/http/streamed-body.ts).
+  return ok(FILE_MESSAGES.done, { contents: new HexField(result.chunks) });
 }
 
 export const fileHandlers: HandlerTable = { file };

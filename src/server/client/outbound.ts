@@ -31,10 +31,23 @@ export interface OutboundRequest {
 
 export type OutboundResult =
   | { readonly ok: true; readonly status: number; readonly body: Buffer }
-  | { readonly ok: false; readonly reason: 'bad-url' | 'network' | 'too-large'; readonly detail: string };
+  | OutboundFailure;
+
+type OutboundFailure = { readonly ok: false; readonly reason: 'bad-url' | 'network' | 'too-large'; readonly detail: string };
 
 /** Sends the request and reads the whole answer; never throws. */
 export async function sendOutbound(req: OutboundRequest): Promise<OutboundResult> {
+  const result = await sendOutboundChunks(req);
+  return result.ok ? { ok: true, status: result.status, body: Buffer.concat(result.chunks, result.size) } : result;
+}
+
+/**
+ * As sendOutbound, with the answer left in the pieces it arrived in: a large file is then held
+ * once, not once in pieces and once joined.
+ */
+export async function sendOutboundChunks(
+  req: OutboundRequest,
+): Promise<{ readonly ok: true; readonly status: number; readonly chunks: readonly Buffer[]; readonly size: number } | OutboundFailure> {
   let url: URL;
   try {
     url = new URL(req.url);
@@ -66,7 +79,7 @@ export async function sendOutbound(req: OutboundRequest): Promise<OutboundResult
       }
       chunks.push(chunk);
     }
-    return { ok: true, status: answer.statusCode, body: Buffer.concat(chunks, size) };
+    return { ok: true, status: answer.statusCode, chunks, size };
   } catch (err) {
     return { ok: false, reason: 'network', detail: err instanceof Error ? `${err.name}: ${err.message}` : String(err) };
   } finally {

@@ -13,7 +13,7 @@
  * (the literal `No encryption key supplied` when the session has none; no header where the
  * source sends none).
  */
-import { randomUUID, type KeyObject } from 'node:crypto';
+import { createHmac, randomUUID, type KeyObject } from 'node:crypto';
 import { randomString } from '../domain/random.js';
 import type { ApiVersion, AppRow, SessionRow } from '../domain/rows.js';
 import type { Reply } from '../dispatch/types.js';
@@ -21,6 +21,7 @@ import { JSON_CONTENT_TYPE, replyStatus, type EncodedResponse } from './encoded-
 import { asciiJson, phpJson } from './json-encode.js';
 import { ed25519Signature, NO_ENCRYPTION_KEY } from './signing.js';
 import { hmacSha256Hex } from '../../api/verify.js';
+import { hexFieldOf, streamedJsonBody, type StreamedBody } from './streamed-body.js';
 
 /** `code` of a successful 1.3 answer (the official C++ SDK exits unless it is 68). */
 export const CODE_SUCCESS = 68;
@@ -46,18 +47,17 @@ export interface ClientEncodeContext {
 export function encodeClientReply(reply: Reply, ctx: ClientEncodeContext): EncodedResponse {
   const status = replyStatus(reply, ctx.failureStatus);
   const withNonce = reply.nonce ?? reply.success;
+  const hexField = reply.text === undefined ? hexFieldOf(reply.fields) : undefined;
   if (ctx.version === '1.3') {
-    const body = Buffer.from(
-      reply.text ??
-        asciiJson({
-          success: reply.success,
-          code: reply.success ? CODE_SUCCESS : CODE_FAILURE,
-          ...reply.fields,
-          ...(withNonce ? { nonce: randomUUID() } : {}),
-          ownerid: ctx.ownerid,
-        }),
-      'utf8',
-    );
+    const encode = (fields: Readonly<Record<string, unknown>>): string =>
+      asciiJson({
+        success: reply.success,
+        code: reply.success ? CODE_SUCCESS : CODE_FAILURE,
+        ...fields,
+        ...(withNonce ? { nonce: randomUUID() } : {}),
+        ownerid: ctx.ownerid,
+      });
+    const body = hexField === undefined ? Buffer.from(reply.text ?? encode(reply.fields), 'utf8') : streamedJsonBody(reply.fields, hexField, encode);
     const timestamp = String(Math.floor(ctx.nowMs / 1000));
     return {
       status,
@@ -70,11 +70,9 @@ export function encodeClientReply(reply: Reply, ctx: ClientEncodeContext): Encod
       body,
     };
   }
-  const body = Buffer.from(
-    reply.text ??
-      phpJson({ success: reply.success, ...reply.fields, ...(withNonce ? { nonce: randomString(32) } : {}) }, { escapeSlashes: reply.unescapedSlashes !== true }),
-    'utf8',
-  );
+  const encode = (fields: Readonly<Record<string, unknown>>): string =>
+    phpJson({ success: reply.success, ...fields, ...(withNonce ? { nonce: randomString(32) } : {}) }, { escapeSlashes: reply.unescapedSlashes !== true });
+  const body = hexField === undefined ? Buffer.from(reply.text ?? encode(reply.fields), 'utf8') : streamedJsonBody(reply.fields, hexField, encode);
   const signature = reply.unsigned === true ? undefined : hmacHeader(ctx, reply.success, body);
   return {
     status,
@@ -83,14 +81,22 @@ export function encodeClientReply(reply: Reply, ctx: ClientEncodeContext): Encod
   };
 }
 
-function hmacHeader(ctx: ClientEncodeContext, success: boolean, body: Buffer): string | undefined {
+function hmacHeader(ctx: ClientEncodeContext, success: boolean, body: Buffer | StreamedBody): string | undefined {
   const { app, session } = ctx;
   if (app === undefined) return undefined;
   if (ctx.isInit) {
     // The source signs init failures with the secret, and a successful init without enckey
     // with the literal text (the client has no key to check it with).
-    return success && session !== undefined && session.enckey === null ? NO_ENCRYPTION_KEY : hmacSha256Hex(app.secret, body);
+    return success && session !== undefined && session.enckey === null ? NO_ENCRYPTION_KEY : hmacOf(app.secret, body);
   }
   if (session === undefined) return undefined;
-  return session.enckey === null ? NO_ENCRYPTION_KEY : hmacSha256Hex(`${session.enckey}-${app.secret}`, body);
+  return session.enckey === null ? NO_ENCRYPTION_KEY : hmacOf(`${session.enckey}-${app.secret}`, body);
+}
+
+/** HMAC-SHA256 hex of a whole or a streamed body (HMAC takes the bytes in pieces). */
+function hmacOf(key: string, body: Buffer | StreamedBody): string {
+  if (Buffer.isBuffer(body)) return hmacSha256Hex(key, body);
+  const hmac = createHmac('sha256', key);
+  for (const chunk of body.chunks()) hmac.update(chunk);
+  return hmac.digest('hex');
 }

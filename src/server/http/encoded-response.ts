@@ -1,8 +1,13 @@
-/** A response ready to write: status, headers and the exact body bytes (already signed). */
+import type { StreamedBody } from './streamed-body.js';
+
+/**
+ * A response ready to write: status, headers and the exact body bytes (already signed), whole
+ * or, for a large file answer, produced piece by piece as it is sent.
+ */
 export interface EncodedResponse {
   readonly status: number;
   readonly headers: Readonly<Record<string, string>>;
-  readonly body: Buffer;
+  readonly body: Buffer | StreamedBody;
 }
 
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';

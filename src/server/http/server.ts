@@ -22,6 +22,7 @@ import { serveOutbox } from './outbox-endpoint.js';
 import { servePage } from './page-endpoint.js';
 import { CLIENT_RATE_LIMIT, FixedWindowLimiter, RATE_WINDOW_MS, SELLER_KEY_FAILURE_LIMIT, SELLER_RATE_LIMIT } from './rate-limiter.js';
 import { discardBody } from './read-body.js';
+import { writeStreamed } from './write-streamed.js';
 import { MAX_HEADER_BYTES, readRequestInput, splitUrl, type RequestInput } from './request-input.js';
 import { allowedMethods, matchRoute, type Route } from './routes.js';
 import { serveSeller } from './seller-endpoint.js';
@@ -135,7 +136,8 @@ export function createSandboxServer(deps: ServerDeps): SandboxServer {
       'content-length': String(response.body.length),
       ...(closeConnection ? { connection: 'close' } : {}),
     });
-    res.end(response.body);
+    if (Buffer.isBuffer(response.body)) res.end(response.body);
+    else writeStreamed(res, response.body);
     if (draining) discardBody(req);
     else if (closeConnection && !req.complete) req.resume();
   }
