@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { SELLER_CATALOG } from '../../src/api/seller-catalog/index.js';
-import { findAccount } from '../../src/server/domain/accounts.js';
+import { findAppAccount } from '../../src/server/domain/accounts.js';
 import { findUser, hashEmail } from '../../src/server/domain/users.js';
 import { expectFail, expectOk, loginSession, makeKey, makeUser, sellerOk, startSellerSandbox } from './support/seller-helpers.js';
 
@@ -25,7 +25,7 @@ describe('no secrets in answers', () => {
     const secrets = [
       findUser(sb.store, sb.app().id, 'alice')!.passwordHash!,
       findUser(sb.store, sb.app().id, 'bob')!.passwordHash!,
-      findAccount(sb.store, 'shop1')!.passwordHash!,
+      findAppAccount(sb.store, sb.app().id, 'shop1')!.passwordHash!,
       'JBSWY3DPEHPK3PXP',
       hashEmail('alice@example.com'),
       hashEmail('shop1@example.com'),

@@ -1,6 +1,6 @@
 /** Seller API, reseller and manager accounts (docs/protocol/seller-api.md §3.14), over real HTTP. */
 import { describe, expect, it } from 'vitest';
-import { findAccount } from '../../src/server/domain/accounts.js';
+import { findAppAccount, findSellerAccount } from '../../src/server/domain/accounts.js';
 import { verifyPassword } from '../../src/server/domain/passwords.js';
 import { hashEmail } from '../../src/server/domain/users.js';
 import { expectFail, sellerOk, startSellerSandbox, type TestSandbox } from './support/seller-helpers.js';
@@ -15,12 +15,12 @@ describe('addAccount', () => {
   it('creates a reseller with a hashed password and hashed email, and a manager with permissions', async () => {
     const sb = await startSellerSandbox();
     await reseller(sb);
-    const account = findAccount(sb.store, 'shop1')!;
+    const account = findAppAccount(sb.store, sb.app().id, 'shop1')!;
     expect(account).toMatchObject({ role: 'Reseller', appId: sb.app().id, owner: 'sandbox-owner', keylevels: '1|2', balance: '0|0|0|0|0|0|0', emailHash: hashEmail('shop1@example.com') });
     expect(account.passwordHash).not.toContain('s3cret');
     expect(await verifyPassword('s3cret', account.passwordHash!)).toBe(true);
     await sellerOk(sb, 'addAccount', { role: 'Manager', user: 'mgr1', pass: 'p', email: 'mgr1@example.com', perms: '5' });
-    expect(findAccount(sb.store, 'mgr1')).toMatchObject({ role: 'Manager', perms: 5, keylevels: 'N/A' });
+    expect(findAppAccount(sb.store, sb.app().id, 'mgr1')).toMatchObject({ role: 'Manager', perms: 5, keylevels: 'N/A' });
   });
 
   it('refuses what the page lists', async () => {
@@ -33,12 +33,12 @@ describe('addAccount', () => {
     expectFail(await sb.seller('addAccount', { ...base, perms: '4096' }), PERMS);
     expectFail(await sb.seller('addAccount', { ...base, perms: 'all' }), PERMS);
     expectFail(await sb.seller('addAccount', { ...base, user: 'shop1' }), 'Username already taken!');
-    // The seller's own account name is taken too: names are unique across the service.
+    // The app's seller's own account name is taken too (names are unique within the app).
     expectFail(await sb.seller('addAccount', { ...base, user: 'sandbox-owner' }), 'Username already taken!');
     expectFail(await sb.seller('addAccount', { ...base, email: 'SHOP1@example.com' }), 'Email already taken!');
     expectFail(await sb.seller('addAccount', { ...base, email: undefined }), 'Unhandled Error! Contact support if you need help');
     expectFail(await sb.seller('addAccount', { ...base, pass: undefined }), 'Missing parameter: pass');
-    expect(findAccount(sb.store, 'shop2')).toBeUndefined();
+    expect(findAppAccount(sb.store, sb.app().id, 'shop2')).toBeUndefined();
   });
 });
 
@@ -47,10 +47,10 @@ describe('deleteAccount', () => {
     const sb = await startSellerSandbox();
     await reseller(sb);
     await sellerOk(sb, 'deleteAccount', { user: 'shop1' }, 'Successfully deleted account!');
-    expect(findAccount(sb.store, 'shop1')).toBeUndefined();
+    expect(findAppAccount(sb.store, sb.app().id, 'shop1')).toBeUndefined();
     expectFail(await sb.seller('deleteAccount', { user: 'shop1' }), 'Failed to delete account!');
     expectFail(await sb.seller('deleteAccount', { user: 'sandbox-owner' }), 'Failed to delete account!');
-    expect(findAccount(sb.store, 'sandbox-owner')).toBeDefined();
+    expect(findSellerAccount(sb.store, 'sandbox-owner')).toBeDefined();
   });
 });
 
@@ -79,7 +79,7 @@ describe('balances', () => {
     expectFail(await sb.seller('setbalance', { username: 'mgr1', day: '1' }), notYours);
     expectFail(await sb.seller('setbalance', { username: 'shop1', day: '-1' }), 'Invalid parameter: day must be 0 or more');
     expectFail(await sb.seller('setbalance', { username: 'shop1', week: 'two' }), 'Invalid parameter: week must be a whole number');
-    expect(findAccount(sb.store, 'shop1')?.balance).toBe('0|0|0|0|0|0|0');
+    expect(findAppAccount(sb.store, sb.app().id, 'shop1')?.balance).toBe('0|0|0|0|0|0|0');
   });
 
   it('getbalance refuses other apps, unknown accounts and non-resellers', async () => {
@@ -106,7 +106,7 @@ describe('fetchteam', () => {
     body = await sellerOk(sb, 'fetchteam');
     expect(body['managers']).toEqual([{ username: 'mgr1', permissions: '2047' }]);
     const text = JSON.stringify(body);
-    expect(text).not.toContain(findAccount(sb.store, 'shop1')!.passwordHash!);
+    expect(text).not.toContain(findAppAccount(sb.store, sb.app().id, 'shop1')!.passwordHash!);
     expect(text).not.toContain(hashEmail('shop1@example.com'));
   });
 });

@@ -19,7 +19,7 @@ export interface NewLog {
  */
 export function addLog(store: Store, appId: number, input: NewLog, now: number): boolean {
   return store.tx(() => {
-    const role = store.get<{ role: string }>('SELECT a.role FROM apps p JOIN accounts a ON a.username = p.owner WHERE p.id = ?', appId)?.role;
+    const role = store.get<{ role: string }>('SELECT a.role FROM apps p JOIN accounts a ON a.username = p.owner AND a.appId IS NULL WHERE p.id = ?', appId)?.role;
     if (role === 'tester' && countLogs(store, appId) >= TESTER_LOG_CAP) return false;
     store.run('INSERT INTO logs (appId, logdate, logdata, credential, pcuser) VALUES (?, ?, ?, ?, ?)', appId, now, input.logdata, input.credential, input.pcuser);
     return true;

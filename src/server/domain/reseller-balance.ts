@@ -3,7 +3,7 @@
  * holds balance for, one unit per key. The real service's units, in seconds.
  */
 import type { Store } from '../store/store.js';
-import { findAccount, formatBalance, parseBalance, type BalanceUnit } from './accounts.js';
+import { findAppAccount, formatBalance, parseBalance, type BalanceUnit } from './accounts.js';
 import type { AppRow } from './rows.js';
 
 export const UNIT_SECONDS: Readonly<Record<BalanceUnit, number>> = {
@@ -24,8 +24,8 @@ export function unitForDuration(seconds: number): BalanceUnit | undefined {
 
 /** The app's reseller account called `username`, if there is one. */
 export function findAppReseller(store: Store, app: AppRow, username: string): { username: string } | undefined {
-  const account = findAccount(store, username);
-  return account !== undefined && account.role === 'Reseller' && account.appId === app.id ? account : undefined;
+  const account = findAppAccount(store, app.id, username);
+  return account !== undefined && account.role === 'Reseller' ? account : undefined;
 }
 
 export type DebitResult = { ok: true } | { ok: false; message: string };
@@ -34,10 +34,10 @@ export type DebitResult = { ok: true } | { ok: false; message: string };
  * Takes `amount` keys of the unit matching `seconds` from the reseller's balance, or refuses
  * without changing it. Run inside the transaction that makes the keys.
  */
-export function debitReseller(store: Store, username: string, seconds: number, amount: number): DebitResult {
+export function debitReseller(store: Store, appId: number, username: string, seconds: number, amount: number): DebitResult {
   const unit = unitForDuration(seconds);
   if (unit === undefined) return { ok: false, message: 'Reseller keys must last a day, week, month, three months, six months, a year or a lifetime' };
-  const account = findAccount(store, username);
+  const account = findAppAccount(store, appId, username);
   if (account === undefined) return { ok: false, message: 'Reseller account not found' };
   const balance = parseBalance(account.balance);
   if (balance[unit] < amount) return { ok: false, message: `Reseller balance too low: ${username} has ${balance[unit]} ${unit} key(s) left, ${amount} asked` };

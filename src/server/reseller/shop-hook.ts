@@ -125,7 +125,7 @@ function handleSale(ctx: PageContext, params: Params): PageReply {
   }
   const unit = productUnit(app, typeof sale.product === 'string' || typeof sale.product === 'number' ? String(sale.product) : '');
   if (unit === undefined) return text(shop === 'sellapp' ? "You didn't set product URL in app settings." : "You didn't set product id in app settings.");
-  addBalance(ctx.store, username, { [unit]: quantity });
+  addBalance(ctx.store, app.id, username, { [unit]: quantity });
   ctx.log(`reseller sale via ${shop}: ${quantity} ${unit} balance for ${username}`);
   return text('Success: Reseller Balance Increased');
 }

@@ -61,7 +61,7 @@ export function addLicenses(ctx: HandlerContext, params: Params): Reply {
   const reseller = owner === undefined ? undefined : findAppReseller(ctx.store, ctx.app, owner);
   const make = (): { ok: true; value: string[] } | { ok: false; message: string } => ctx.store.tx(() => {
     if (reseller !== undefined) {
-      const debit = debitReseller(ctx.store, reseller.username, expires, amount);
+      const debit = debitReseller(ctx.store, ctx.app.id, reseller.username, expires, amount);
       if (!debit.ok) return { ok: false as const, message: debit.message };
     }
     const result = generateLicenses(ctx.store, ctx.app.id, {

@@ -3,7 +3,7 @@
  * this app. Passwords are stored hashed; emails only as their SHA-1, as the real service.
  */
 import { findSellerOp } from '../../api/seller-catalog/index.js';
-import { addBalance, BALANCE_UNITS, createAccount, deleteAppAccount, findAccount, listAppAccounts, parseBalance, type Balance } from '../domain/accounts.js';
+import { addBalance, BALANCE_UNITS, createAccount, deleteAppAccount, findAppAccount, listAppAccounts, parseBalance, type Balance } from '../domain/accounts.js';
 import { hashPassword } from '../domain/passwords.js';
 import type { AccountRow } from '../domain/rows.js';
 import type { Params } from '../dispatch/params.js';
@@ -23,7 +23,8 @@ async function addAccount(ctx: HandlerContext, params: Params): Promise<Reply> {
   if (perms < 1 || perms > MAX_PERMS) return fail(PERMS_MESSAGE);
   const username = params.get('user') ?? '';
   const email = params.get('email') ?? '';
-  if (findAccount(ctx.store, username) !== undefined) return fail('Username already taken!');
+  // Taken within this app only (its seller's own name included): other apps' teams stay unseen.
+  if (username === ctx.app.owner || findAppAccount(ctx.store, ctx.app.id, username) !== undefined) return fail('Username already taken!');
   const passwordHash = await hashPassword(params.get('pass') ?? '');
   const created = createAccount(ctx.store, {
     username,
@@ -47,8 +48,8 @@ function deleteAccount(ctx: HandlerContext, params: Params): Reply {
 
 /** This app's reseller account of that name, or undefined. */
 function ownReseller(ctx: HandlerContext, username: string | undefined): AccountRow | undefined {
-  const account = username === undefined ? undefined : findAccount(ctx.store, username);
-  return account !== undefined && account.appId === ctx.app.id && account.role === 'Reseller' ? account : undefined;
+  const account = username === undefined ? undefined : findAppAccount(ctx.store, ctx.app.id, username);
+  return account !== undefined && account.role === 'Reseller' ? account : undefined;
 }
 
 /**
@@ -65,7 +66,7 @@ function setbalance(ctx: HandlerContext, params: Params): Reply {
   return ctx.store.tx(() => {
     const account = ownReseller(ctx, params.get('username'));
     if (account === undefined) return fail("You don't own account you were attemping to modify balance for");
-    addBalance(ctx.store, account.username, add);
+    addBalance(ctx.store, ctx.app.id, account.username, add);
     return ok('Balance Successfully Added');
   });
 }

@@ -6,6 +6,7 @@
 import type Database from 'better-sqlite3';
 import { SCHEMA_V1 } from './schema-v1.js';
 import { SCHEMA_V2 } from './schema-v2.js';
+import { SCHEMA_V3 } from './schema-v3.js';
 
 interface Migration {
   readonly version: number;
@@ -15,6 +16,7 @@ interface Migration {
 const MIGRATIONS: readonly Migration[] = [
   { version: 1, up: (db) => db.exec(SCHEMA_V1) },
   { version: 2, up: (db) => db.exec(SCHEMA_V2) },
+  { version: 3, up: (db) => db.exec(SCHEMA_V3) },
 ];
 
 /** The schema version this build writes. */
