@@ -16,9 +16,10 @@ import { sendOutboundChunks } from './outbound.js';
 
 export const FILE_MAX_BYTES = 75 * 1024 * 1024;
 /**
- * Downloads served at once per sandbox. Each holds the file's bytes in memory while it is
- * fetched and answered, so a burst of large downloads could exhaust memory; past this many the
- * call is refused at once and the client may try again.
+ * Downloads served at once per sandbox, from the fetch until the answer is sent (or the client
+ * is gone). Each holds the file's bytes in memory all that time, so a burst of large downloads,
+ * or clients that read slowly, could exhaust memory; past this many the call is refused at once
+ * and the client may try again.
  */
 export const MAX_CONCURRENT_DOWNLOADS = 2;
 const downloadsInFlight = new WeakMap<object, number>();
@@ -40,14 +41,24 @@ const file = withSession(async (ctx, params) => {
   const inFlight = downloadsInFlight.get(ctx.store) ?? 0;
   if (inFlight >= MAX_CONCURRENT_DOWNLOADS) return fail(FILE_MESSAGES.busy);
   downloadsInFlight.set(ctx.store, inFlight + 1);
-  try {
-    return await download(ctx, row);
-  } finally {
+  let released = false;
+  const release = (): void => {
+    if (released) return;
+    released = true;
     downloadsInFlight.set(ctx.store, (downloadsInFlight.get(ctx.store) ?? 1) - 1);
+  };
+  try {
+    const answer = await download(ctx, row, release);
+    // A successful answer keeps its slot until its bytes are sent (the HexField frees it).
+    if (!answer.success) release();
+    return answer;
+  } catch (err) {
+    release();
+    throw err;
   }
 });
 
-async function download(ctx: HandlerContext, row: FileRow): Promise<Reply> {
+async function download(ctx: HandlerContext, row: FileRow, release: () => void): Promise<Reply> {
   const result = await sendOutboundChunks({ url: row.url, method: 'GET', headers: { 'user-agent': 'KeyAuth' }, maxBytes: FILE_MAX_BYTES, followRedirects: true, signal: ctx.signal });
   if (!result.ok) {
     ctx.log(`file ${row.id}: ${result.reason} (${result.detail})`);
@@ -55,7 +66,7 @@ async function download(ctx: HandlerContext, row: FileRow): Promise<Reply> {
   }
   if (result.status === 403 || result.status === 404) return fail(FILE_MESSAGES.broken);
   // Written into the answer as hex while it is sent (src/server/http/streamed-body.ts).
-  return ok(FILE_MESSAGES.done, { contents: new HexField(result.chunks) });
+  return ok(FILE_MESSAGES.done, { contents: new HexField(result.chunks, release) });
 }
 
 export const fileHandlers: HandlerTable = { file };

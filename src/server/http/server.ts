@@ -123,7 +123,10 @@ export function createSandboxServer(deps: ServerDeps): SandboxServer {
   }
 
   function write(req: IncomingMessage, res: ServerResponse, response: EncodedResponse, refusedInput: boolean): void {
-    if (res.headersSent) return;
+    if (res.headersSent) {
+      if (!Buffer.isBuffer(response.body)) response.body.finished();
+      return;
+    }
     // A refused body may still be arriving: read and drop it (bounded) on an open connection, so
     // the client sees our answer instead of a reset; a complete refused request is closed after.
     const draining = refusedInput && !req.complete && !closing;

@@ -14,6 +14,8 @@ export interface StreamedBody {
   readonly length: number;
   /** A fresh pass over the body's bytes. */
   chunks(): Iterable<Buffer>;
+  /** Call once when the body has been sent or will not be (frees what it holds). */
+  finished(): void;
 }
 
 /** The field of `fields` holding a HexField, if any. */
@@ -34,7 +36,13 @@ export function streamedJsonBody(fields: Readonly<Record<string, unknown>>, fiel
   if (at < 0 || text.indexOf(placeholder, at + 1) >= 0) throw new Error('hex field placeholder not found exactly once');
   const head = Buffer.from(text.slice(0, at), 'utf8');
   const tail = Buffer.from(text.slice(at + placeholder.length), 'utf8');
+  let done = false;
   return {
+    finished() {
+      if (done) return;
+      done = true;
+      field.onSent?.();
+    },
     length: head.length + field.byteLength * 2 + tail.length,
     *chunks() {
       yield head;

@@ -12,7 +12,9 @@ export function writeStreamed(res: ServerResponse, body: StreamedBody): void {
       if (!res.write(chunk)) await drainedOrClosed(res);
     }
     if (!res.destroyed) res.end();
-  })().catch(() => res.destroy());
+  })()
+    .catch(() => res.destroy())
+    .finally(() => body.finished());
 }
 
 function drainedOrClosed(res: ServerResponse): Promise<void> {
