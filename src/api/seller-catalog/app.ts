@@ -20,6 +20,11 @@ function sandboxMessage(wire: string, flag: string, when: string): ParamSpec {
   return sandboxFlag(wire, `msg-${flag}`, 'string', `Message a client sees when ${when}`);
 }
 
+/** One product id per balance unit for a shop: each shop keeps its own (`--sellix-day-product` …). */
+function shopProductFlags(shop: 'sellix' | 'shoppy' | 'sellapp', what: string): ParamSpec[] {
+  return (['day', 'week', 'month', 'lifetime'] as const).map((unit) => sandboxFlag(`${shop}${unit}product`, `${shop}-${unit}-product`, 'string', `${what} whose sale adds ${unit} keys to a reseller balance`));
+}
+
 /**
  * Settings the real `updatesettings` does not take (the dashboard sets them) but the sandbox
  * does, so a tester can switch on what protected programs meet: the hash check, the token
@@ -41,10 +46,9 @@ const SANDBOX_SETTINGS_PARAMS: readonly ParamSpec[] = [
   sandboxFlag('cooldown', 'reset-cooldown-seconds', 'integer', 'Seconds a user waits between HWID resets on the customer panel', { unit: 'seconds' }),
   sandboxFlag('shoppysecret', 'shoppy-secret', 'string', 'Shoppy webhook secret', { secret: true }),
   sandboxFlag('sellappsecret', 'sellapp-secret', 'string', 'SellApp webhook secret', { secret: true }),
-  sandboxFlag('dayproduct', 'day-product', 'string', 'Shop product id that adds day keys to a reseller balance'),
-  sandboxFlag('weekproduct', 'week-product', 'string', 'Shop product id that adds week keys to a reseller balance'),
-  sandboxFlag('monthproduct', 'month-product', 'string', 'Shop product id that adds month keys to a reseller balance'),
-  sandboxFlag('lifetimeproduct', 'lifetime-product', 'string', 'Shop product id that adds lifetime keys to a reseller balance'),
+  ...shopProductFlags('sellix', 'Sellix product id'),
+  ...shopProductFlags('shoppy', 'Shoppy product id'),
+  ...shopProductFlags('sellapp', 'SellApp listing slug'),
   sandboxMessage('pausedsub', 'paused-sub', "the user's subscription is paused"),
   sandboxMessage('vpnblocked', 'vpn-blocked', 'init comes from a VPN address'),
   sandboxMessage('keybanned', 'key-banned', 'a license is banned ({reason} is replaced)'),

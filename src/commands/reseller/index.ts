@@ -30,7 +30,7 @@ The app is named by its secret (the profile's secret setting); the shop's webhoo
 one stored with \`kactl app set --sellix-secret/--shoppy-secret/--sellapp-secret\`.
 
 Examples:
-  $ kactl app set --sellix-secret-stdin --month-product prod-month < secret.txt
+  $ kactl app set --sellix-secret-stdin --sellix-month-product prod-month < secret.txt
   $ KACTL_SHOP_SECRET=... kactl reseller simulate-sale --shop sellix --reseller bob --product prod-month --quantity 5
   $ kactl reseller simulate-sale --shop shoppy --reseller bob --product any --quantity 3 --expiry 30 --shop-secret-stdin < secret.txt`,
     )

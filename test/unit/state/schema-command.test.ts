@@ -20,7 +20,7 @@ describe('kactl schema', () => {
     const app = stateSchema.properties!.app!.properties!;
     expect(app['hash-check']).toEqual({ type: 'boolean' });
     expect(app['min-hwid-length']).toEqual({ type: 'integer', minimum: 0 });
-    for (const name of ['token-system', 'vpn-ranges', 'block-leaked-passwords', 'reset-cooldown-seconds', 'web-download-url', 'day-product', 'msg-token-invalid']) expect(app[name]).toBeDefined();
+    for (const name of ['token-system', 'vpn-ranges', 'block-leaked-passwords', 'reset-cooldown-seconds', 'web-download-url', 'sellix-day-product', 'msg-token-invalid']) expect(app[name]).toBeDefined();
     expect(Object.keys(app).filter((name) => name.includes('secret'))).toEqual([]);
     const flows = JSON.parse((await runMain(['schema', 'flows'])).stdout) as JsonSchema;
     expect(flows.required).toEqual(['flows']);
