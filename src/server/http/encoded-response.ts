@@ -1,8 +1,12 @@
+import type { Readable } from 'node:stream';
+
 /** A response ready to write: status, headers and the exact body bytes (already signed). */
 export interface EncodedResponse {
   readonly status: number;
   readonly headers: Readonly<Record<string, string>>;
   readonly body: Buffer;
+  /** Written instead of `body` when given (panel downloads); `content-length` then comes from `headers`. */
+  readonly stream?: Readable;
 }
 
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
