@@ -39,6 +39,14 @@ describe('reseller shop hook (e2e)', () => {
     expect((await sale('shoppy', ['--product', 'shoppy-day', '--quantity', '2'])).code).toBe(0);
     expect((await sale('sellapp', ['--product', 'slug-life', '--quantity', '1'])).code).toBe(0);
     expect(await balance()).toMatchObject({ day: 2, month: 3, lifetime: 1 });
+    // --unit sends the id the selling shop stored for that unit (read with the seller key).
+    expect((await sale('shoppy', ['--unit', 'day', '--quantity', '1'])).code).toBe(0);
+    expect((await sale('sellapp', ['--unit', 'lifetime', '--quantity', '1'])).code).toBe(0);
+    expect(await balance()).toMatchObject({ day: 3, month: 3, lifetime: 2 });
+    const noUnitId = await sale('shoppy', ['--unit', 'week', '--quantity', '1']);
+    expect(noUnitId.code).toBe(2);
+    expect(noUnitId.stderr).toContain('No shoppy week product id is stored; set one with `kactl app set --shoppy-week-product ID`.');
+    expect((await sale('sellix', ['--quantity', '1'])).code).toBe(2);
 
     const keys = await sale('shoppy', ['--product', 'whatever', '--quantity', '4', '--expiry', '30', '--level', '1']);
     expect(keys.code, keys.stderr).toBe(0);
@@ -69,7 +77,7 @@ describe('reseller shop hook (e2e)', () => {
     const noSecret = await sb.kactl(['reseller', 'simulate-sale', '--shop', 'sellix', '--reseller', 'bob', '--product', 'x', '--quantity', '1']);
     expect(noSecret.code).toBe(2);
     expect(noSecret.stderr).toContain('KACTL_SHOP_SECRET');
-    expect(await balance()).toMatchObject({ day: 2, month: 3, lifetime: 1 });
+    expect(await balance()).toMatchObject({ day: 3, month: 3, lifetime: 2 });
   }, SLOW);
 
   it('licenses create --owner RESELLER spends the balance for that duration', async () => {
