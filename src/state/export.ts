@@ -1,13 +1,14 @@
 /**
  * The server's current state as a state body: what `kactl export` prints and what `apply` reads
- * back to the same result. Nothing secret comes out (no passwords, hashes, app secret, Sellix
- * secret); what the seller API cannot read (user emails, a webhook's full URL, whitelists,
+ * back to the same result. Nothing secret comes out (no passwords, hashes, app secret, shop
+ * secrets); what the seller API cannot read (user emails, a webhook's full URL, whitelists,
  * team emails) is not there either. The same mappers turn a backup's records back into a state
  * body for `kactl restore`.
  */
 // Imported statically: in the bundle a dynamic import of yaml (CommonJS) yields only a default export.
 import { stringify } from 'yaml';
 import type { SellerApi } from '../api/seller-api.js';
+import { appSetting } from './app-settings.js';
 import type { Section } from './records.js';
 import { durationText, readApp, readSection, text } from './records.js';
 
@@ -15,6 +16,14 @@ type Row = Record<string, unknown>;
 
 function boolOf(value: string): boolean | string {
   return value === 'true' ? true : value === 'false' ? false : value;
+}
+
+/** A setting's text as the file holds it: flags as booleans, counts as numbers. */
+function typed(name: string, value: string): unknown {
+  const kind = appSetting(name)?.kind;
+  if (kind === 'flag') return boolOf(value);
+  if (kind === 'count' && /^[0-9]+$/.test(value)) return Number(value);
+  return value;
 }
 
 /** Remaining time from now to `expiry` (seconds since the epoch), in whole days rounded up. */
@@ -64,7 +73,7 @@ const EXPORTED: readonly Section[] = ['subscriptions', 'licenses', 'users', 'var
 
 export async function exportState(api: SellerApi, nowMs: number): Promise<Row> {
   const app = await readApp(api);
-  const state: Row = { app: Object.fromEntries(Object.entries(app).map(([name, value]) => [name, name === 'enabled' || name === 'hwid-lock' ? boolOf(value) : value])) };
+  const state: Row = { app: Object.fromEntries(Object.entries(app).map(([name, value]) => [name, typed(name, value)])) };
   for (const section of EXPORTED) {
     const rows = await readSection(api, section as Parameters<typeof readSection>[1]);
     const subscriptions: Record<string, unknown[]> = {};

@@ -10,7 +10,8 @@
 import type { SellerApi } from '../api/seller-api.js';
 import { findSellerOp } from '../api/seller-catalog/index.js';
 import { responseOptions } from '../commands/seller/call-options.js';
-import { APP_SETTING_ALIASES, APP_SETTING_NAMES } from './schema.js';
+import { APP_SETTINGS } from './app-settings.js';
+import { APP_SETTING_ALIASES } from './schema.js';
 import { durationDays } from './load.js';
 
 export interface Call {
@@ -73,14 +74,6 @@ export function durationText(totalSeconds: number): string {
 
 // --- app settings -------------------------------------------------------------------------
 
-/** getsettings field → setting name, and setting name → updatesettings wire name. */
-const SETTING_FIELDS: Record<string, string> = {
-  enabled: 'enabled', 'hwid-lock': 'hwid-lock', version: 'app-version', download: 'download-url', webhook: 'log-webhook', resellerstore: 'reseller-store',
-  disabledmsg: 'msg-app-disabled', usernametakenmsg: 'msg-username-taken', licenseinvalidmsg: 'msg-key-not-found', keytakenmsg: 'msg-key-used',
-  nosubmsg: 'msg-no-sub-level', userinvalidmsg: 'msg-username-not-found', passinvalidmsg: 'msg-password-mismatch', hwidmismatchmsg: 'msg-hwid-mismatch',
-  noactivesubmsg: 'msg-no-active-subs', blackedmsg: 'msg-hwid-blacklisted',
-};
-
 function settingWire(name: string): string {
   const param = findSellerOp('updatesettings')!.params.find((p) => p.flag === name);
   return param!.wire;
@@ -89,14 +82,19 @@ function settingWire(name: string): string {
 export function canonicalSettings(app: Row): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(app)) out[APP_SETTING_ALIASES[name] ?? name] = text(value);
+  // The server keeps VPN ranges without blanks; compare them the same way.
+  if (out['vpn-ranges'] !== undefined) out['vpn-ranges'] = out['vpn-ranges'].split(',').map((r) => r.trim()).filter((r) => r !== '').join(',');
   return out;
 }
 
 export async function readApp(api: SellerApi): Promise<Record<string, string>> {
   const body = await api.call('getsettings', {}, { effect: 'read' });
+  // A real server has no `sandbox` object: its sandbox-only settings then read as unset.
+  const sandbox = (body.sandbox !== null && typeof body.sandbox === 'object' ? body.sandbox : {}) as Row;
   const out: Record<string, string> = {};
-  for (const [field, name] of Object.entries(SETTING_FIELDS)) {
-    if (body[field] !== null && body[field] !== undefined && body[field] !== '') out[name] = text(body[field]);
+  for (const setting of APP_SETTINGS) {
+    const value = (setting.sandbox ? sandbox : body)[setting.field];
+    if (value !== null && value !== undefined && value !== '') out[setting.name] = text(value);
   }
   return out;
 }
@@ -105,7 +103,7 @@ export function planApp(desired: Row, current: Record<string, string>): Action[]
   const wanted = canonicalSettings(desired);
   const params: Record<string, string> = {};
   const detail: string[] = [];
-  for (const name of APP_SETTING_NAMES) {
+  for (const { name } of APP_SETTINGS) {
     const value = wanted[name];
     if (value === undefined || value === current[name]) continue;
     params[settingWire(name)] = value;

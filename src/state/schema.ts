@@ -3,6 +3,7 @@
  * complete from them). The loader validates against the same objects (validate.ts), so what
  * the schema says and what `kactl apply` accepts cannot drift apart.
  */
+import { APP_SETTING_NAMES, APP_SETTINGS, appSetting } from './app-settings.js';
 
 export type JsonSchema = {
   type?: 'object' | 'array' | 'string' | 'number' | 'integer' | 'boolean' | readonly ('string' | 'number' | 'integer' | 'boolean' | 'object' | 'array')[];
@@ -31,27 +32,27 @@ function record(properties: Record<string, JsonSchema>, required: readonly strin
   return { type: 'object', properties, required, additionalProperties: false, ...(description ? { description } : {}) };
 }
 
-/** The settings of `kactl app set`, by its flag names (the wire names are accepted too). */
-export const APP_SETTING_NAMES = [
-  'enabled', 'hwid-lock', 'app-version', 'download-url', 'log-webhook', 'reseller-store',
-  'msg-app-disabled', 'msg-username-taken', 'msg-key-not-found', 'msg-key-used', 'msg-no-sub-level',
-  'msg-username-not-found', 'msg-password-mismatch', 'msg-hwid-mismatch', 'msg-no-active-subs', 'msg-hwid-blacklisted',
-] as const;
-
 /** Other spellings of the settings: the wire names of updatesettings and getsettings' fields. */
-export const APP_SETTING_ALIASES: Readonly<Record<string, (typeof APP_SETTING_NAMES)[number]>> = {
+export const APP_SETTING_ALIASES: Readonly<Record<string, string>> = {
   hwidcheck: 'hwid-lock', version: 'app-version', ver: 'app-version', download: 'download-url', webhook: 'log-webhook', resellerstore: 'reseller-store',
+  webdownload: 'web-download-url', cooldown: 'reset-cooldown-seconds',
+  ...Object.fromEntries(APP_SETTINGS.filter((s) => s.sandbox && !s.name.startsWith('msg-')).map((s) => [s.field, s.name])),
 };
 
-const BOOLEAN_SETTINGS = new Set(['enabled', 'hwid-lock']);
+const COUNT: JsonSchema = { type: 'integer', minimum: 0 };
+
+function settingSchema(name: string): JsonSchema {
+  const kind = appSetting(name)!.kind;
+  return kind === 'flag' ? FLAG : kind === 'count' ? COUNT : TEXT;
+}
 
 const APP: JsonSchema = record(
   Object.fromEntries<JsonSchema>([
-    ...APP_SETTING_NAMES.map((name): [string, JsonSchema] => [name, BOOLEAN_SETTINGS.has(name) ? FLAG : TEXT]),
-    ...Object.entries(APP_SETTING_ALIASES).map(([alias, name]): [string, JsonSchema] => [alias, { ...(BOOLEAN_SETTINGS.has(name) ? FLAG : TEXT), description: `Same as ${name}` }]),
+    ...APP_SETTING_NAMES.map((name): [string, JsonSchema] => [name, settingSchema(name)]),
+    ...Object.entries(APP_SETTING_ALIASES).map(([alias, name]): [string, JsonSchema] => [alias, { ...settingSchema(name), description: `Same as ${name}` }]),
   ]),
   [],
-  'Application settings, by the names `kactl app set` uses',
+  'Application settings, by the names `kactl app set` uses (shop secrets are not part of a state file)',
 );
 
 export const STATE_SCHEMA: JsonSchema = {

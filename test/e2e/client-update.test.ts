@@ -19,6 +19,7 @@ let sb: E2ESandbox;
 let files: http.Server;
 let filesUrl: string;
 let dir: string;
+const stalled: http.ServerResponse[] = [];
 
 beforeAll(async () => {
   sb = await startE2ESandbox();
@@ -30,6 +31,11 @@ beforeAll(async () => {
     } else if (req.url === '/moved') {
       res.writeHead(302, { location: '/loader-2.0.exe' });
       res.end();
+    } else if (req.url === '/stall.exe') {
+      // Headers and a first piece, then nothing: the socket stays open until the test ends.
+      res.writeHead(200, { 'content-length': '100000' });
+      res.write(Buffer.alloc(10));
+      stalled.push(res);
     } else if (req.url === '/cut.exe') {
       res.writeHead(200, { 'content-length': '1000' });
       res.write(Buffer.alloc(10));
@@ -42,7 +48,10 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve));
   filesUrl = `http://127.0.0.1:${(files.address() as AddressInfo).port}`;
 });
-afterAll(() => new Promise<void>((resolve) => files.close(() => resolve())));
+afterAll(() => {
+  for (const res of stalled) res.destroy();
+  return new Promise<void>((resolve) => files.close(() => resolve()));
+});
 
 describe('program updates (e2e)', () => {
   it('init prints the link; update downloads it with size and SHA-256', async () => {
@@ -84,6 +93,16 @@ describe('program updates (e2e)', () => {
     expect(cut.code).toBe(4);
     expect(existsSync(cutOut)).toBe(false);
     expect(existsSync(`${cutOut}.part`)).toBe(false);
+
+    // A server that sends the headers and then stalls mid-body: the timeout applies to every
+    // wait for the body too (before, the download hung here until the test timed out).
+    await sb.ok(['app', 'set', '--download-url', `${filesUrl}/stall.exe`]);
+    const stallOut = path.join(dir, 'stall.exe');
+    const stall = await sb.kactl(['client', 'update', '--app-version', '1.0', '--out', stallOut, '--timeout', '1s']);
+    expect(stall.code).toBe(4);
+    expect(stall.stderr).toContain('stalled: nothing arrived for 1 s after 10 bytes');
+    expect(existsSync(stallOut)).toBe(false);
+    expect(existsSync(`${stallOut}.part`)).toBe(false);
 
     await sb.ok(['app', 'set', '--download-url', 'ftp://example.invalid/loader.exe']);
     const ftp = await sb.kactl(['client', 'update', '--app-version', '1.0']);

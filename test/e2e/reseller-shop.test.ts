@@ -26,7 +26,9 @@ function sale(shop: keyof typeof SECRETS, args: string[]) {
 beforeAll(async () => {
   sb = await startE2ESandbox();
   await sb.ok(['team', 'create', '--role', 'Reseller', '--username', 'bob', '--password-stdin', '--email', 'bob@example.com'], { input: 'bob-pass-123' });
-  await sb.ok(['app', 'set', '--sellix-secret-stdin', '--month-product', 'prod-month', '--day-product', 'prod-day', '--lifetime-product', 'slug-life'], { input: SECRETS.sellix });
+  // Each shop has its own product ids (the real service keeps one set per shop).
+  await sb.ok(['app', 'set', '--sellix-secret-stdin', '--sellix-month-product', 'prod-month', '--sellix-day-product', 'prod-day'], { input: SECRETS.sellix });
+  await sb.ok(['app', 'set', '--shoppy-day-product', 'shoppy-day', '--sellapp-lifetime-product', 'slug-life']);
   await sb.ok(['app', 'set', '--shoppy-secret-stdin'], { input: SECRETS.shoppy });
   await sb.ok(['app', 'set', '--sellapp-secret-stdin'], { input: SECRETS.sellapp });
 }, SLOW);
@@ -34,9 +36,17 @@ beforeAll(async () => {
 describe('reseller shop hook (e2e)', () => {
   it('sales from each shop add balance by product; --expiry sales answer keys', async () => {
     expect((await sale('sellix', ['--product', 'prod-month', '--quantity', '3'])).stderr).toContain('Success: Reseller Balance Increased');
-    expect((await sale('shoppy', ['--product', 'prod-day', '--quantity', '2'])).code).toBe(0);
+    expect((await sale('shoppy', ['--product', 'shoppy-day', '--quantity', '2'])).code).toBe(0);
     expect((await sale('sellapp', ['--product', 'slug-life', '--quantity', '1'])).code).toBe(0);
     expect(await balance()).toMatchObject({ day: 2, month: 3, lifetime: 1 });
+    // --unit sends the id the selling shop stored for that unit (read with the seller key).
+    expect((await sale('shoppy', ['--unit', 'day', '--quantity', '1'])).code).toBe(0);
+    expect((await sale('sellapp', ['--unit', 'lifetime', '--quantity', '1'])).code).toBe(0);
+    expect(await balance()).toMatchObject({ day: 3, month: 3, lifetime: 2 });
+    const noUnitId = await sale('shoppy', ['--unit', 'week', '--quantity', '1']);
+    expect(noUnitId.code).toBe(2);
+    expect(noUnitId.stderr).toContain('No shoppy week product id is stored; set one with `kactl app set --shoppy-week-product ID`.');
+    expect((await sale('sellix', ['--quantity', '1'])).code).toBe(2);
 
     const keys = await sale('shoppy', ['--product', 'whatever', '--quantity', '4', '--expiry', '30', '--level', '1']);
     expect(keys.code, keys.stderr).toBe(0);
@@ -56,12 +66,18 @@ describe('reseller shop hook (e2e)', () => {
     const unset = await sale('sellix', ['--product', 'prod-year', '--quantity', '1']);
     expect(unset.code).toBe(1);
     expect(unset.stderr).toContain("You didn't set product id in app settings.");
+    // Another shop's product id counts for nothing here: Sellix's day product sold on Shoppy.
+    const otherShop = await sale('shoppy', ['--product', 'prod-day', '--quantity', '1']);
+    expect(otherShop.code).toBe(1);
+    expect(otherShop.stderr).toContain("You didn't set product id in app settings.");
+    const otherSlug = await sale('sellapp', ['--product', 'prod-month', '--quantity', '1']);
+    expect(otherSlug.stderr).toContain("You didn't set product URL in app settings.");
     const badShop = await sb.kactl(['reseller', 'simulate-sale', '--shop', 'gumroad', '--reseller', 'bob', '--product', 'x', '--quantity', '1']);
     expect(badShop.code).toBe(2);
     const noSecret = await sb.kactl(['reseller', 'simulate-sale', '--shop', 'sellix', '--reseller', 'bob', '--product', 'x', '--quantity', '1']);
     expect(noSecret.code).toBe(2);
     expect(noSecret.stderr).toContain('KACTL_SHOP_SECRET');
-    expect(await balance()).toMatchObject({ day: 2, month: 3, lifetime: 1 });
+    expect(await balance()).toMatchObject({ day: 3, month: 3, lifetime: 2 });
   }, SLOW);
 
   it('licenses create --owner RESELLER spends the balance for that duration', async () => {

@@ -116,4 +116,14 @@ describe('kactl sandbox start', () => {
     const result = await runKactl(['sandbox', 'start', '--port', '70000'], { configDir: tempDir() });
     expect(result.code).toBe(2);
   });
+
+  it('rejects a --panel-url that is not an http(s) URL with exit 2, before serving', async () => {
+    for (const [value, why] of [['panel.example.test', 'is not a URL'], ['ftp://panel.example.test', 'is not an http(s) URL'], ['javascript:alert(1)', 'is not an http(s) URL']]) {
+      const result = await runKactl(['sandbox', 'start', '--data', ':memory:', '--json', '--panel-url', value!], { configDir: tempDir() });
+      expect(result.code).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toContain(`"${value}" ${why}`);
+      expect(result.stderr).not.toMatch(/at .*\.js:\d+/);
+    }
+  });
 });

@@ -66,6 +66,41 @@ describe('security settings through kactl (e2e)', () => {
     await sb.ok(['app', 'set', '--token-system', 'false']);
   }, SLOW);
 
+  it('tokens: listed in the settings, banned (init refused with the reason), unbanned, deleted', async () => {
+    const token = 'b1b2c3d4e5f60718293a4b5c6d7e8f91';
+    const other = 'c1b2c3d4e5f60718293a4b5c6d7e8f92';
+    const file = path.join(dir, 'token-ban.txt');
+    writeFileSync(file, token);
+    await sb.ok(['app', 'set', '--token-system', 'true', '--add-token', token]);
+    await sb.ok(['app', 'set', '--add-token', other]);
+    await sb.ok(['client', 'init', '--new', '--token-file', file]);
+    const tokens = async (): Promise<{ token: string; banned: boolean; reason: string | null; hashPinned: boolean }[]> =>
+      (await sb.json<{ sandbox: { tokens: { token: string; banned: boolean; reason: string | null; hashPinned: boolean }[] } }>(['app', 'settings', '--json'])).sandbox.tokens;
+    expect(await tokens()).toEqual(expect.arrayContaining([
+      { token, banned: false, reason: null, hashPinned: true },
+      { token: other, banned: false, reason: null, hashPinned: false },
+    ]));
+
+    await sb.ok(['app', 'set', '--ban-token', token, '--ban-reason', 'Leaked on a forum']);
+    expect((await tokens()).find((t) => t.token === token)).toMatchObject({ banned: true, reason: 'Leaked on a forum' });
+    const banned = await sb.kactl(['client', 'init', '--new', '--token-file', file]);
+    expect(banned.code).toBe(1);
+    expect(banned.stderr).toContain('The Token Has Been Blacklisted For The Following Reason: Leaked on a forum Contact Application Developer If This Is A Mistake');
+
+    await sb.ok(['app', 'set', '--unban-token', token]);
+    await sb.ok(['client', 'init', '--new', '--token-file', file]);
+
+    await sb.ok(['app', 'set', '--delete-token', token]);
+    expect((await tokens()).map((t) => t.token)).not.toContain(token);
+    const gone = await sb.kactl(['client', 'init', '--new', '--token-file', file]);
+    expect(gone.stderr).toContain('Token Invalid');
+
+    const unknown = await sb.kactl(['app', 'set', '--ban-token', 'd'.repeat(32)]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('Token not found');
+    await sb.ok(['app', 'set', '--token-system', 'false', '--delete-token', other]);
+  }, SLOW);
+
   it('bad input: a short --hash, both hash flags, a missing file, a bad token or CIDR', async () => {
     const short = await sb.kactl(['client', 'init', '--new', '--hash', 'abc']);
     expect(short.code).toBe(2);

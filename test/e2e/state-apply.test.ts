@@ -59,7 +59,14 @@ describe('kactl apply', () => {
     const file = writeState(exported);
     const plan = await b.json<PlanAnswer>(['apply', '-f', file]);
     expect(plan.counts.create).toBeGreaterThan(10);
+    // The settings `kactl app set` has beyond E's updatesettings travel too (typed as in the file).
+    for (const line of ['force-hwid: true', 'min-hwid-length: 12', 'min-username-length: 4', 'vpn-block: true', 'vpn-ranges: 10.8.0.0/16,10.9.0.0/16',
+      'block-leaked-passwords: true', 'reset-cooldown-seconds: 3600', 'web-download-url: https://example.test/panel-download',
+      'download-url: https://example.test/update.exe', 'sellix-day-product: prod-day-1', 'sellapp-lifetime-product: prod-life-1', 'msg-vpn-blocked: No VPNs here.']) {
+      expect(exported).toContain(`\n  ${line}\n`);
+    }
     expect((await b.ok(['export'])).stdout).toBe(exported);
+    expect((await b.ok(['app', 'settings', '--json'])).stdout).toContain('"minhwid": 12');
     expect((await b.json<PlanAnswer>(['apply', '-f', file])).plan).toEqual([]);
   });
 
@@ -146,7 +153,7 @@ describe('kactl apply', () => {
     expect((await a.kactl(['apply', '-f', yaml])).stderr).toMatch(/line 3: not valid YAML or JSON: Map keys must be unique/);
     const unset = await a.kactl(['apply', '-f', FIXTURE]);
     expect(unset.code).toBe(2);
-    expect(unset.stderr).toContain('line 12: ${ALICE_PW} is not set in the environment.');
+    expect(unset.stderr).toContain('line 25: ${ALICE_PW} is not set in the environment.');
   });
 });
 

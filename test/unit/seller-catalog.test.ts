@@ -41,8 +41,8 @@ const EXPECTED: Readonly<Record<string, readonly [SellerGroup, string]>> = {
     'enabled hwidcheck ver download webhook resellerstore appdisabled usernametaken keynotfound keyused nosublevel ' +
       'usernamenotfound passmismatch hwidmismatch noactivesubs hwidblacked sellixsecret ' +
       // Sandbox only (the real service sets these on its dashboard).
-      'hashcheck tokensystem addtoken forcehwid minhwid minusernamelength vpnblock vpnranges blockleakedpasswords ' +
-      'forceencryption webdownload cooldown shoppysecret sellappsecret dayproduct weekproduct monthproduct lifetimeproduct ' +
+      'hashcheck tokensystem addtoken bantoken banreason unbantoken deltoken forcehwid minhwid minusernamelength vpnblock vpnranges blockleakedpasswords ' +
+      'forceencryption webdownload cooldown shoppysecret sellappsecret sellixdayproduct sellixweekproduct sellixmonthproduct sellixlifetimeproduct shoppydayproduct shoppyweekproduct shoppymonthproduct shoppylifetimeproduct sellappdayproduct sellappweekproduct sellappmonthproduct sellapplifetimeproduct ' +
       'pausedsub vpnblocked keybanned userbanned sessionunauthed hashcheckfail loggedInMsg pausedApp unTooShort pwLeaked ' +
       'chatHitDelay tokeninvalid',
   ],

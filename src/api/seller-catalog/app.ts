@@ -20,6 +20,11 @@ function sandboxMessage(wire: string, flag: string, when: string): ParamSpec {
   return sandboxFlag(wire, `msg-${flag}`, 'string', `Message a client sees when ${when}`);
 }
 
+/** One product id per balance unit for a shop: each shop keeps its own (`--sellix-day-product` …). */
+function shopProductFlags(shop: 'sellix' | 'shoppy' | 'sellapp', what: string): ParamSpec[] {
+  return (['day', 'week', 'month', 'lifetime'] as const).map((unit) => sandboxFlag(`${shop}${unit}product`, `${shop}-${unit}-product`, 'string', `${what} whose sale adds ${unit} keys to a reseller balance`));
+}
+
 /**
  * Settings the real `updatesettings` does not take (the dashboard sets them) but the sandbox
  * does, so a tester can switch on what protected programs meet: the hash check, the token
@@ -30,6 +35,10 @@ const SANDBOX_SETTINGS_PARAMS: readonly ParamSpec[] = [
   sandboxFlag('hashcheck', 'hash-check', 'booltext', 'Whether init must send a known program hash (true or false)'),
   sandboxFlag('tokensystem', 'token-system', 'booltext', 'Whether init must send a token file (true or false)'),
   sandboxFlag('addtoken', 'add-token', 'string', 'Register a token (32 hex characters) a program may send at init'),
+  sandboxFlag('bantoken', 'ban-token', 'string', 'Ban a registered token: init with it is refused with the ban reason'),
+  sandboxFlag('banreason', 'ban-reason', 'string', 'Why the token of --ban-token is banned (shown to the program)'),
+  sandboxFlag('unbantoken', 'unban-token', 'string', 'Lift the ban of a registered token'),
+  sandboxFlag('deltoken', 'delete-token', 'string', 'Forget a registered token (init with it then gets the token-invalid message)'),
   sandboxFlag('forcehwid', 'force-hwid', 'booltext', 'Whether login and license require a HWID (true or false)'),
   sandboxFlag('minhwid', 'min-hwid-length', 'integer', 'Shortest HWID accepted at login and license'),
   sandboxFlag('minusernamelength', 'min-username-length', 'integer', 'Shortest username accepted at register'),
@@ -41,10 +50,9 @@ const SANDBOX_SETTINGS_PARAMS: readonly ParamSpec[] = [
   sandboxFlag('cooldown', 'reset-cooldown-seconds', 'integer', 'Seconds a user waits between HWID resets on the customer panel', { unit: 'seconds' }),
   sandboxFlag('shoppysecret', 'shoppy-secret', 'string', 'Shoppy webhook secret', { secret: true }),
   sandboxFlag('sellappsecret', 'sellapp-secret', 'string', 'SellApp webhook secret', { secret: true }),
-  sandboxFlag('dayproduct', 'day-product', 'string', 'Shop product id that adds day keys to a reseller balance'),
-  sandboxFlag('weekproduct', 'week-product', 'string', 'Shop product id that adds week keys to a reseller balance'),
-  sandboxFlag('monthproduct', 'month-product', 'string', 'Shop product id that adds month keys to a reseller balance'),
-  sandboxFlag('lifetimeproduct', 'lifetime-product', 'string', 'Shop product id that adds lifetime keys to a reseller balance'),
+  ...shopProductFlags('sellix', 'Sellix product id'),
+  ...shopProductFlags('shoppy', 'Shoppy product id'),
+  ...shopProductFlags('sellapp', 'SellApp listing slug'),
   sandboxMessage('pausedsub', 'paused-sub', "the user's subscription is paused"),
   sandboxMessage('vpnblocked', 'vpn-blocked', 'init comes from a VPN address'),
   sandboxMessage('keybanned', 'key-banned', 'a license is banned ({reason} is replaced)'),

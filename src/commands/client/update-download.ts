@@ -22,25 +22,36 @@ async function refuseExisting(path: string, force: boolean): Promise<void> {
 
 export async function saveDownload(ctx: Context, url: URL, path: string, force: boolean): Promise<SavedDownload> {
   await refuseExisting(path, force);
-  // The profile's timeout bounds the wait for the answer to start; the transfer may take longer.
+  // The profile's timeout bounds the wait for the answer to start and, after that, every wait
+  // for the next piece of the body: a long transfer is fine, a server that stalls is not.
   const timeoutSeconds = (await ctx.settings()).timeout.value;
   const abort = new AbortController();
-  const timer = setTimeout(() => abort.abort(), timeoutSeconds * 1000);
+  let timer = setTimeout(() => abort.abort(), timeoutSeconds * 1000);
+  const rearm = (): void => {
+    clearTimeout(timer);
+    timer = setTimeout(() => abort.abort(), timeoutSeconds * 1000);
+  };
   let response: Response;
   try {
     response = await fetch(url, { redirect: 'follow', signal: abort.signal });
   } catch (error) {
     const why = abort.signal.aborted ? `no answer within ${timeoutSeconds} s` : ((error as Error & { cause?: Error }).cause?.message ?? (error as Error).message);
-    throw new NetworkError(`Cannot download ${url.href}: ${why}.`);
-  } finally {
     clearTimeout(timer);
+    throw new NetworkError(`Cannot download ${url.href}: ${why}.`);
   }
-  if (!response.ok || response.body === null) throw new NetworkError(`The download failed: ${url.href} answered HTTP ${response.status}.`);
+  if (!response.ok || response.body === null) {
+    clearTimeout(timer);
+    abort.abort();
+    throw new NetworkError(`The download failed: ${url.href} answered HTTP ${response.status}.`);
+  }
+  rearm();
   const total = Number(response.headers.get('content-length') ?? '0');
   const progress = createProgress(ctx.io, { total: total > 0 ? total : 0, label: 'Downloading', enabled: total > 0 });
   const hash = createHash('sha256');
   const partial = `${path}.part`;
   const file = await open(partial, 'w').catch((error: NodeJS.ErrnoException) => {
+    clearTimeout(timer);
+    abort.abort();
     throw new UsageError(`Cannot write ${path} (${error.code ?? error.message}).`);
   });
   let bytes = 0;
@@ -50,6 +61,7 @@ export async function saveDownload(ctx: Context, url: URL, path: string, force: 
       await file.write(chunk);
       bytes += chunk.length;
       progress.update(bytes);
+      rearm();
     }
     await file.close();
     if (total > 0 && bytes !== total) throw new NetworkError(`The download stopped early: ${bytes} of ${total} bytes.`);
@@ -58,8 +70,10 @@ export async function saveDownload(ctx: Context, url: URL, path: string, force: 
     await file.close().catch(() => undefined);
     await rm(partial, { force: true });
     if (error instanceof NetworkError) throw error;
+    if (abort.signal.aborted) throw new NetworkError(`The download of ${url.href} stalled: nothing arrived for ${timeoutSeconds} s after ${bytes} bytes.`);
     throw new NetworkError(`The download of ${url.href} failed: ${(error as Error).message}.`);
   } finally {
+    clearTimeout(timer);
     progress.stop();
   }
   return { bytes, sha256: hash.digest('hex') };

@@ -17,7 +17,8 @@ export function registerResellerCommands(program: Command, ctx: Context): void {
     .description("send a shop's signed sale notification to the reseller hook")
     .requiredOption('--shop <shop>', 'the shop whose payload and signature to send: sellix, shoppy or sellapp')
     .requiredOption('--reseller <username>', 'the reseller account the sale is for (the custom field the shop forwards)')
-    .requiredOption('--product <id>', 'the product id (SellApp: the listing slug) the seller stored for a balance duration')
+    .option('--product <id>', 'the product id (SellApp: the listing slug) the seller stored for a balance duration')
+    .option('--unit <unit>', "instead of --product: the shop's product id stored for day, week, month or lifetime (read with the seller key)")
     .requiredOption('--quantity <n>', 'how many keys were bought (1 to 100)')
     .option('--expiry <days>', 'make that many keys lasting DAYS instead of adding balance')
     .option('--level <n>', 'license level of the keys made with --expiry', '1')
@@ -30,9 +31,10 @@ The app is named by its secret (the profile's secret setting); the shop's webhoo
 one stored with \`kactl app set --sellix-secret/--shoppy-secret/--sellapp-secret\`.
 
 Examples:
-  $ kactl app set --sellix-secret-stdin --month-product prod-month < secret.txt
+  $ kactl app set --sellix-secret-stdin --sellix-month-product prod-month < secret.txt
   $ KACTL_SHOP_SECRET=... kactl reseller simulate-sale --shop sellix --reseller bob --product prod-month --quantity 5
-  $ kactl reseller simulate-sale --shop shoppy --reseller bob --product any --quantity 3 --expiry 30 --shop-secret-stdin < secret.txt`,
+  $ kactl reseller simulate-sale --shop shoppy --reseller bob --product any --quantity 3 --expiry 30 --shop-secret-stdin < secret.txt
+  $ kactl reseller simulate-sale --shop sellapp --reseller bob --unit lifetime --quantity 1`,
     )
     .action(async (options: Record<string, string | boolean | undefined>) => {
       const { simulateSaleRun } = await import('./simulate-sale.js');

@@ -15,6 +15,26 @@ async function shopSecret(ctx: Context, fromStdin: boolean): Promise<string> {
   return valueOrAsk(ctx, { value: ctx.env['KACTL_SHOP_SECRET'], flag: '--shop-secret-stdin', alternative: 'KACTL_SHOP_SECRET', label: 'Shop webhook secret', secret: true });
 }
 
+const UNITS = ['day', 'week', 'month', 'lifetime'] as const;
+
+/**
+ * The product id to sell: `--product` as given, or with `--unit` the id this shop has stored for
+ * that balance unit (each shop keeps its own ids), read from getsettings with the seller key.
+ */
+async function productId(ctx: Context, shop: ShopName, options: Record<string, string | boolean | undefined>): Promise<string> {
+  const product = options['product'];
+  const unit = options['unit'];
+  if ((product === undefined) === (unit === undefined)) throw new UsageError('Give either --product ID or --unit day|week|month|lifetime.');
+  if (typeof product === 'string') return product;
+  if (!(UNITS as readonly unknown[]).includes(unit)) throw new UsageError(`--unit takes ${UNITS.join(', ')}; got "${String(unit)}".`);
+  const api = await ctx.sellerApi();
+  const body = await api.call('getsettings', {}, { effect: 'read' });
+  const sandbox = (body['sandbox'] ?? {}) as Record<string, unknown>;
+  const id = sandbox[`${shop}${String(unit)}product`];
+  if (typeof id !== 'string' || id === '') throw new UsageError(`No ${shop} ${String(unit)} product id is stored; set one with \`kactl app set --${shop}-${String(unit)}-product ID\`.`);
+  return id;
+}
+
 export async function simulateSaleRun(ctx: Context, options: Record<string, string | boolean | undefined>): Promise<void> {
   const shop = String(options['shop']);
   if (!(SHOP_NAMES as readonly string[]).includes(shop)) throw new UsageError(`--shop takes ${SHOP_NAMES.join(', ')}; got "${shop}".`);
@@ -22,6 +42,7 @@ export async function simulateSaleRun(ctx: Context, options: Record<string, stri
   const expiryText = options['expiry'] as string | undefined;
   if (expiryText !== undefined && !(Number(expiryText) > 0)) throw new UsageError('--expiry takes a positive number of days.');
   const level = wholeNumber(options['level'] as string | undefined, '--level', 0, 999_999);
+  const product = await productId(ctx, shop as ShopName, options);
 
   const settings = await ctx.settings();
   const appSecret = settings.secret.value;
@@ -38,7 +59,7 @@ export async function simulateSaleRun(ctx: Context, options: Record<string, stri
     hook.searchParams.set('expiry', expiryText);
     hook.searchParams.set('level', String(level));
   }
-  const { body, headers } = signedSale(shop as ShopName, secret, { reseller: String(options['reseller']), product: String(options['product']), quantity });
+  const { body, headers } = signedSale(shop as ShopName, secret, { reseller: String(options['reseller']), product, quantity });
   const shown = new URL(hook);
   shown.searchParams.set('app', '***');
   ctx.verbose(`→ POST ${shown.href} (${shop} payload, ${body.length} bytes)`);

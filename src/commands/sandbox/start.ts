@@ -51,6 +51,18 @@ function parsePort(raw: string): number {
   return port;
 }
 
+/** `--panel-url`: the base of the customer panel link clients are given, so an http(s) URL. */
+function parsePanelUrl(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new InvalidArgumentError(`"${raw}" is not a URL; give an http(s) address such as https://panel.example.test.`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new InvalidArgumentError(`"${raw}" is not an http(s) URL.`);
+  return raw;
+}
+
 export function registerSandboxStart(group: Command, ctx: Context): void {
   group
     .command('start')
@@ -69,7 +81,7 @@ export function registerSandboxStart(group: Command, ctx: Context): void {
     .option('--profile-name <name>', 'save the profile under this name (default: "sandbox", or "sandbox-<port>" while another sandbox holds "sandbox")', checkProfileName)
     .option('--no-profile', 'do not save a profile')
     .addOption(new Option('--background-log <file>').hideHelp())
-    .option('--panel-url <url>', 'base URL the customer panel link advertises (default: the sandbox\'s own)')
+    .option('--panel-url <url>', 'base URL the customer panel link advertises (default: the sandbox\'s own)', parsePanelUrl)
     .option('--seed <file>', 'apply this state file (kactl apply) before reporting ready')
     .addHelpText(
       'after',

@@ -41,10 +41,18 @@ export interface AppSettings {
   banned: boolean;
   shoppysecret: string | null;
   sellappsecret: string | null;
-  dayproduct: string | null;
-  weekproduct: string | null;
-  monthproduct: string | null;
-  lifetimeproduct: string | null;
+  sellixdayproduct: string | null;
+  sellixweekproduct: string | null;
+  sellixmonthproduct: string | null;
+  sellixlifetimeproduct: string | null;
+  shoppydayproduct: string | null;
+  shoppyweekproduct: string | null;
+  shoppymonthproduct: string | null;
+  shoppylifetimeproduct: string | null;
+  sellappdayproduct: string | null;
+  sellappweekproduct: string | null;
+  sellappmonthproduct: string | null;
+  sellapplifetimeproduct: string | null;
   vpnranges: string;
 }
 
@@ -52,7 +60,8 @@ const SETTING_COLUMNS: ReadonlySet<string> = new Set<keyof AppSettings>([
   'enabled', 'hwidcheck', 'vpnblock', 'ver', 'download', 'webdownload', 'webhook', 'resellerstore',
   'sellixsecret', 'hashcheck', 'sessionLength', 'forceEncryption', 'forceHwid', 'minHwid',
   'minUsernameLength', 'blockLeakedPasswords', 'tokensystem', 'killOtherSessions', 'cooldown', 'banned',
-  'shoppysecret', 'sellappsecret', 'dayproduct', 'weekproduct', 'monthproduct', 'lifetimeproduct', 'vpnranges',
+  'shoppysecret', 'sellappsecret', 'vpnranges',
+  'sellixdayproduct', 'sellixweekproduct', 'sellixmonthproduct', 'sellixlifetimeproduct', 'shoppydayproduct', 'shoppyweekproduct', 'shoppymonthproduct', 'shoppylifetimeproduct', 'sellappdayproduct', 'sellappweekproduct', 'sellappmonthproduct', 'sellapplifetimeproduct',
 ]);
 
 /** The subscription every new app starts with (docs/protocol/seller-api.md §3.10, `adduser`). */

@@ -35,10 +35,19 @@ export interface AppRow {
   readonly createdAt: number;
   readonly shoppysecret: string | null;
   readonly sellappsecret: string | null;
-  readonly dayproduct: string | null;
-  readonly weekproduct: string | null;
-  readonly monthproduct: string | null;
-  readonly lifetimeproduct: string | null;
+  /** Reseller product ids per shop and balance unit (SellApp: listing slugs). */
+  readonly sellixdayproduct: string | null;
+  readonly sellixweekproduct: string | null;
+  readonly sellixmonthproduct: string | null;
+  readonly sellixlifetimeproduct: string | null;
+  readonly shoppydayproduct: string | null;
+  readonly shoppyweekproduct: string | null;
+  readonly shoppymonthproduct: string | null;
+  readonly shoppylifetimeproduct: string | null;
+  readonly sellappdayproduct: string | null;
+  readonly sellappweekproduct: string | null;
+  readonly sellappmonthproduct: string | null;
+  readonly sellapplifetimeproduct: string | null;
   /** Comma-separated CIDRs treated as VPN addresses. */
   readonly vpnranges: string;
 }

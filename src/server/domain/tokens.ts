@@ -24,3 +24,15 @@ export function setTokenHash(store: Store, tokenId: number, hash: string): void 
 export function banToken(store: Store, appId: number, token: string, reason: string): boolean {
   return store.run('UPDATE tokens SET banned = 1, reason = ? WHERE appId = ? AND token = ?', reason, appId, token).changes > 0;
 }
+
+export function unbanToken(store: Store, appId: number, token: string): boolean {
+  return store.run("UPDATE tokens SET banned = 0, reason = 'Token is banned' WHERE appId = ? AND token = ?", appId, token).changes > 0;
+}
+
+export function deleteToken(store: Store, appId: number, token: string): boolean {
+  return store.run('DELETE FROM tokens WHERE appId = ? AND token = ?', appId, token).changes > 0;
+}
+
+export function listTokens(store: Store, appId: number): TokenRow[] {
+  return store.all<TokenRow>('SELECT * FROM tokens WHERE appId = ? ORDER BY id', appId);
+}

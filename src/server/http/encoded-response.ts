@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { StreamedBody } from './streamed-body.js';
 
 /**
@@ -8,6 +9,8 @@ export interface EncodedResponse {
   readonly status: number;
   readonly headers: Readonly<Record<string, string>>;
   readonly body: Buffer | StreamedBody;
+  /** Written instead of `body` when given (panel downloads); `content-length` then comes from `headers`. */
+  readonly stream?: Readable;
 }
 
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';

@@ -31,5 +31,6 @@ export async function servePage(deps: ServerDeps, pages: readonly MatchedPage[],
     status: reply.status ?? 200,
     headers: { 'content-type': reply.contentType ?? 'text/html; charset=utf-8', ...reply.headers },
     body: Buffer.from(reply.body, 'utf8'),
+    ...(reply.stream ? { stream: reply.stream } : {}),
   };
 }

@@ -3,6 +3,7 @@
  * password-reset page). The client area lists its pages in src/server/client/pages.ts; each is
  * one PageRoute.
  */
+import type { Readable } from 'node:stream';
 import type { Params } from '../dispatch/params.js';
 import type { RequestInfo } from '../dispatch/types.js';
 import type { NewOutboxMessage } from '../domain/outbox.js';
@@ -29,6 +30,8 @@ export interface PageReply {
   readonly contentType?: string;
   readonly body: string;
   readonly headers?: Readonly<Record<string, string>>;
+  /** Sent instead of `body` when given (a panel download): streamed, never held whole. */
+  readonly stream?: Readable;
 }
 
 export interface PageRoute {

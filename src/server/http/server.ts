@@ -10,6 +10,7 @@
  */
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { clientIp } from './client-ip.js';
 import { serveClock } from './clock-endpoint.js';
 import { serveClient } from './client-endpoint.js';
@@ -136,9 +137,14 @@ export function createSandboxServer(deps: ServerDeps): SandboxServer {
       // The domain clock (Unix seconds), so a client can show time left as the sandbox counts it.
       'x-sandbox-now': String(domainNow(deps.store, deps.clock())),
       ...response.headers,
-      'content-length': String(response.body.length),
+      ...(response.stream ? {} : { 'content-length': String(response.body.length) }),
       ...(closeConnection ? { connection: 'close' } : {}),
     });
+    if (response.stream) {
+      // A source that fails part way cuts the connection: the client sees an incomplete body.
+      pipeline(response.stream, res).catch(() => res.destroy());
+      return;
+    }
     if (Buffer.isBuffer(response.body)) res.end(response.body);
     else writeStreamed(res, response.body);
     if (draining) discardBody(req);

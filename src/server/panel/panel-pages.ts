@@ -2,7 +2,8 @@
  * The customer panel: `{panel_url}/panel/<owner>/<app>/`, the address init and fetchStats hand
  * out as `customerPanelLink`. An end user signs in (password, then the 2FA code when it is on),
  * sees their subscriptions and time left, resets their HWID once per cooldown (the user's own
- * cooldown when the seller set one, else the app's), opens the app's files, changes their
+ * cooldown when the seller set one, else the app's), downloads the app's files through the
+ * panel (panel-download.ts), changes their
  * password, and starts the web loader (loader-page.ts).
  *
  * Server-rendered forms that work without JavaScript. The session cookie is HttpOnly and
@@ -10,7 +11,8 @@
  * back to the panel so a reload never repeats an action.
  */
 import { hashPassword, verifyPassword } from '../domain/passwords.js';
-import { listFiles } from '../domain/files.js';
+import { findFile, listFiles } from '../domain/files.js';
+import { FILE_MESSAGES } from '../client/file.js';
 import { getUserById, findUser, resetUserHwid, setUserPassword } from '../domain/users.js';
 import { listUserSubs } from '../domain/user-subs.js';
 import { verifyTotp } from '../domain/twofa.js';
@@ -20,6 +22,7 @@ import type { PageContext, PageReply, PageRoute } from '../http/pages.js';
 import { formatUtc, html, Html, renderPage } from '../client/page-layout.js';
 import { endPanelSession, findPanelSession, formTokenMatches, PANEL_COOKIE, readCookie, sessionCookie, startPanelSession, type PanelSession } from './panel-sessions.js';
 import { loaderPage } from './loader-page.js';
+import { streamPanelFile } from './panel-download.js';
 
 export const PANEL_MESSAGES = {
   badLogin: 'The username or password is wrong.',
@@ -32,6 +35,7 @@ export const PANEL_MESSAGES = {
   passwordWrong: 'Your current password is wrong.',
   passwordMismatch: 'The two new passwords differ. Type the same password twice.',
   passwordMissing: 'Type your current password and the new one twice.',
+  signInFirst: 'Sign in to the customer panel to download files.',
 } as const;
 
 const NOTICES: Readonly<Record<string, string>> = { hwid: PANEL_MESSAGES.hwidDone, password: PANEL_MESSAGES.passwordDone };
@@ -124,7 +128,8 @@ function dashboard(ctx: PageContext, app: AppRow, session: PanelSession, user: U
     return html`<tr><td>${sub.subscription}</td><td>${left}</td><td>${until}</td></tr>`;
   });
   const files = listFiles(ctx.store, app.id);
-  const fileItems = files.map((file) => html`<li><a href="${file.url}" download>${file.name}</a> <span class="note">(${file.size})</span></li>`);
+  // Served through the panel (signed-in users only); the stored URL itself is never shown.
+  const fileItems = files.map((file) => html`<li><a href="${panelPath(app)}files/${encodeURIComponent(file.id)}" download>${file.name}</a> <span class="note">(${file.size})</span></li>`);
   const nextReset = user.hwidResetAt === null ? undefined : user.hwidResetAt + resetCooldown(app, user);
   const canReset = nextReset === undefined || nextReset <= ctx.now;
   const base = panelPath(app);
@@ -176,6 +181,20 @@ function show(ctx: PageContext, params: Params): PageReply {
   if (user !== undefined) return dashboard(ctx, app, session, user, { notice: NOTICES[params.get('done') ?? ''] });
   if (session.stage === 'needs-2fa') return withCookie(codeForm(app, session), session, app);
   return withCookie(signInForm(app, session), session, app);
+}
+
+/** `GET …/files/<id>`: one of the app's files, streamed to a signed-in user as an attachment. */
+async function download(ctx: PageContext): Promise<PageReply> {
+  const app = findPanelApp(ctx);
+  if (app === undefined) return notFound();
+  const session = findPanelSession(ctx.store, app.id, readCookie(ctx.request.headers.cookie, PANEL_COOKIE), ctx.now);
+  const user = session === undefined ? undefined : signedInUser(ctx, session);
+  if (user === undefined) {
+    return renderPage({ title: 'Sign in first', status: 403, body: html`<p role="alert">${PANEL_MESSAGES.signInFirst}</p><p><a href="${panelPath(app)}">Sign in</a></p>` });
+  }
+  const file = findFile(ctx.store, app.id, ctx.pathParams['file'] ?? '');
+  if (file === undefined) return renderPage({ title: 'File not found', status: 404, body: html`<p role="alert">${FILE_MESSAGES.notFound}</p>` });
+  return streamPanelFile(ctx, file);
 }
 
 type Action = (ctx: PageContext, params: Params, app: AppRow, session: PanelSession) => PageReply | Promise<PageReply>;
@@ -256,4 +275,5 @@ export const panelPages: readonly PageRoute[] = [
   { method: 'POST', path: `${BASE}/password`, handle: post(password) },
   { method: 'POST', path: `${BASE}/logout`, handle: post(logout) },
   { method: 'GET', path: `${BASE}/loader`, handle: loaderPage },
+  { method: 'GET', path: `${BASE}/files/:file`, handle: download },
 ];

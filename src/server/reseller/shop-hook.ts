@@ -8,7 +8,7 @@
  * it the sale adds to the reseller's balance of the product's duration. Answers are plain text;
  * failures start with `Failure:` where the real service's do.
  *
- * One set of product ids serves all three shops here (the real service keeps one per shop).
+ * Each shop has its own product ids, as on the real service.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
@@ -85,8 +85,10 @@ function signatureMatches(expected: string, sent: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-function productUnit(app: AppRow, product: string): BalanceUnit | undefined {
-  const products: [BalanceUnit, string | null][] = [['day', app.dayproduct], ['week', app.weekproduct], ['month', app.monthproduct], ['lifetime', app.lifetimeproduct]];
+/** The balance unit a product id of this shop stands for: each shop has its own ids. */
+function productUnit(app: AppRow, shop: Shop, product: string): BalanceUnit | undefined {
+  const units: readonly BalanceUnit[] = ['day', 'week', 'month', 'lifetime'];
+  const products = units.map((unit): [BalanceUnit, string | null] => [unit, app[`${shop}${unit}product` as keyof AppRow] as string | null]);
   return products.find(([, id]) => id !== null && id !== '' && id === product)?.[0];
 }
 
@@ -123,7 +125,7 @@ function handleSale(ctx: PageContext, params: Params): PageReply {
     ctx.log(`reseller sale via ${shop}: ${quantity} key(s) for ${username}`);
     return text(made.value.join('\r\n'));
   }
-  const unit = productUnit(app, typeof sale.product === 'string' || typeof sale.product === 'number' ? String(sale.product) : '');
+  const unit = productUnit(app, shop, typeof sale.product === 'string' || typeof sale.product === 'number' ? String(sale.product) : '');
   if (unit === undefined) return text(shop === 'sellapp' ? "You didn't set product URL in app settings." : "You didn't set product id in app settings.");
   addBalance(ctx.store, app.id, username, { [unit]: quantity });
   ctx.log(`reseller sale via ${shop}: ${quantity} ${unit} balance for ${username}`);

@@ -13,7 +13,7 @@ import type { Params } from '../dispatch/params.js';
 import { fail, ok, reply } from '../dispatch/reply.js';
 import type { HandlerContext, HandlerTable, Reply } from '../dispatch/types.js';
 import { wantsText } from './params.js';
-import { createToken, findToken } from '../domain/tokens.js';
+import { applyTokenSettings, tokenList, tokenSettingProblem } from './app-tokens.js';
 import { isValidCidr, splitRanges } from '../domain/vpn-ranges.js';
 
 /**
@@ -87,12 +87,21 @@ function sandboxSettings(ctx: HandlerContext, messages: Record<AppMessageKey, st
     paused: app.paused === 1,
     shoppysecret: app.shoppysecret !== null,
     sellappsecret: app.sellappsecret !== null,
-    dayproduct: app.dayproduct,
-    weekproduct: app.weekproduct,
-    monthproduct: app.monthproduct,
-    lifetimeproduct: app.lifetimeproduct,
+    sellixdayproduct: app.sellixdayproduct,
+    sellixweekproduct: app.sellixweekproduct,
+    sellixmonthproduct: app.sellixmonthproduct,
+    sellixlifetimeproduct: app.sellixlifetimeproduct,
+    shoppydayproduct: app.shoppydayproduct,
+    shoppyweekproduct: app.shoppyweekproduct,
+    shoppymonthproduct: app.shoppymonthproduct,
+    shoppylifetimeproduct: app.shoppylifetimeproduct,
+    sellappdayproduct: app.sellappdayproduct,
+    sellappweekproduct: app.sellappweekproduct,
+    sellappmonthproduct: app.sellappmonthproduct,
+    sellapplifetimeproduct: app.sellapplifetimeproduct,
   };
   for (const key of SANDBOX_MESSAGES) out[key] = messages[key];
+  out['tokens'] = tokenList(ctx);
   return out;
 }
 
@@ -120,17 +129,24 @@ const TEXT_SETTINGS: readonly [wire: string, column: keyof AppSettings][] = [
   ['webdownload', 'webdownload'],
   ['shoppysecret', 'shoppysecret'],
   ['sellappsecret', 'sellappsecret'],
-  ['dayproduct', 'dayproduct'],
-  ['weekproduct', 'weekproduct'],
-  ['monthproduct', 'monthproduct'],
-  ['lifetimeproduct', 'lifetimeproduct'],
+  ['sellixdayproduct', 'sellixdayproduct'],
+  ['sellixweekproduct', 'sellixweekproduct'],
+  ['sellixmonthproduct', 'sellixmonthproduct'],
+  ['sellixlifetimeproduct', 'sellixlifetimeproduct'],
+  ['shoppydayproduct', 'shoppydayproduct'],
+  ['shoppyweekproduct', 'shoppyweekproduct'],
+  ['shoppymonthproduct', 'shoppymonthproduct'],
+  ['shoppylifetimeproduct', 'shoppylifetimeproduct'],
+  ['sellappdayproduct', 'sellappdayproduct'],
+  ['sellappweekproduct', 'sellappweekproduct'],
+  ['sellappmonthproduct', 'sellappmonthproduct'],
+  ['sellapplifetimeproduct', 'sellapplifetimeproduct'],
 ];
 /** Messages with no E `updatesettings` parameter; the sandbox takes them under their own key. */
 const SANDBOX_MESSAGES: readonly AppMessageKey[] = [
   'pausedsub', 'vpnblocked', 'keybanned', 'userbanned', 'sessionunauthed', 'hashcheckfail', 'loggedInMsg', 'pausedApp',
   'unTooShort', 'pwLeaked', 'chatHitDelay', 'tokeninvalid',
 ];
-const TOKEN = /^[0-9a-fA-F]{32}$/;
 
 /** Why a sandbox-only value is refused (the catalog already checked types); undefined when fine. */
 function sandboxSettingProblem(params: Params): string | undefined {
@@ -140,8 +156,6 @@ function sandboxSettingProblem(params: Params): string | undefined {
   }
   const ranges = params.get('vpnranges');
   if (ranges !== undefined && !splitRanges(ranges).every(isValidCidr)) return 'Invalid parameter: vpnranges must be comma-separated CIDRs such as 10.8.0.0/16';
-  const token = params.get('addtoken');
-  if (token !== undefined && !TOKEN.test(token)) return 'Invalid parameter: addtoken must be 32 hex characters';
   return undefined;
 }
 
@@ -150,7 +164,7 @@ function sandboxSettingProblem(params: Params): string | undefined {
  * parameters the sandbox takes the settings E leaves to its dashboard (see the catalog).
  */
 function updatesettings(ctx: HandlerContext, params: Params): Reply {
-  const problem = sandboxSettingProblem(params);
+  const problem = sandboxSettingProblem(params) ?? tokenSettingProblem(ctx, params);
   if (problem !== undefined) return fail(problem);
   const patch: Partial<AppSettings> = {};
   const enabled = params.get('enabled');
@@ -172,7 +186,6 @@ function updatesettings(ctx: HandlerContext, params: Params): Reply {
   }
   const ranges = params.get('vpnranges');
   if (ranges !== undefined) patch.vpnranges = splitRanges(ranges).join(',');
-  const token = params.get('addtoken');
   ctx.store.tx(() => {
     updateAppSettings(ctx.store, ctx.app.id, patch);
     for (const setting of MESSAGE_SETTINGS) {
@@ -183,7 +196,7 @@ function updatesettings(ctx: HandlerContext, params: Params): Reply {
       const value = params.get(key);
       if (value !== undefined) setAppMessage(ctx.store, ctx.app.id, key, value);
     }
-    if (token !== undefined && findToken(ctx.store, ctx.app.id, token) === undefined) createToken(ctx.store, ctx.app.id, { token });
+    applyTokenSettings(ctx, params);
   });
   return ok('Settings Update Successful');
 }

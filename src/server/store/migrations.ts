@@ -7,6 +7,7 @@ import type Database from 'better-sqlite3';
 import { SCHEMA_V1 } from './schema-v1.js';
 import { SCHEMA_V2 } from './schema-v2.js';
 import { SCHEMA_V3 } from './schema-v3.js';
+import { SCHEMA_V4 } from './schema-v4.js';
 
 interface Migration {
   readonly version: number;
@@ -17,10 +18,11 @@ const MIGRATIONS: readonly Migration[] = [
   { version: 1, up: (db) => db.exec(SCHEMA_V1) },
   { version: 2, up: (db) => db.exec(SCHEMA_V2) },
   { version: 3, up: (db) => db.exec(SCHEMA_V3) },
+  { version: 4, up: (db) => db.exec(SCHEMA_V4) },
 ];
 
-/** The schema version this build writes. */
-export const SCHEMA_VERSION = MIGRATIONS.length;
+/** The schema version this build writes: the last migration's. */
+export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
 
 export class StoreVersionError extends Error {
   constructor(found: number) {

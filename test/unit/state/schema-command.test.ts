@@ -16,6 +16,12 @@ describe('kactl schema', () => {
     const stateSchema = JSON.parse(state.stdout) as JsonSchema;
     expect(stateSchema.title).toBe('kactl state file');
     expect(Object.keys(stateSchema.properties!)).toEqual(['$schema', 'app', 'subscriptions', 'licenses', 'users', 'variables', 'uservars', 'channels', 'webhooks', 'files', 'blacklists', 'whitelists', 'team']);
+    // Every setting of `kactl app set` but the shop secrets (which never go in a state file).
+    const app = stateSchema.properties!.app!.properties!;
+    expect(app['hash-check']).toEqual({ type: 'boolean' });
+    expect(app['min-hwid-length']).toEqual({ type: 'integer', minimum: 0 });
+    for (const name of ['token-system', 'vpn-ranges', 'block-leaked-passwords', 'reset-cooldown-seconds', 'web-download-url', 'sellix-day-product', 'msg-token-invalid']) expect(app[name]).toBeDefined();
+    expect(Object.keys(app).filter((name) => name.includes('secret'))).toEqual([]);
     const flows = JSON.parse((await runMain(['schema', 'flows'])).stdout) as JsonSchema;
     expect(flows.required).toEqual(['flows']);
     expect(validate(parse(fs.readFileSync(path.join(EXAMPLES, 'kactl.yaml'), 'utf8')), stateSchema)).toEqual([]);
