@@ -10,6 +10,7 @@ import { fail } from '../dispatch/reply.js';
 import type { HandlerContext, HandlerTable, Reply } from '../dispatch/types.js';
 import { either, listReply } from './answers.js';
 import { daysToSeconds, flagParam, numberParam } from './params.js';
+import { checkedParams } from './checked-params.js';
 
 const ALL_USERS = 'all';
 
@@ -20,8 +21,9 @@ const ALL_USERS = 'all';
  */
 function extend(ctx: HandlerContext, params: Params): Reply {
   const { store, app, now } = ctx;
-  const target = params.get('user') ?? '';
-  const subName = params.get('sub') ?? '';
+  const p = checkedParams(params, 'extend', { required: ['user', 'sub'] });
+  const target = p.user;
+  const subName = p.sub;
   const seconds = daysToSeconds(numberParam(params, 'expiry', 0));
   return store.tx(() => {
     const users = target === ALL_USERS ? listUsers(store, app.id) : [findUser(store, app.id, target)].filter((u) => u !== undefined);
@@ -44,8 +46,9 @@ function subtract(ctx: HandlerContext, params: Params): Reply {
   const { store, app, now } = ctx;
   const seconds = numberParam(params, 'seconds', 0);
   if (seconds <= 0) return fail('Seconds specified must be greater than zero!');
-  const target = params.get('user') ?? '';
-  const subscription = params.get('sub') ?? '';
+  const p = checkedParams(params, 'subtract', { required: ['user', 'sub'] });
+  const target = p.user;
+  const subscription = p.sub;
   const failed = 'Failed to subtract from susbcriptions!';
   return store.tx(() => {
     if (target === ALL_USERS) return either(subtractFromSubs(store, { appId: app.id, subscription }, seconds, now) > 0, 'Successfully subtracted time from subscription!', failed);
@@ -56,8 +59,9 @@ function subtract(ctx: HandlerContext, params: Params): Reply {
 }
 
 function delsub(ctx: HandlerContext, params: Params): Reply {
-  const user = findUser(ctx.store, ctx.app.id, params.get('user') ?? '');
-  const deleted = user === undefined ? 0 : deleteUserSub(ctx.store, user.id, params.get('sub') ?? '');
+  const p = checkedParams(params, 'delsub', { required: ['user', 'sub'] });
+  const user = findUser(ctx.store, ctx.app.id, p.user);
+  const deleted = user === undefined ? 0 : deleteUserSub(ctx.store, user.id, p.sub);
   return either(deleted > 0, 'Successfully deleted subscription!', 'Failed to delete subscription!');
 }
 
@@ -67,7 +71,7 @@ function delsub(ctx: HandlerContext, params: Params): Reply {
  * (S22's `No Subscriptions Found`), which the CLI reads as an empty list.
  */
 function usersub(ctx: HandlerContext, params: Params): Reply {
-  const user = findUser(ctx.store, ctx.app.id, params.get('user') ?? '');
+  const user = findUser(ctx.store, ctx.app.id, checkedParams(params, 'usersub', { required: ['user'] }).user);
   const rows = user === undefined ? [] : listUserSubs(ctx.store, user.id);
   return listReply(
     ctx,
