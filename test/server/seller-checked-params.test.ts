@@ -28,6 +28,27 @@ describe('checkedParams', () => {
     expect(checkedParams(passed('ban', { key: 'K', reason: 'chargeback' }), 'ban', { required: ['key'], optional: ['reason'] }).reason).toBe('chargeback');
   });
 
+  it('gives numbers and flags the catalog checked as number and boolean', () => {
+    const names = { required: ['key'], optional: ['userToo'], flags: ['userToo'] } as const;
+    const p = checkedParams(passed('del', { key: 'K', userToo: '1' }), 'del', names);
+    const userToo: boolean | undefined = p.userToo;
+    expect(userToo).toBe(true);
+    expect(checkedParams(passed('del', { key: 'K' }), 'del', names).userToo).toBeUndefined();
+    const channel = checkedParams(passed('addchannel', { name: 'general', delay: '5' }), 'addchannel', { required: ['name', 'delay'], numbers: ['delay'] });
+    const delay: number = channel.delay;
+    expect(delay).toBe(5);
+    // @ts-expect-error a number is not text
+    const text: string = channel.delay;
+    expect(text).toBe(5);
+    expect(checkedParams(passed('addvar', { name: 'n', data: 'd', authed: '0' }), 'addvar', { required: ['authed'], flags: ['authed'] }).authed).toBe(false);
+  });
+
+  it('refuses a number or flag the catalog does not give that kind', () => {
+    const params = passed('addchannel', { name: 'general', delay: '5' });
+    expect(() => checkedParams(params, 'addchannel', { required: ['name'], numbers: ['name'] })).toThrow('reads name as a number');
+    expect(() => checkedParams(params, 'addchannel', { required: ['delay'], flags: ['delay'] })).toThrow('reads delay as a flag');
+  });
+
   it('reads a value sent under a recorded alias by its wire name', () => {
     const p = checkedParams(passed('editsub', { name: 'gold', level: '3' }), 'editsub', { required: ['sub', 'level'] });
     expect(p.sub).toBe('gold');
