@@ -9,7 +9,6 @@ import type { Params } from '../dispatch/params.js';
 import { fail, ok } from '../dispatch/reply.js';
 import type { HandlerContext, HandlerTable, Reply } from '../dispatch/types.js';
 import { either, listReply } from './answers.js';
-import { numberParam } from './params.js';
 import { checkedParams } from './checked-params.js';
 
 function fetchallchats(ctx: HandlerContext): Reply {
@@ -19,15 +18,15 @@ function fetchallchats(ctx: HandlerContext): Reply {
 
 /** A taken name is the failure. A negative delay is stored as 0. */
 function addchannel(ctx: HandlerContext, params: Params): Reply {
-  const p = checkedParams(params, 'addchannel', { required: ['name'] });
-  const created = createChannel(ctx.store, ctx.app.id, p.name, numberParam(params, 'delay', 0));
+  const p = checkedParams(params, 'addchannel', { required: ['name', 'delay'], numbers: ['delay'] });
+  const created = createChannel(ctx.store, ctx.app.id, p.name, p.delay);
   return either(created, 'Successfully created channel!', 'Failed to create channel!');
 }
 
 /** `editchan`: the delay in minutes, stored as seconds. Absent means 0, as E (null × 60). */
 function editchan(ctx: HandlerContext, params: Params): Reply {
-  const p = checkedParams(params, 'editchan', { required: ['name'] });
-  const done = setChannelDelay(ctx.store, ctx.app.id, p.name, numberParam(params, 'delay', 0) * 60);
+  const p = checkedParams(params, 'editchan', { required: ['name'], optional: ['delay'], numbers: ['delay'] });
+  const done = setChannelDelay(ctx.store, ctx.app.id, p.name, (p.delay ?? 0) * 60);
   return either(done, 'Successfully updated channel!', 'Failed To update channel!');
 }
 
@@ -44,10 +43,10 @@ function clearchannel(ctx: HandlerContext, params: Params): Reply {
 
 /** `muteuser`: muted until now + `time` seconds; the user must exist. */
 function muteuser(ctx: HandlerContext, params: Params): Reply {
-  const p = checkedParams(params, 'muteuser', { required: ['user'] });
+  const p = checkedParams(params, 'muteuser', { required: ['user', 'time'], numbers: ['time'] });
   const user = findUser(ctx.store, ctx.app.id, p.user);
   if (user === undefined) return fail("User doesn't exist!");
-  muteUser(ctx.store, ctx.app.id, user.username, ctx.now + numberParam(params, 'time', 0));
+  muteUser(ctx.store, ctx.app.id, user.username, ctx.now + p.time);
   return ok('Successfully muted user!');
 }
 

@@ -9,7 +9,7 @@ import { fail, ok } from '../dispatch/reply.js';
 import type { HandlerContext, HandlerTable, Reply } from '../dispatch/types.js';
 import { either, listReply } from './answers.js';
 import { measureUrl, type Measured } from './fetch-size.js';
-import { flagParam, wantsText } from './params.js';
+import { wantsText } from './params.js';
 import { checkFetchableUrl, isDiscordUrl } from './url-rules.js';
 import { checkedParams } from './checked-params.js';
 
@@ -40,13 +40,13 @@ async function upload(ctx: HandlerContext, params: Params): Promise<Reply> {
 
 /** `editfile`: a new URL (measured again, name taken from it) and login rule for an existing file. */
 async function editfile(ctx: HandlerContext, params: Params): Promise<Reply> {
-  const p = checkedParams(params, 'editfile', { required: ['id', 'url'] });
+  const p = checkedParams(params, 'editfile', { required: ['id', 'url', 'authed'], flags: ['authed'] });
   const id = p.id;
   if (findFile(ctx.store, ctx.app.id, id) === undefined) return fail('Failed to update file');
   const text = p.url;
   const fetched = await fetchForFile(ctx, text);
   if ('reply' in fetched) return fetched.reply;
-  const done = updateFile(ctx.store, ctx.app.id, id, { url: text, name: fileNameFromUrl(text), size: fetched.size, authed: flagParam(params, 'authed') });
+  const done = updateFile(ctx.store, ctx.app.id, id, { url: text, name: fileNameFromUrl(text), size: fetched.size, authed: p.authed });
   return either(done, 'Successfully updated file', 'Failed to update file');
 }
 

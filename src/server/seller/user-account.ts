@@ -12,7 +12,6 @@ import type { Params } from '../dispatch/params.js';
 import { fail, ok } from '../dispatch/reply.js';
 import type { HandlerContext, HandlerTable, Reply } from '../dispatch/types.js';
 import { either } from './answers.js';
-import { numberParam } from './params.js';
 import { checkedParams } from './checked-params.js';
 
 /** Runs `change` on the named user inside one transaction; false when there is no such user. */
@@ -87,9 +86,10 @@ function resetalluser(ctx: HandlerContext): Reply {
 }
 
 function setcooldown(ctx: HandlerContext, params: Params): Reply {
-  const seconds = numberParam(params, 'cooldown', 0);
+  const p = checkedParams(params, 'setcooldown', { required: ['user', 'cooldown'], numbers: ['cooldown'] });
+  const seconds = p.cooldown;
   if (seconds < 0) return fail('Invalid parameter: cooldown must be 0 or more');
-  const done = withUser(ctx, checkedParams(params, 'setcooldown', { required: ['user'] }).user, (id) => setUserCooldown(ctx.store, id, seconds));
+  const done = withUser(ctx, p.user, (id) => setUserCooldown(ctx.store, id, seconds));
   return either(done, 'Cooldown set successfully!', 'Failed to set cooldown!');
 }
 

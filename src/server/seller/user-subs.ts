@@ -9,7 +9,7 @@ import type { Params } from '../dispatch/params.js';
 import { fail } from '../dispatch/reply.js';
 import type { HandlerContext, HandlerTable, Reply } from '../dispatch/types.js';
 import { either, listReply } from './answers.js';
-import { daysToSeconds, flagParam, numberParam } from './params.js';
+import { daysToSeconds } from './params.js';
 import { checkedParams } from './checked-params.js';
 
 const ALL_USERS = 'all';
@@ -21,16 +21,16 @@ const ALL_USERS = 'all';
  */
 function extend(ctx: HandlerContext, params: Params): Reply {
   const { store, app, now } = ctx;
-  const p = checkedParams(params, 'extend', { required: ['user', 'sub'] });
+  const p = checkedParams(params, 'extend', { required: ['user', 'sub', 'expiry'], optional: ['activeOnly'], numbers: ['expiry'], flags: ['activeOnly'] });
   const target = p.user;
   const subName = p.sub;
-  const seconds = daysToSeconds(numberParam(params, 'expiry', 0));
+  const seconds = daysToSeconds(p.expiry);
   return store.tx(() => {
     const users = target === ALL_USERS ? listUsers(store, app.id) : [findUser(store, app.id, target)].filter((u) => u !== undefined);
     if (users.length === 0) return fail('User(s) not found!');
     if (findSubscription(store, app.id, subName) === undefined) return fail('Subscription not found!');
     if (seconds <= 0) return fail('Subscription expiry must be set in the future!');
-    const activeOnly = target === ALL_USERS && flagParam(params, 'activeOnly');
+    const activeOnly = target === ALL_USERS && (p.activeOnly ?? false);
     let extended = 0;
     for (const user of users) {
       if (activeOnly && !activeUserSubs(store, user.id, now).some((sub) => sub.subscription === subName)) continue;
@@ -44,9 +44,9 @@ function extend(ctx: HandlerContext, params: Params): Reply {
 /** `subtract`: seconds off the active subscriptions of that name (one user, or `all`). */
 function subtract(ctx: HandlerContext, params: Params): Reply {
   const { store, app, now } = ctx;
-  const seconds = numberParam(params, 'seconds', 0);
+  const p = checkedParams(params, 'subtract', { required: ['user', 'sub', 'seconds'], numbers: ['seconds'] });
+  const seconds = p.seconds;
   if (seconds <= 0) return fail('Seconds specified must be greater than zero!');
-  const p = checkedParams(params, 'subtract', { required: ['user', 'sub'] });
   const target = p.user;
   const subscription = p.sub;
   const failed = 'Failed to subtract from susbcriptions!';

@@ -16,7 +16,7 @@ import type { Params } from '../dispatch/params.js';
 import { fail, ok, reply } from '../dispatch/reply.js';
 import type { HandlerContext, HandlerTable, Reply } from '../dispatch/types.js';
 import { either, listReply, str } from './answers.js';
-import { daysToSeconds, numberParam } from './params.js';
+import { daysToSeconds } from './params.js';
 import { checkedParams } from './checked-params.js';
 
 /** `fetchallusers` returns at most this many rows, as E. */
@@ -94,10 +94,10 @@ function verifyuser(ctx: HandlerContext, params: Params): Reply {
  */
 async function adduser(ctx: HandlerContext, params: Params): Promise<Reply> {
   const { store, app, now } = ctx;
-  const p = checkedParams(params, 'adduser', { required: ['user', 'sub'], optional: ['pass'] });
+  const p = checkedParams(params, 'adduser', { required: ['user', 'sub', 'expiry'], optional: ['pass'], numbers: ['expiry'] });
   const username = p.user;
   const subName = p.sub;
-  const seconds = daysToSeconds(numberParam(params, 'expiry', 0));
+  const seconds = daysToSeconds(p.expiry);
   const refusal = (): Reply | undefined => {
     if (username === 'all') return fail('Username not allowed!');
     if (username.length > MAX_USERNAME_LENGTH) return fail('Username must be shorter than 70 characters');

@@ -8,7 +8,6 @@ import type { Params } from '../dispatch/params.js';
 import { fail, ok } from '../dispatch/reply.js';
 import type { HandlerContext, HandlerTable, Reply } from '../dispatch/types.js';
 import { either, listReply } from './answers.js';
-import { flagParam } from './params.js';
 import { checkedParams } from './checked-params.js';
 
 function fetchallvars(ctx: HandlerContext): Reply {
@@ -25,11 +24,11 @@ function retrvvar(ctx: HandlerContext, params: Params): Reply {
 }
 
 function addvar(ctx: HandlerContext, params: Params): Reply {
-  const p = checkedParams(params, 'addvar', { required: ['name', 'data'] });
+  const p = checkedParams(params, 'addvar', { required: ['name', 'data', 'authed'], flags: ['authed'] });
   const name = p.name;
   // The store's column size (E: varchar 49); the page gives no wording for it.
   if ([...name].length > GLOBAL_VAR_NAME_MAX) return fail(`Invalid parameter: name must be at most ${GLOBAL_VAR_NAME_MAX} characters`);
-  const created = createGlobalVar(ctx.store, ctx.app.id, name, p.data, flagParam(params, 'authed'));
+  const created = createGlobalVar(ctx.store, ctx.app.id, name, p.data, p.authed);
   return either(created, 'Successfully created variable!', 'Varialbe name already exists!');
 }
 

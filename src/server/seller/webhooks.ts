@@ -7,7 +7,6 @@ import type { Params } from '../dispatch/params.js';
 import { fail } from '../dispatch/reply.js';
 import type { HandlerContext, HandlerTable, Reply } from '../dispatch/types.js';
 import { either, listReply } from './answers.js';
-import { flagParam } from './params.js';
 import { checkFetchableUrl } from './url-rules.js';
 import { checkedParams } from './checked-params.js';
 
@@ -28,7 +27,7 @@ function fetchallwebhooks(ctx: HandlerContext): Reply {
 
 /** `addwebhook`. A loopback URL is allowed in the sandbox (url-rules.ts); a taken `webid` is the failure. */
 function addwebhook(ctx: HandlerContext, params: Params): Reply {
-  const p = checkedParams(params, 'addwebhook', { required: ['baseurl'], optional: ['ua', 'webid'] });
+  const p = checkedParams(params, 'addwebhook', { required: ['baseurl', 'authed'], optional: ['ua', 'webid'], flags: ['authed'] });
   const baseurl = p.baseurl;
   const checked = checkFetchableUrl(baseurl);
   if ('problem' in checked) {
@@ -38,7 +37,7 @@ function addwebhook(ctx: HandlerContext, params: Params): Reply {
     baselink: baseurl,
     webid: p.webid,
     useragent: p.ua,
-    authed: flagParam(params, 'authed'),
+    authed: p.authed,
   });
   return either(created !== undefined, 'Successfully added webhook!', 'Failed to add webhook!');
 }
