@@ -15,6 +15,7 @@ import type { HandlerContext, HandlerTable, Reply } from '../dispatch/types.js';
 import { wantsText } from './params.js';
 import { applyTokenSettings, tokenList, tokenSettingProblem } from './app-tokens.js';
 import { isValidCidr, splitRanges } from '../domain/vpn-ranges.js';
+import { checkedParams } from './checked-params.js';
 
 /**
  * The custom client messages as `getsettings` names them, and the `updatesettings` parameter
@@ -249,7 +250,7 @@ function unpauseapp(ctx: HandlerContext): Reply {
 }
 
 function addhash(ctx: HandlerContext, params: Params): Reply {
-  addAppHash(ctx.store, ctx.app.id, params.get('hash') ?? '');
+  addAppHash(ctx.store, ctx.app.id, checkedParams(params, 'addhash', { required: ['hash'] }).hash);
   return ok('Successfully added hash!');
 }
 

@@ -4,6 +4,7 @@ import type { Params } from '../dispatch/params.js';
 import { fail, ok } from '../dispatch/reply.js';
 import type { HandlerContext, HandlerTable, Reply } from '../dispatch/types.js';
 import { either, listReply } from './answers.js';
+import { checkedParams } from './checked-params.js';
 
 function fetchallblacks(ctx: HandlerContext): Reply {
   const rows = listBlacklists(ctx.store, ctx.app.id).map((row) => ({ hwid: row.hwid, ip: row.ip, type: row.type }));
@@ -15,8 +16,7 @@ function fetchallblacks(ctx: HandlerContext): Reply {
  * accepted here (unlike a ban's automatic blacklisting): a tester asked for it explicitly.
  */
 function black(ctx: HandlerContext, params: Params): Reply {
-  const ip = params.get('ip');
-  const hwid = params.get('hwid');
+  const { ip, hwid } = checkedParams(params, 'black', { optional: ['ip', 'hwid'] });
   ctx.store.tx(() => {
     if (ip !== undefined) addBlacklist(ctx.store, ctx.app.id, 'ip', ip);
     if (hwid !== undefined) addBlacklist(ctx.store, ctx.app.id, 'hwid', hwid);
@@ -25,9 +25,10 @@ function black(ctx: HandlerContext, params: Params): Reply {
 }
 
 function delblack(ctx: HandlerContext, params: Params): Reply {
-  const type = params.get('blacktype') ?? '';
+  const p = checkedParams(params, 'delblack', { required: ['data', 'blacktype'] });
+  const type = p.blacktype;
   if (!isBlacklistType(type)) return fail('Invalid blacklist type!');
-  const deleted = deleteBlacklist(ctx.store, ctx.app.id, type, params.get('data') ?? '');
+  const deleted = deleteBlacklist(ctx.store, ctx.app.id, type, p.data);
   return either(deleted > 0, 'Successfully deleted blacklist!', 'Failed to delete blacklist!');
 }
 

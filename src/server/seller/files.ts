@@ -9,8 +9,9 @@ import { fail, ok } from '../dispatch/reply.js';
 import type { HandlerContext, HandlerTable, Reply } from '../dispatch/types.js';
 import { either, listReply } from './answers.js';
 import { measureUrl, type Measured } from './fetch-size.js';
-import { flagParam, wantsText } from './params.js';
+import { wantsText } from './params.js';
 import { checkFetchableUrl, isDiscordUrl } from './url-rules.js';
+import { checkedParams } from './checked-params.js';
 
 const LOCAL_URL_MESSAGE = "URL can't be a local path! Must be a remote URL accessible by the open internet";
 
@@ -28,7 +29,7 @@ async function fetchForFile(ctx: HandlerContext, text: string): Promise<{ url: U
 
 /** `upload`: new file with a random 6-digit id, login required by default (E ignores `authed` here). */
 async function upload(ctx: HandlerContext, params: Params): Promise<Reply> {
-  const text = params.get('url') ?? '';
+  const text = checkedParams(params, 'upload', { required: ['url'] }).url;
   const fetched = await fetchForFile(ctx, text);
   if ('reply' in fetched) return fetched.reply;
   const file = createFile(ctx.store, ctx.app.id, { url: text, size: fetched.size }, ctx.now);
@@ -39,17 +40,18 @@ async function upload(ctx: HandlerContext, params: Params): Promise<Reply> {
 
 /** `editfile`: a new URL (measured again, name taken from it) and login rule for an existing file. */
 async function editfile(ctx: HandlerContext, params: Params): Promise<Reply> {
-  const id = params.get('id') ?? '';
+  const p = checkedParams(params, 'editfile', { required: ['id', 'url', 'authed'], flags: ['authed'] });
+  const id = p.id;
   if (findFile(ctx.store, ctx.app.id, id) === undefined) return fail('Failed to update file');
-  const text = params.get('url') ?? '';
+  const text = p.url;
   const fetched = await fetchForFile(ctx, text);
   if ('reply' in fetched) return fetched.reply;
-  const done = updateFile(ctx.store, ctx.app.id, id, { url: text, name: fileNameFromUrl(text), size: fetched.size, authed: flagParam(params, 'authed') });
+  const done = updateFile(ctx.store, ctx.app.id, id, { url: text, name: fileNameFromUrl(text), size: fetched.size, authed: p.authed });
   return either(done, 'Successfully updated file', 'Failed to update file');
 }
 
 function fetchfile(ctx: HandlerContext, params: Params): Reply {
-  const id = params.get('id') ?? '';
+  const id = checkedParams(params, 'fetchfile', { required: ['id'] }).id;
   const file = findFile(ctx.store, ctx.app.id, id);
   if (file === undefined) return fail(`No file Found with ID: ${id}`);
   return ok('Successfully retrieved file', { file: { id: file.id, url: file.url, name: file.name, size: file.size, authed: String(file.authed) } });
@@ -61,7 +63,8 @@ function fetchallfiles(ctx: HandlerContext): Reply {
 
 /** E's sentences, including the odd failure wording of a single delete. */
 function delfile(ctx: HandlerContext, params: Params): Reply {
-  return either(deleteFile(ctx.store, ctx.app.id, params.get('fileid') ?? ''), 'Successfully deleted files!', 'Failed to delete all files!');
+  const p = checkedParams(params, 'delfile', { required: ['fileid'] });
+  return either(deleteFile(ctx.store, ctx.app.id, p.fileid), 'Successfully deleted files!', 'Failed to delete all files!');
 }
 
 function delallfiles(ctx: HandlerContext): Reply {

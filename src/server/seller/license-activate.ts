@@ -12,6 +12,7 @@ import { createSession, deleteSession } from '../domain/sessions.js';
 import type { Params } from '../dispatch/params.js';
 import { fail, ok } from '../dispatch/reply.js';
 import type { HandlerContext, Reply } from '../dispatch/types.js';
+import { checkedParams } from './checked-params.js';
 
 /** The seller API's own wording of the register refusals (the client's come from app messages). */
 const ACTIVATE_MESSAGES: Partial<Record<RegisterFailure, string>> = {
@@ -29,13 +30,14 @@ const ACTIVATE_MESSAGES: Partial<Record<RegisterFailure, string>> = {
  * copied). Each subscription carries the register fields: subscription, key, expiry, timeleft.
  */
 export async function activateLicense(ctx: HandlerContext, params: Params): Promise<Reply> {
+  const p = checkedParams(params, 'activate', { required: ['user', 'pass', 'key'], optional: ['hwid'] });
   const session = createSession(ctx.store, ctx.app, { ip: ctx.ip, api: '1.3' }, ctx.now);
   try {
     const result = await registerWithKey(ctx.store, ctx.app, session, {
-      username: params.get('user'),
-      pass: params.get('pass'),
-      key: params.get('key'),
-      hwid: params.get('hwid'),
+      username: p.user,
+      pass: p.pass,
+      key: p.key,
+      hwid: p.hwid,
       ip: ctx.ip,
     }, ctx.now);
     if (!result.ok) return fail(ACTIVATE_MESSAGES[result.code] ?? result.message);

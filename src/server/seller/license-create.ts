@@ -13,7 +13,8 @@ import type { Params } from '../dispatch/params.js';
 import { fail, ok } from '../dispatch/reply.js';
 import type { HandlerContext, Reply } from '../dispatch/types.js';
 import { dailyQuota, DAILY_QUOTA_MESSAGE, MAX_KEYS_PER_CALL, TOO_MANY_PER_CALL_MESSAGE } from './key-quota.js';
-import { daysToSeconds, numberParam, wantsText } from './params.js';
+import { daysToSeconds, wantsText } from './params.js';
+import { checkedParams } from './checked-params.js';
 
 /**
  * The quantity a shop's JSON webhook body carries (Sellix `data.quantity`, Shoppy
@@ -41,10 +42,11 @@ export function shopQuantity(body: string | undefined): number | undefined {
 class RefusedGeneration extends Error {}
 
 export function addLicenses(ctx: HandlerContext, params: Params): Reply {
-  const amount = shopQuantity(ctx.request.body) ?? numberParam(params, 'amount', 1);
+  const p = checkedParams(params, 'add', { required: ['expiry'], optional: ['amount', 'mask', 'level', 'character', 'note', 'owner'], numbers: ['expiry', 'amount'] });
+  const amount = shopQuantity(ctx.request.body) ?? p.amount ?? 1;
   if (amount > MAX_KEYS_PER_CALL) return fail(TOO_MANY_PER_CALL_MESSAGE);
   if (amount < 1) return fail('Invalid parameter: amount must be from 1 to 100');
-  const mask = normalizeMask(params.get('mask'));
+  const mask = normalizeMask(p.mask);
   if (isFixedMask(mask) && amount > 1) return fail("Can't do custom key with amount greater than one");
 
   const quota = dailyQuota(ctx.store, ctx.app.id, amount, ctx.now);
@@ -54,8 +56,8 @@ export function addLicenses(ctx: HandlerContext, params: Params): Reply {
     return { ...fail(DAILY_QUOTA_MESSAGE), status: 429, headers: { 'retry-after': String(quota.retryAfter) } };
   }
 
-  const owner = params.get('owner');
-  const expires = daysToSeconds(numberParam(params, 'expiry', 0));
+  const owner = p.owner;
+  const expires = daysToSeconds(p.expiry);
   // Keys made for a reseller account are paid from its balance for that duration, in the same
   // transaction, so a spent balance makes nothing.
   const reseller = owner === undefined ? undefined : findAppReseller(ctx.store, ctx.app, owner);
@@ -67,9 +69,9 @@ export function addLicenses(ctx: HandlerContext, params: Params): Reply {
     const result = generateLicenses(ctx.store, ctx.app.id, {
       mask,
       amount,
-      level: params.get('level') ?? '1',
-      character: parseCharacterSet(params.get('character')),
-      note: params.get('note') ?? null,
+      level: p.level ?? '1',
+      character: parseCharacterSet(p.character),
+      note: p.note ?? null,
       genby: owner ?? 'SellerAPI',
       expires,
     }, ctx.now);

@@ -21,6 +21,7 @@ import { subscriptionsAtLevel } from '../domain/subscriptions.js';
 import { extendOrGrantSub } from '../domain/user-subs.js';
 import { findUser } from '../domain/users.js';
 import type { Params } from '../dispatch/params.js';
+import { checkedParams } from './checked-params.js';
 import { fail, ok, reply } from '../dispatch/reply.js';
 import type { HandlerContext, HandlerTable, Reply } from '../dispatch/types.js';
 import { either, listReply, str } from './answers.js';
@@ -28,8 +29,9 @@ import { activateLicense } from './license-activate.js';
 import { addLicenses } from './license-create.js';
 import { daysToSeconds, flagParam, numberParam } from './params.js';
 
-function key(params: Params): string {
-  return params.get('key') ?? '';
+/** The `key` every one-key operation (`type`) requires. */
+function key(params: Params, type: string): string {
+  return checkedParams(params, type, { required: ['key'] }).key;
 }
 
 /**
@@ -59,7 +61,7 @@ function fetchallkeys(ctx: HandlerContext): Reply {
 
 /** `info`: flat fields, no message, as E. */
 function info(ctx: HandlerContext, params: Params): Reply {
-  const row = findLicense(ctx.store, ctx.app.id, key(params));
+  const row = findLicense(ctx.store, ctx.app.id, key(params, 'info'));
   if (row === undefined) return fail('Key Not Found');
   return reply(true, {
     duration: String(row.expires),
@@ -74,18 +76,18 @@ function info(ctx: HandlerContext, params: Params): Reply {
 }
 
 function verify(ctx: HandlerContext, params: Params): Reply {
-  return either(findLicense(ctx.store, ctx.app.id, key(params)) !== undefined, 'Key Successfully Verified', 'Key Not Found');
+  return either(findLicense(ctx.store, ctx.app.id, key(params, 'verify')) !== undefined, 'Key Successfully Verified', 'Key Not Found');
 }
 
 function del(ctx: HandlerContext, params: Params): Reply {
-  const done = deleteLicense(ctx.store, ctx.app.id, key(params), { userToo: flagParam(params, 'userToo') });
+  const done = deleteLicense(ctx.store, ctx.app.id, key(params, 'del'), { userToo: flagParam(params, 'userToo') });
   return either(done, 'Successfully deleted license!', 'Failed to delete license!');
 }
 
 /** Keys joined by exactly ", " (E splits on that); stops at the first that fails, keeping earlier deletions. */
 function delmultiple(ctx: HandlerContext, params: Params): Reply {
   const userToo = flagParam(params, 'userToo');
-  for (const one of key(params).split(', ')) {
+  for (const one of key(params, 'delmultiple').split(', ')) {
     if (!deleteLicense(ctx.store, ctx.app.id, one, { userToo })) return fail('Failed to delete license(s)');
   }
   return ok('Successfully deleted license(s)');
@@ -104,16 +106,18 @@ function delunused(ctx: HandlerContext): Reply {
 }
 
 function ban(ctx: HandlerContext, params: Params): Reply {
-  const done = banLicense(ctx.store, ctx.app.id, key(params), params.get('reason') ?? null, { userToo: flagParam(params, 'userToo') });
+  const p = checkedParams(params, 'ban', { required: ['key'], optional: ['reason'] });
+  const done = banLicense(ctx.store, ctx.app.id, p.key, p.reason ?? null, { userToo: flagParam(params, 'userToo') });
   return either(done, 'Successfully banned license!', 'Failed to ban license!');
 }
 
 function unban(ctx: HandlerContext, params: Params): Reply {
-  return either(unbanLicense(ctx.store, ctx.app.id, key(params)), 'Successfully unbanned license!', 'Failed to unban license!');
+  return either(unbanLicense(ctx.store, ctx.app.id, key(params, 'unban')), 'Successfully unbanned license!', 'Failed to unban license!');
 }
 
 function setnote(ctx: HandlerContext, params: Params): Reply {
-  return either(setLicenseNote(ctx.store, ctx.app.id, key(params), params.get('note') ?? null), 'Successfully set note', 'Failed to set note');
+  const p = checkedParams(params, 'setnote', { required: ['key', 'note'] });
+  return either(setLicenseNote(ctx.store, ctx.app.id, p.key, p.note), 'Successfully set note', 'Failed to set note');
 }
 
 /**
@@ -121,14 +125,14 @@ function setnote(ctx: HandlerContext, params: Params): Reply {
  * (every answer of the spec has it) and keeps `note`, which is what clients read.
  */
 function fetchnote(ctx: HandlerContext, params: Params): Reply {
-  const row = findLicense(ctx.store, ctx.app.id, key(params));
+  const row = findLicense(ctx.store, ctx.app.id, key(params, 'fetchnote'));
   if (row === undefined) return fail('Key not found');
   return reply(true, { note: row.note });
 }
 
 /** `edit`: the duration in raw seconds. An unknown key is refused (E reports success for it). */
 function edit(ctx: HandlerContext, params: Params): Reply {
-  const done = setLicenseDuration(ctx.store, ctx.app.id, key(params), numberParam(params, 'expiry', 0));
+  const done = setLicenseDuration(ctx.store, ctx.app.id, key(params, 'edit'), numberParam(params, 'expiry', 0));
   return either(done, 'License Edit Successful', 'Key Not Found');
 }
 
@@ -145,12 +149,13 @@ function addtime(ctx: HandlerContext, params: Params): Reply {
  */
 function assignkey(ctx: HandlerContext, params: Params): Reply {
   const { store, app, now } = ctx;
+  const p = checkedParams(params, 'assignkey', { required: ['key', 'user'] });
   return store.tx(() => {
-    const license = findLicense(store, app.id, key(params));
+    const license = findLicense(store, app.id, p.key);
     if (license === undefined) return fail('License not found!');
     if (license.status === 'Banned' || license.banned !== null) return fail('Key is banned, and can not be assigned!');
     if (license.status !== 'Not Used') return fail('Key is already assigned to a user!');
-    const user = findUser(store, app.id, params.get('user') ?? '');
+    const user = findUser(store, app.id, p.user);
     if (user === undefined) return fail('Username not found!');
     const sub = subscriptionsAtLevel(store, app.id, license.level)[0];
     if (sub === undefined) return fail('Subscription not found!');

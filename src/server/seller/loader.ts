@@ -4,6 +4,7 @@ import type { Params } from '../dispatch/params.js';
 import { fail } from '../dispatch/reply.js';
 import type { HandlerContext, HandlerTable, Reply } from '../dispatch/types.js';
 import { either, listReply } from './answers.js';
+import { checkedParams } from './checked-params.js';
 
 function fetchallbuttons(ctx: HandlerContext): Reply {
   const rows = listLoaderButtons(ctx.store, ctx.app.id).map((b) => ({ text: b.text, value: b.value }));
@@ -12,15 +13,17 @@ function fetchallbuttons(ctx: HandlerContext): Reply {
 
 /** The value is the id the loader sends back: no spaces (the page's rule; E does not check it). */
 function addbutton(ctx: HandlerContext, params: Params): Reply {
-  const value = params.get('value') ?? '';
+  const p = checkedParams(params, 'addbutton', { required: ['text', 'value'] });
+  const value = p.value;
   if (/\s/.test(value)) return fail('Invalid parameter: value must not contain spaces');
-  const added = addLoaderButton(ctx.store, ctx.app.id, params.get('text') ?? '', value);
+  const added = addLoaderButton(ctx.store, ctx.app.id, p.text, value);
   // "Succesfully" (sic) is E's spelling, which clients may match.
   return either(added, 'Succesfully added button!', "Failed to add button! You can't have two button with the same value.");
 }
 
 function delbutton(ctx: HandlerContext, params: Params): Reply {
-  return either(deleteLoaderButton(ctx.store, ctx.app.id, params.get('value') ?? ''), 'Successfully deleted button!', 'Failed to delete button!');
+  const p = checkedParams(params, 'delbutton', { required: ['value'] });
+  return either(deleteLoaderButton(ctx.store, ctx.app.id, p.value), 'Successfully deleted button!', 'Failed to delete button!');
 }
 
 /**

@@ -3,6 +3,7 @@ import { deleteAllSessions, deleteSession, listLiveSessions } from '../domain/se
 import type { Params } from '../dispatch/params.js';
 import type { HandlerContext, HandlerTable, Reply } from '../dispatch/types.js';
 import { either, listReply } from './answers.js';
+import { checkedParams } from './checked-params.js';
 
 /** Live sessions; `credential` is null until the session logs in, `validated` is "0"/"1". */
 function fetchallsessions(ctx: HandlerContext): Reply {
@@ -17,7 +18,8 @@ function fetchallsessions(ctx: HandlerContext): Reply {
 }
 
 function kill(ctx: HandlerContext, params: Params): Reply {
-  return either(deleteSession(ctx.store, ctx.app.id, params.get('sessid') ?? ''), 'Successfully killed session!', 'Failed to kill session!');
+  const p = checkedParams(params, 'kill', { required: ['sessid'] });
+  return either(deleteSession(ctx.store, ctx.app.id, p.sessid), 'Successfully killed session!', 'Failed to kill session!');
 }
 
 function killall(ctx: HandlerContext): Reply {

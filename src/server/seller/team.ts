@@ -11,6 +11,7 @@ import { fail, ok, reply } from '../dispatch/reply.js';
 import type { HandlerContext, HandlerTable, Reply } from '../dispatch/types.js';
 import { either } from './answers.js';
 import { numberParam } from './params.js';
+import { checkedParams } from './checked-params.js';
 
 /** 11 page flags: 1 … 2047 (every page). */
 const MAX_PERMS = 2047;
@@ -21,19 +22,20 @@ async function addAccount(ctx: HandlerContext, params: Params): Promise<Reply> {
   const perms = numberParam(params, 'perms', MAX_PERMS);
   // E checks only "> 0"; more than the 11 flags would grant pages that do not exist.
   if (perms < 1 || perms > MAX_PERMS) return fail(PERMS_MESSAGE);
-  const username = params.get('user') ?? '';
-  const email = params.get('email') ?? '';
+  const p = checkedParams(params, 'addAccount', { required: ['role', 'user', 'pass', 'email'], optional: ['keylevels'] });
+  const username = p.user;
+  const email = p.email;
   // Taken within this app only (its seller's own name included): other apps' teams stay unseen.
   if (username === ctx.app.owner || findAppAccount(ctx.store, ctx.app.id, username) !== undefined) return fail('Username already taken!');
-  const passwordHash = await hashPassword(params.get('pass') ?? '');
+  const passwordHash = await hashPassword(p.pass);
   const created = createAccount(ctx.store, {
     username,
-    role: params.get('role') ?? 'Reseller',
+    role: p.role,
     email,
     passwordHash,
     appId: ctx.app.id,
     owner: ctx.app.owner,
-    keylevels: params.get('keylevels') ?? 'N/A',
+    keylevels: p.keylevels ?? 'N/A',
     perms,
   }, ctx.now);
   if (created === 'usernametaken') return fail('Username already taken!');
@@ -43,7 +45,8 @@ async function addAccount(ctx: HandlerContext, params: Params): Promise<Reply> {
 
 /** Only accounts of this app; the seller's own account has none and cannot be deleted here. */
 function deleteAccount(ctx: HandlerContext, params: Params): Reply {
-  return either(deleteAppAccount(ctx.store, ctx.app.id, params.get('user') ?? ''), 'Successfully deleted account!', 'Failed to delete account!');
+  const p = checkedParams(params, 'deleteAccount', { required: ['user'] });
+  return either(deleteAppAccount(ctx.store, ctx.app.id, p.user), 'Successfully deleted account!', 'Failed to delete account!');
 }
 
 /** This app's reseller account of that name, or undefined. */
@@ -64,7 +67,7 @@ function setbalance(ctx: HandlerContext, params: Params): Reply {
     add[unit] = count;
   }
   return ctx.store.tx(() => {
-    const account = ownReseller(ctx, params.get('username'));
+    const account = ownReseller(ctx, checkedParams(params, 'setbalance', { required: ['username'] }).username);
     if (account === undefined) return fail("You don't own account you were attemping to modify balance for");
     addBalance(ctx.store, ctx.app.id, account.username, add);
     return ok('Balance Successfully Added');
@@ -76,8 +79,9 @@ function setbalance(ctx: HandlerContext, params: Params): Reply {
  * null for three_month and six_month, a bug not copied). Counts are strings, as E's.
  */
 function getbalance(ctx: HandlerContext, params: Params): Reply {
-  const account = ownReseller(ctx, params.get('username'));
-  if (account === undefined || params.get('appname') !== ctx.app.name) return fail("Reseller Account Doesn't Exist Or It Doesn't Belong To You");
+  const p = checkedParams(params, 'getbalance', { required: ['username', 'appname'] });
+  const account = ownReseller(ctx, p.username);
+  if (account === undefined || p.appname !== ctx.app.name) return fail("Reseller Account Doesn't Exist Or It Doesn't Belong To You");
   const b = parseBalance(account.balance);
   const total = BALANCE_UNITS.reduce((sum, unit) => sum + b[unit], 0);
   return reply(true, {

@@ -12,12 +12,12 @@ import type { Params } from '../dispatch/params.js';
 import { fail, ok } from '../dispatch/reply.js';
 import type { HandlerContext, HandlerTable, Reply } from '../dispatch/types.js';
 import { either } from './answers.js';
-import { numberParam } from './params.js';
+import { checkedParams } from './checked-params.js';
 
 /** Runs `change` on the named user inside one transaction; false when there is no such user. */
-function withUser(ctx: HandlerContext, username: string | undefined, change: (userId: number, username: string) => void): boolean {
+function withUser(ctx: HandlerContext, username: string, change: (userId: number, username: string) => void): boolean {
   return ctx.store.tx(() => {
-    const user = username === undefined ? undefined : findUser(ctx.store, ctx.app.id, username);
+    const user = findUser(ctx.store, ctx.app.id, username);
     if (user === undefined) return false;
     change(user.id, user.username);
     return true;
@@ -30,9 +30,10 @@ function withUser(ctx: HandlerContext, username: string | undefined, change: (us
  * password reset is how a seller locks out whoever knows the old one.
  */
 async function resetpw(ctx: HandlerContext, params: Params): Promise<Reply> {
-  const username = params.get('user');
-  if (username === undefined || findUser(ctx.store, ctx.app.id, username) === undefined) return fail('Failed To reset password');
-  const passwd = params.get('passwd');
+  const p = checkedParams(params, 'resetpw', { required: ['user'], optional: ['passwd'] });
+  const username = p.user;
+  if (findUser(ctx.store, ctx.app.id, username) === undefined) return fail('Failed To reset password');
+  const passwd = p.passwd;
   const hash = passwd === undefined ? null : await hashPassword(passwd);
   const done = withUser(ctx, username, (id, name) => {
     setUserPassword(ctx.store, id, hash);
@@ -43,7 +44,8 @@ async function resetpw(ctx: HandlerContext, params: Params): Promise<Reply> {
 
 /** `editemail`: stored only as the SHA-1 of the lower-cased address. */
 function editemail(ctx: HandlerContext, params: Params): Reply {
-  const done = withUser(ctx, params.get('user'), (id) => setUserEmail(ctx.store, id, params.get('email') ?? null));
+  const p = checkedParams(params, 'editemail', { required: ['user', 'email'] });
+  const done = withUser(ctx, p.user, (id) => setUserEmail(ctx.store, id, p.email));
   return either(done, 'Successfully changed email!', 'Failed to change email!');
 }
 
@@ -52,15 +54,16 @@ function editemail(ctx: HandlerContext, params: Params): Reply {
  * out, so every session logged in as them ends (E ends only `sessionID`, which is ended too).
  */
 function editusername(ctx: HandlerContext, params: Params): Reply {
-  const from = params.get('currentUsername') ?? '';
-  const to = params.get('newUsername') ?? '';
+  const p = checkedParams(params, 'editusername', { required: ['currentUsername', 'newUsername'], optional: ['sessionID'] });
+  const from = p.currentUsername;
+  const to = p.newUsername;
   if (to === 'all') return fail('Username not allowed!');
   if (to.length > MAX_USERNAME_LENGTH) return fail('Username must be shorter than 70 characters');
   return ctx.store.tx(() => {
     const renamed = renameUser(ctx.store, ctx.app.id, from, to);
     if (!renamed.ok) return fail(renamed.code === 'taken' ? 'Username already used!' : 'Failed to change username!');
     deleteSessionsOf(ctx.store, ctx.app.id, to);
-    const sessionId = params.get('sessionID');
+    const sessionId = p.sessionID;
     if (sessionId !== undefined) deleteSession(ctx.store, ctx.app.id, sessionId);
     return ok('Successfully changed username, user logged out!');
   });
@@ -68,12 +71,13 @@ function editusername(ctx: HandlerContext, params: Params): Reply {
 
 /** `addhwiduser`: appends a HWID. E answers `Added HWID` even for an unknown user; the sandbox says so. */
 function addhwiduser(ctx: HandlerContext, params: Params): Reply {
-  const done = withUser(ctx, params.get('user'), (id) => addUserHwid(ctx.store, id, params.get('hwid') ?? ''));
+  const p = checkedParams(params, 'addhwiduser', { required: ['user', 'hwid'] });
+  const done = withUser(ctx, p.user, (id) => addUserHwid(ctx.store, id, p.hwid));
   return either(done, 'Added HWID', 'User not found!');
 }
 
 function resetuser(ctx: HandlerContext, params: Params): Reply {
-  const done = withUser(ctx, params.get('user'), (id) => resetUserHwid(ctx.store, id));
+  const done = withUser(ctx, checkedParams(params, 'resetuser', { required: ['user'] }).user, (id) => resetUserHwid(ctx.store, id));
   return either(done, 'Successfully reset user!', 'Failed to reset user!');
 }
 
@@ -82,9 +86,10 @@ function resetalluser(ctx: HandlerContext): Reply {
 }
 
 function setcooldown(ctx: HandlerContext, params: Params): Reply {
-  const seconds = numberParam(params, 'cooldown', 0);
+  const p = checkedParams(params, 'setcooldown', { required: ['user', 'cooldown'], numbers: ['cooldown'] });
+  const seconds = p.cooldown;
   if (seconds < 0) return fail('Invalid parameter: cooldown must be 0 or more');
-  const done = withUser(ctx, params.get('user'), (id) => setUserCooldown(ctx.store, id, seconds));
+  const done = withUser(ctx, p.user, (id) => setUserCooldown(ctx.store, id, seconds));
   return either(done, 'Cooldown set successfully!', 'Failed to set cooldown!');
 }
 
@@ -93,17 +98,18 @@ function setcooldown(ctx: HandlerContext, params: Params): Reply {
  * docs/design.md). Their sessions end too (E leaves them open): a ban should not wait for a logout.
  */
 function banuser(ctx: HandlerContext, params: Params): Reply {
+  const p = checkedParams(params, 'banuser', { required: ['user', 'reason'] });
   return ctx.store.tx(() => {
-    const user = findUser(ctx.store, ctx.app.id, params.get('user') ?? '');
+    const user = findUser(ctx.store, ctx.app.id, p.user);
     if (user === undefined) return fail('User not found!');
-    banUser(ctx.store, ctx.app.id, user.username, params.get('reason') ?? '', { hwid: user.hwid, ip: user.ip });
+    banUser(ctx.store, ctx.app.id, user.username, p.reason, { hwid: user.hwid, ip: user.ip });
     deleteSessionsOf(ctx.store, ctx.app.id, user.username);
     return ok('Successfully banned user!');
   });
 }
 
 function unbanuser(ctx: HandlerContext, params: Params): Reply {
-  const user = unbanUser(ctx.store, ctx.app.id, params.get('user') ?? '');
+  const user = unbanUser(ctx.store, ctx.app.id, checkedParams(params, 'unbanuser', { required: ['user'] }).user);
   return either(user !== undefined, 'Successfully unbanned user!', 'User not found!');
 }
 
@@ -112,7 +118,7 @@ function unbanuser(ctx: HandlerContext, params: Params): Reply {
  * sessions (E leaves them open): a paused user cannot log in, so a live session should not outlast it.
  */
 function pauseuser(ctx: HandlerContext, params: Params): Reply {
-  const done = withUser(ctx, params.get('username'), (userId, name) => {
+  const done = withUser(ctx, checkedParams(params, 'pauseuser', { required: ['username'] }).username, (userId, name) => {
     freezeSubs(ctx.store, { appId: ctx.app.id, userId }, ctx.now);
     deleteSessionsOf(ctx.store, ctx.app.id, name);
   });
@@ -120,7 +126,7 @@ function pauseuser(ctx: HandlerContext, params: Params): Reply {
 }
 
 function unpauseuser(ctx: HandlerContext, params: Params): Reply {
-  const done = withUser(ctx, params.get('username'), (userId) => thawSubs(ctx.store, { appId: ctx.app.id, userId }, ctx.now));
+  const done = withUser(ctx, checkedParams(params, 'unpauseuser', { required: ['username'] }).username, (userId) => thawSubs(ctx.store, { appId: ctx.app.id, userId }, ctx.now));
   return either(done, 'Successfully unpaused user!', 'Failed to unpause user!');
 }
 

@@ -9,7 +9,8 @@ import type { Params } from '../dispatch/params.js';
 import { fail } from '../dispatch/reply.js';
 import type { HandlerContext, HandlerTable, Reply } from '../dispatch/types.js';
 import { either, listReply } from './answers.js';
-import { daysToSeconds, flagParam, numberParam } from './params.js';
+import { daysToSeconds } from './params.js';
+import { checkedParams } from './checked-params.js';
 
 const ALL_USERS = 'all';
 
@@ -20,15 +21,16 @@ const ALL_USERS = 'all';
  */
 function extend(ctx: HandlerContext, params: Params): Reply {
   const { store, app, now } = ctx;
-  const target = params.get('user') ?? '';
-  const subName = params.get('sub') ?? '';
-  const seconds = daysToSeconds(numberParam(params, 'expiry', 0));
+  const p = checkedParams(params, 'extend', { required: ['user', 'sub', 'expiry'], optional: ['activeOnly'], numbers: ['expiry'], flags: ['activeOnly'] });
+  const target = p.user;
+  const subName = p.sub;
+  const seconds = daysToSeconds(p.expiry);
   return store.tx(() => {
     const users = target === ALL_USERS ? listUsers(store, app.id) : [findUser(store, app.id, target)].filter((u) => u !== undefined);
     if (users.length === 0) return fail('User(s) not found!');
     if (findSubscription(store, app.id, subName) === undefined) return fail('Subscription not found!');
     if (seconds <= 0) return fail('Subscription expiry must be set in the future!');
-    const activeOnly = target === ALL_USERS && flagParam(params, 'activeOnly');
+    const activeOnly = target === ALL_USERS && (p.activeOnly ?? false);
     let extended = 0;
     for (const user of users) {
       if (activeOnly && !activeUserSubs(store, user.id, now).some((sub) => sub.subscription === subName)) continue;
@@ -42,10 +44,11 @@ function extend(ctx: HandlerContext, params: Params): Reply {
 /** `subtract`: seconds off the active subscriptions of that name (one user, or `all`). */
 function subtract(ctx: HandlerContext, params: Params): Reply {
   const { store, app, now } = ctx;
-  const seconds = numberParam(params, 'seconds', 0);
+  const p = checkedParams(params, 'subtract', { required: ['user', 'sub', 'seconds'], numbers: ['seconds'] });
+  const seconds = p.seconds;
   if (seconds <= 0) return fail('Seconds specified must be greater than zero!');
-  const target = params.get('user') ?? '';
-  const subscription = params.get('sub') ?? '';
+  const target = p.user;
+  const subscription = p.sub;
   const failed = 'Failed to subtract from susbcriptions!';
   return store.tx(() => {
     if (target === ALL_USERS) return either(subtractFromSubs(store, { appId: app.id, subscription }, seconds, now) > 0, 'Successfully subtracted time from subscription!', failed);
@@ -56,8 +59,9 @@ function subtract(ctx: HandlerContext, params: Params): Reply {
 }
 
 function delsub(ctx: HandlerContext, params: Params): Reply {
-  const user = findUser(ctx.store, ctx.app.id, params.get('user') ?? '');
-  const deleted = user === undefined ? 0 : deleteUserSub(ctx.store, user.id, params.get('sub') ?? '');
+  const p = checkedParams(params, 'delsub', { required: ['user', 'sub'] });
+  const user = findUser(ctx.store, ctx.app.id, p.user);
+  const deleted = user === undefined ? 0 : deleteUserSub(ctx.store, user.id, p.sub);
   return either(deleted > 0, 'Successfully deleted subscription!', 'Failed to delete subscription!');
 }
 
@@ -67,7 +71,7 @@ function delsub(ctx: HandlerContext, params: Params): Reply {
  * (S22's `No Subscriptions Found`), which the CLI reads as an empty list.
  */
 function usersub(ctx: HandlerContext, params: Params): Reply {
-  const user = findUser(ctx.store, ctx.app.id, params.get('user') ?? '');
+  const user = findUser(ctx.store, ctx.app.id, checkedParams(params, 'usersub', { required: ['user'] }).user);
   const rows = user === undefined ? [] : listUserSubs(ctx.store, user.id);
   return listReply(
     ctx,

@@ -16,7 +16,8 @@ import type { Params } from '../dispatch/params.js';
 import { fail, ok, reply } from '../dispatch/reply.js';
 import type { HandlerContext, HandlerTable, Reply } from '../dispatch/types.js';
 import { either, listReply, str } from './answers.js';
-import { daysToSeconds, numberParam } from './params.js';
+import { daysToSeconds } from './params.js';
+import { checkedParams } from './checked-params.js';
 
 /** `fetchallusers` returns at most this many rows, as E. */
 export const USER_LIST_CAP = 520;
@@ -59,7 +60,7 @@ function fetchallusernames(ctx: HandlerContext): Reply {
  * whole salted hash and reveals nothing of it (domain/users.ts `webLoaderToken`).
  */
 function userdata(ctx: HandlerContext, params: Params): Reply {
-  const user = findUser(ctx.store, ctx.app.id, params.get('user') ?? '');
+  const user = findUser(ctx.store, ctx.app.id, checkedParams(params, 'userdata', { required: ['user'] }).user);
   if (user === undefined) return fail('User not found');
   return reply(true, {
     username: user.username,
@@ -77,13 +78,14 @@ function userdata(ctx: HandlerContext, params: Params): Reply {
 
 /** `getkey`: the license the user redeemed last; `key` and no message, as E. */
 function getkey(ctx: HandlerContext, params: Params): Reply {
-  const license = findLicenseUsedBy(ctx.store, ctx.app.id, params.get('user') ?? '');
+  const license = findLicenseUsedBy(ctx.store, ctx.app.id, checkedParams(params, 'getkey', { required: ['user'] }).user);
   if (license === undefined) return fail('License not found');
   return reply(true, { key: license.key });
 }
 
 function verifyuser(ctx: HandlerContext, params: Params): Reply {
-  return either(findUser(ctx.store, ctx.app.id, params.get('user') ?? '') !== undefined, 'User Successfully Verified', 'User Not Found');
+  const p = checkedParams(params, 'verifyuser', { required: ['user'] });
+  return either(findUser(ctx.store, ctx.app.id, p.user) !== undefined, 'User Successfully Verified', 'User Not Found');
 }
 
 /**
@@ -92,9 +94,10 @@ function verifyuser(ctx: HandlerContext, params: Params): Reply {
  */
 async function adduser(ctx: HandlerContext, params: Params): Promise<Reply> {
   const { store, app, now } = ctx;
-  const username = params.get('user') ?? '';
-  const subName = params.get('sub') ?? '';
-  const seconds = daysToSeconds(numberParam(params, 'expiry', 0));
+  const p = checkedParams(params, 'adduser', { required: ['user', 'sub', 'expiry'], optional: ['pass'], numbers: ['expiry'] });
+  const username = p.user;
+  const subName = p.sub;
+  const seconds = daysToSeconds(p.expiry);
   const refusal = (): Reply | undefined => {
     if (username === 'all') return fail('Username not allowed!');
     if (username.length > MAX_USERNAME_LENGTH) return fail('Username must be shorter than 70 characters');
@@ -109,7 +112,7 @@ async function adduser(ctx: HandlerContext, params: Params): Promise<Reply> {
   };
   const early = refusal();
   if (early) return early;
-  const pass = params.get('pass');
+  const pass = p.pass;
   const passwordHash = pass === undefined ? null : await hashPassword(pass);
   return store.tx(() => {
     const refused = refusal();
@@ -121,7 +124,8 @@ async function adduser(ctx: HandlerContext, params: Params): Promise<Reply> {
 }
 
 function deluser(ctx: HandlerContext, params: Params): Reply {
-  return either(deleteUser(ctx.store, ctx.app.id, params.get('user') ?? ''), 'Successfully deleted user!', 'Failed to delete user!');
+  const p = checkedParams(params, 'deluser', { required: ['user'] });
+  return either(deleteUser(ctx.store, ctx.app.id, p.user), 'Successfully deleted user!', 'Failed to delete user!');
 }
 
 function delallusers(ctx: HandlerContext): Reply {

@@ -9,6 +9,7 @@ import { fail, ok } from '../dispatch/reply.js';
 import type { HandlerContext, HandlerTable, Reply } from '../dispatch/types.js';
 import { either, listReply } from './answers.js';
 import { wantsText } from './params.js';
+import { checkedParams } from './checked-params.js';
 
 function fetchalluservars(ctx: HandlerContext): Reply {
   const rows = listAppUserVars(ctx.store, ctx.app.id).map((v) => ({ name: v.name, data: v.data, user: v.user }));
@@ -17,13 +18,14 @@ function fetchalluservars(ctx: HandlerContext): Reply {
 
 /** `setvar`: an upsert; `readOnly` absent keeps an existing variable's flag (new: writable). */
 function setvar(ctx: HandlerContext, params: Params): Reply {
-  const target = params.get('user') ?? '';
-  const name = params.get('var') ?? '';
-  const data = params.get('data') ?? '';
+  const p = checkedParams(params, 'setvar', { required: ['user', 'var', 'data'], optional: ['readOnly'] });
+  const target = p.user;
+  const name = p.var;
+  const data = p.data;
   // The store's column sizes (E: name ≤ 99, data ≤ 500); the page gives no wording for these.
   if ([...name].length > USER_VAR_NAME_MAX) return fail(`Invalid parameter: var must be at most ${USER_VAR_NAME_MAX} characters`);
   if ([...data].length > USER_VAR_DATA_MAX) return fail(`Invalid parameter: data must be at most ${USER_VAR_DATA_MAX} characters`);
-  const readOnlyText = params.get('readOnly');
+  const readOnlyText = p.readOnly;
   const options = readOnlyText === undefined ? {} : { readOnly: readOnlyText === '1' };
   return ctx.store.tx(() => {
     if (target === 'all') {
@@ -41,8 +43,9 @@ function setvar(ctx: HandlerContext, params: Params): Reply {
 
 /** `getvar`: the value in `response`; with `format=text` the value alone. */
 function getvar(ctx: HandlerContext, params: Params): Reply {
-  const user = findUser(ctx.store, ctx.app.id, params.get('user') ?? '');
-  const row = user === undefined ? undefined : getUserVar(ctx.store, user.id, params.get('var') ?? '');
+  const p = checkedParams(params, 'getvar', { required: ['user', 'var'] });
+  const user = findUser(ctx.store, ctx.app.id, p.user);
+  const row = user === undefined ? undefined : getUserVar(ctx.store, user.id, p.var);
   // E answers 404 here; a failure is the failure status under docs/design.md's policy.
   if (row === undefined) return fail('Variable not found for user');
   const answer = ok('Successfully retrieved variable', { response: row.data });
@@ -50,13 +53,15 @@ function getvar(ctx: HandlerContext, params: Params): Reply {
 }
 
 function deluservar(ctx: HandlerContext, params: Params): Reply {
-  const user = findUser(ctx.store, ctx.app.id, params.get('user') ?? '');
-  const done = user !== undefined && deleteUserVar(ctx.store, user.id, params.get('var') ?? '');
+  const p = checkedParams(params, 'deluservar', { required: ['user', 'var'] });
+  const user = findUser(ctx.store, ctx.app.id, p.user);
+  const done = user !== undefined && deleteUserVar(ctx.store, user.id, p.var);
   return either(done, 'Successfully deleted variable', 'Failed to delete variable');
 }
 
 function massUserVarDelete(ctx: HandlerContext, params: Params): Reply {
-  const deleted = deleteUserVarsByName(ctx.store, ctx.app.id, params.get('name') ?? '');
+  const p = checkedParams(params, 'massUserVarDelete', { required: ['name'] });
+  const deleted = deleteUserVarsByName(ctx.store, ctx.app.id, p.name);
   return either(deleted > 0, 'Successfully deleted user variables with that name!', 'Failed to delete user variables with that name!');
 }
 

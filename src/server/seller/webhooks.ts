@@ -7,8 +7,8 @@ import type { Params } from '../dispatch/params.js';
 import { fail } from '../dispatch/reply.js';
 import type { HandlerContext, HandlerTable, Reply } from '../dispatch/types.js';
 import { either, listReply } from './answers.js';
-import { flagParam } from './params.js';
 import { checkFetchableUrl } from './url-rules.js';
+import { checkedParams } from './checked-params.js';
 
 /** E's `short_baselink`: enough of the URL to recognise it, not enough to call it. */
 const SHORT_LINK_LENGTH = 21;
@@ -27,23 +27,25 @@ function fetchallwebhooks(ctx: HandlerContext): Reply {
 
 /** `addwebhook`. A loopback URL is allowed in the sandbox (url-rules.ts); a taken `webid` is the failure. */
 function addwebhook(ctx: HandlerContext, params: Params): Reply {
-  const baseurl = params.get('baseurl') ?? '';
+  const p = checkedParams(params, 'addwebhook', { required: ['baseurl', 'authed'], optional: ['ua', 'webid'], flags: ['authed'] });
+  const baseurl = p.baseurl;
   const checked = checkFetchableUrl(baseurl);
   if ('problem' in checked) {
     return fail(checked.problem === 'local' ? "URL can't be a local path! Must be a remote URL accessible by the open internet!" : "URL isn't a valid URL!");
   }
   const created = createWebhook(ctx.store, ctx.app.id, {
     baselink: baseurl,
-    webid: params.get('webid'),
-    useragent: params.get('ua'),
-    authed: flagParam(params, 'authed'),
+    webid: p.webid,
+    useragent: p.ua,
+    authed: p.authed,
   });
   return either(created !== undefined, 'Successfully added webhook!', 'Failed to add webhook!');
 }
 
 /** Not in E; the bots send `webid`. The messages follow the group's (unconfirmed by any source). */
 function delwebhook(ctx: HandlerContext, params: Params): Reply {
-  return either(deleteWebhook(ctx.store, ctx.app.id, params.get('webid') ?? ''), 'Successfully deleted webhook!', 'Failed to delete webhook!');
+  const p = checkedParams(params, 'delwebhook', { required: ['webid'] });
+  return either(deleteWebhook(ctx.store, ctx.app.id, p.webid), 'Successfully deleted webhook!', 'Failed to delete webhook!');
 }
 
 function delallwebhooks(ctx: HandlerContext): Reply {

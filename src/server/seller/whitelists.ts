@@ -3,14 +3,17 @@ import { addWhitelist, deleteAllWhitelists, deleteWhitelist } from '../domain/bl
 import type { Params } from '../dispatch/params.js';
 import type { HandlerContext, HandlerTable, Reply } from '../dispatch/types.js';
 import { either } from './answers.js';
+import { checkedParams } from './checked-params.js';
 
 /** An IP already on the list is the failure (nothing was added). */
 function addWhite(ctx: HandlerContext, params: Params): Reply {
-  return either(addWhitelist(ctx.store, ctx.app.id, params.get('ip') ?? ''), 'Successfully added whitelist!', 'Failed to add whitelist!');
+  const p = checkedParams(params, 'addWhite', { required: ['ip'] });
+  return either(addWhitelist(ctx.store, ctx.app.id, p.ip), 'Successfully added whitelist!', 'Failed to add whitelist!');
 }
 
 function delWhite(ctx: HandlerContext, params: Params): Reply {
-  return either(deleteWhitelist(ctx.store, ctx.app.id, params.get('ip') ?? ''), 'Successfully deleted whitelist!', 'Failed to delete whitelist!');
+  const p = checkedParams(params, 'delWhite', { required: ['ip'] });
+  return either(deleteWhitelist(ctx.store, ctx.app.id, p.ip), 'Successfully deleted whitelist!', 'Failed to delete whitelist!');
 }
 
 /**
