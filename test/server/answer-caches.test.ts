@@ -49,9 +49,9 @@ describe('the client API app found from memory', () => {
     const sb = await startSellerSandbox();
     await sb.init();
     sb.store.db.prepare('UPDATE apps SET banned = 1 WHERE id = ?').run(sb.app().id);
-    expect((await sb.client('init', { ver: sb.app().version })).json).toMatchObject({ success: false, message: 'This application has been banned from KeyAuth.cc for violating terms.' });
+    expect((await sb.client('init', { ver: '1.0' })).json).toMatchObject({ success: false, message: 'This application has been banned from KeyAuth.cc for violating terms.' });
     sb.store.db.prepare('UPDATE apps SET banned = 0, name = ? WHERE id = ?').run('Renamed', sb.app().id);
-    expect((await sb.client('init', { ver: sb.app().version })).text).toBe('KeyAuth_Invalid');
+    expect((await sb.client('init', { ver: '1.0' })).text).toBe('KeyAuth_Invalid');
     await sb.close();
   });
 });
