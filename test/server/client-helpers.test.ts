@@ -73,6 +73,26 @@ describe('domain clock', () => {
     expect(domainNow(t.store, 1_700_000_000_000)).toBe(1_700_000_000);
     t.store.close();
   });
+
+  it('remembers the offset per store, and never one a rolled-back transaction set', () => {
+    const a = openTestStore();
+    const b = openTestStore();
+    expect(getClockOffset(a.store)).toBe(0); // now remembered for a
+    advanceClock(b.store, 30);
+    expect(getClockOffset(a.store)).toBe(0);
+    expect(getClockOffset(b.store)).toBe(30);
+    expect(() =>
+      a.store.tx(() => {
+        advanceClock(a.store, 500);
+        expect(getClockOffset(a.store)).toBe(500); // seen inside the transaction
+        throw new Error('roll back');
+      }),
+    ).toThrow('roll back');
+    expect(getClockOffset(a.store)).toBe(0);
+    expect(domainNow(a.store, 1_700_000_000_000)).toBe(1_700_000_000);
+    a.store.close();
+    b.store.close();
+  });
 });
 
 describe('email codes', () => {

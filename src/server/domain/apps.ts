@@ -93,8 +93,23 @@ export function getApp(store: Store, appId: number): AppRow {
 
 /** The app a client addresses with `name` + `ownerid` (exact, case-sensitive). */
 export function findAppByNameAndOwnerid(store: Store, name: string, ownerid: string): AppRow | undefined {
-  return store.get<AppRow>('SELECT * FROM apps WHERE name = ? AND ownerid = ?', name, ownerid);
+  // Every client API request starts here, and an app row is wide: keep the rows found until the
+  // data changes (store.dataStamp). Misses are not kept, so random names cannot grow the map.
+  const stamp = store.dataStamp();
+  let known = appsByNameAndOwnerid.get(store);
+  if (known === undefined || known.stamp !== stamp) {
+    known = { stamp, rows: new Map() };
+    appsByNameAndOwnerid.set(store, known);
+  }
+  const key = `${name}\u0000${ownerid}`;
+  const kept = known.rows.get(key);
+  if (kept !== undefined) return kept;
+  const row = store.get<AppRow>('SELECT * FROM apps WHERE name = ? AND ownerid = ?', name, ownerid);
+  if (row !== undefined) known.rows.set(key, row);
+  return row;
 }
+
+const appsByNameAndOwnerid = new WeakMap<Store, { readonly stamp: string; readonly rows: Map<string, AppRow> }>();
 
 /** The app a seller key belongs to. */
 export function findAppBySellerKey(store: Store, sellerKey: string): AppRow | undefined {

@@ -22,13 +22,26 @@ import type { Store } from '../store/store.js';
 
 const OFFSET_KEY = 'clockOffsetSeconds';
 
+/**
+ * The committed offset of each open store, so a request does not SELECT it (every answer's
+ * `x-sandbox-now` and every handler's `ctx.now` need it). One process owns a store file (the
+ * sandbox registry refuses a second server on it) and every change goes through
+ * `setClockOffset`, which drops the entry. It is filled only outside a transaction, so a
+ * rolled-back change can never be remembered.
+ */
+const committedOffsets = new WeakMap<Store, number>();
+
 /** The largest offset either way: 100 years, far past any license duration. */
 export const MAX_CLOCK_OFFSET = 100 * 366 * 86_400;
 
 /** Seconds the domain clock runs ahead of real time (negative: behind; 0 on a new store). */
 export function getClockOffset(store: Store): number {
+  const cached = committedOffsets.get(store);
+  if (cached !== undefined) return cached;
   const stored = Number(getMeta(store, OFFSET_KEY) ?? '0');
-  return Number.isSafeInteger(stored) && Math.abs(stored) <= MAX_CLOCK_OFFSET ? stored : 0;
+  const offset = Number.isSafeInteger(stored) && Math.abs(stored) <= MAX_CLOCK_OFFSET ? stored : 0;
+  if (!store.db.inTransaction) committedOffsets.set(store, offset);
+  return offset;
 }
 
 /** Whether `offset` is a whole number of seconds the clock can be set to. */
@@ -39,6 +52,7 @@ export function isValidOffset(offset: number): boolean {
 /** Sets the offset (0 = real time). Returns it. */
 export function setClockOffset(store: Store, offset: number): number {
   if (!isValidOffset(offset)) throw new RangeError(`The clock offset must be a whole number of seconds from -${MAX_CLOCK_OFFSET} to ${MAX_CLOCK_OFFSET}`);
+  committedOffsets.delete(store);
   setMeta(store, OFFSET_KEY, String(offset));
   return offset;
 }

@@ -28,7 +28,10 @@ export function createHandlerContext(deps: ServerDeps, api: ApiKind, type: strin
     panelUrl: deps.panelUrl?.() ?? deps.baseUrl(),
     options: deps.options,
     request: basics.request,
-    signal: basics.signal,
+    // A getter: the signal is made only for a handler that reads it (see server.ts).
+    get signal() {
+      return basics.signal;
+    },
     outbox: { send: (message) => addOutboxMessage(deps.store, { ...message, appId: app.id }, now) },
     log: deps.log,
     session: undefined,

@@ -6,9 +6,86 @@
  *  - 1.2 and seller: PHP json_encode defaults, as the PHP servers: ASCII, and `/` written `\/`.
  */
 
+import { randomBytes } from 'node:crypto';
+
+/**
+ * JSON text encoded once and placed into answers as is (a cached list: see
+ * seller/list-cache.ts), so a large answer is not built and escaped again on every request.
+ * `ascii` is what `asciiJson` makes of the value.
+ */
+export class EncodedJson {
+  #php: string | undefined;
+  #asciiBytes: Buffer | undefined;
+  #phpBytes: Buffer | undefined;
+  constructor(readonly ascii: string) {}
+
+  /** As `phpJson` writes it: `/` escaped. */
+  get php(): string {
+    this.#php ??= this.ascii.replace(/\//g, '\\/');
+    return this.#php;
+  }
+
+  /** The text's bytes (it is ASCII), `/` escaped or not. */
+  bytes(escapeSlashes: boolean): Buffer {
+    if (escapeSlashes) return (this.#phpBytes ??= Buffer.from(this.php, 'latin1'));
+    return (this.#asciiBytes ??= Buffer.from(this.ascii, 'latin1'));
+  }
+
+  /** Stands in for the text while the rest of the answer is stringified. */
+  toJSON(): string {
+    spliced.push(this);
+    return PLACEHOLDER;
+  }
+}
+
+// Random per process, so no client-supplied string can be taken for it.
+const PLACEHOLDER = `kactl-encoded-json-${randomBytes(12).toString('hex')}`;
+const QUOTED_PLACEHOLDER = `"${PLACEHOLDER}"`;
+let spliced: EncodedJson[] = [];
+
+/** The escaped JSON text of `value`, with the EncodedJson values in it still as placeholders. */
+function skeleton(value: unknown, escapeSlashes: boolean): { json: string; fragments: EncodedJson[] } {
+  spliced = [];
+  let json = JSON.stringify(value);
+  // Most answers are plain ASCII: skip the escaping passes when nothing needs them.
+  if (NON_ASCII.test(json)) json = json.replace(NON_ASCII_ALL, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  if (escapeSlashes && json.includes('/')) json = json.replace(/\//g, '\\/');
+  const fragments = spliced;
+  spliced = [];
+  return { json, fragments };
+}
+
+function encode(value: unknown, escapeSlashes: boolean): string {
+  const { json, fragments } = skeleton(value, escapeSlashes);
+  if (fragments.length === 0) return json;
+  return json.split(QUOTED_PLACEHOLDER).reduce((joined, part, index) => {
+    const fragment = fragments[index];
+    return fragment === undefined ? joined + part : joined + part + (escapeSlashes ? fragment.php : fragment.ascii);
+  }, '');
+}
+
+/**
+ * `phpJson` (or `asciiJson` with `escapeSlashes: false`) as bytes. An EncodedJson's bytes are
+ * copied in as they are, instead of being re-encoded as part of one long string.
+ */
+export function jsonBytes(value: unknown, escapeSlashes: boolean): Buffer {
+  const { json, fragments } = skeleton(value, escapeSlashes);
+  if (fragments.length === 0) return Buffer.from(json, 'utf8');
+  const chunks: Buffer[] = [];
+  json.split(QUOTED_PLACEHOLDER).forEach((part, index) => {
+    chunks.push(Buffer.from(part, 'utf8'));
+    const fragment = fragments[index];
+    if (fragment !== undefined) chunks.push(fragment.bytes(escapeSlashes));
+  });
+  return Buffer.concat(chunks);
+}
+
+const NON_ASCII = /[\u0080-\uffff]/;
+const NON_ASCII_ALL = /[\u0080-\uffff]/g;
+
 /** JSON.stringify with every character above U+007F written as a lower-case `\uXXXX` escape. */
 export function asciiJson(value: unknown): string {
-  return JSON.stringify(value).replace(/[\u0080-\uffff]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return encode(value, false);
 }
 
 /**
@@ -16,6 +93,5 @@ export function asciiJson(value: unknown): string {
  * escaping every one is exact. `escapeSlashes: false` is JSON_UNESCAPED_SLASHES.
  */
 export function phpJson(value: unknown, options: { escapeSlashes?: boolean } = {}): string {
-  const json = asciiJson(value);
-  return options.escapeSlashes === false ? json : json.replace(/\//g, '\\/');
+  return encode(value, options.escapeSlashes !== false);
 }

@@ -20,7 +20,9 @@ export async function servePage(deps: ServerDeps, pages: readonly MatchedPage[],
       ip: basics.ip,
       baseUrl: deps.baseUrl(),
       request: basics.request,
-      signal: basics.signal,
+      get signal() {
+        return basics.signal;
+      },
       log: deps.log,
       outbox: { send: (message) => addOutboxMessage(deps.store, message, now) },
       pathParams: matched.pathParams,

@@ -17,7 +17,7 @@ import type { Reply } from '../dispatch/types.js';
 import { JSON_CONTENT_TYPE, TEXT_CONTENT_TYPE, replyStatus, type EncodedResponse } from './encoded-response.js';
 import { countRawParam } from './form-decode.js';
 import { createHandlerContext, runHandler, type RequestBasics } from './handler-context.js';
-import { phpJson } from './json-encode.js';
+import { jsonBytes } from './json-encode.js';
 import { genuineRateLimited } from './rate-limited.js';
 import type { RequestInput } from './request-input.js';
 import type { Limiters, ServerDeps } from './server-deps.js';
@@ -88,6 +88,6 @@ export function encodeSellerReply(reply: Reply, textFormat: boolean, failureStat
   if (text !== undefined) {
     return { status, headers: { 'content-type': TEXT_CONTENT_TYPE, ...reply.headers }, body: Buffer.from(text, 'utf8') };
   }
-  const body = phpJson({ success: reply.success, ...reply.fields }, { escapeSlashes: reply.unescapedSlashes !== true });
-  return { status, headers: { 'content-type': JSON_CONTENT_TYPE, ...reply.headers }, body: Buffer.from(body, 'utf8') };
+  const body = jsonBytes({ success: reply.success, ...reply.fields }, reply.unescapedSlashes !== true);
+  return { status, headers: { 'content-type': JSON_CONTENT_TYPE, ...reply.headers }, body };
 }

@@ -48,9 +48,38 @@ export function createSandboxServer(deps: ServerDeps): SandboxServer {
     seller: new FixedWindowLimiter(SELLER_RATE_LIMIT, RATE_WINDOW_MS, deps.clock),
     sellerKeyFailures: new FixedWindowLimiter(SELLER_KEY_FAILURE_LIMIT, RATE_WINDOW_MS, deps.clock),
   };
-  const shutdownController = new AbortController();
+  // The abort controllers of requests in flight that asked for a signal; a forced shutdown aborts them.
+  const abortable = new Set<AbortController>();
+  let forced = false;
   const inflight = new Set<Promise<void>>();
   let closing = false;
+
+  /**
+   * The request's abort signal, made on first use: only handlers that call out (webhook, file,
+   * the log hook) need one, and most requests never ask. It aborts when the client goes away
+   * before the answer, or on a forced shutdown. Not `AbortSignal.any` with a server-wide signal:
+   * on Node 20 every such call leaves a reference on the long-lived signal, so memory grew with
+   * every request.
+   */
+  const signals = new WeakMap<ServerResponse, AbortSignal>();
+  function requestSignal(res: ServerResponse): AbortSignal {
+    const made = signals.get(res);
+    if (made !== undefined) return made;
+    const controller = new AbortController();
+    signals.set(res, controller.signal);
+    if (forced || (res.closed && !res.writableFinished)) {
+      controller.abort();
+    } else if (!res.closed) {
+      abortable.add(controller);
+      // 'close' also follows every answered request: aborting then would build a DOMException
+      // (with its stack) per request for nobody to read.
+      res.once('close', () => {
+        abortable.delete(controller);
+        if (!res.writableFinished) controller.abort();
+      });
+    }
+    return controller.signal;
+  }
 
   const server = http.createServer({ maxHeaderSize: MAX_HEADER_BYTES, requestTimeout: 60_000, headersTimeout: 30_000, keepAliveTimeout: 5_000, requireHostHeader: false }, (req, res) => {
     const task = handleRequest(req, res)
@@ -98,16 +127,12 @@ export function createSandboxServer(deps: ServerDeps): SandboxServer {
   }
 
   async function serve(route: Route, req: IncomingMessage, res: ServerResponse, input: RequestInput): Promise<{ response: EncodedResponse; type?: string | undefined }> {
-    const requestAbort = new AbortController();
-    // 'close' also follows every answered request: aborting then would build a DOMException
-    // (with its stack) per request for nobody to read.
-    res.once('close', () => {
-      if (!res.writableFinished) requestAbort.abort();
-    });
     const basics: RequestBasics = {
       ip: clientIp(req, deps.options.trustProxy),
       request: { method: req.method ?? 'GET', path: input.path, rawQuery: input.rawQuery, headers: req.headers, body: input.body },
-      signal: AbortSignal.any([requestAbort.signal, shutdownController.signal]),
+      get signal() {
+        return requestSignal(res);
+      },
     };
     switch (route.kind) {
       case 'client':
@@ -158,7 +183,8 @@ export function createSandboxServer(deps: ServerDeps): SandboxServer {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       const force = setTimeout(() => {
-        shutdownController.abort();
+        forced = true;
+        for (const controller of abortable) controller.abort();
         server.closeAllConnections();
       }, graceMs);
       force.unref();

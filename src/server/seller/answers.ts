@@ -5,16 +5,18 @@
 import { findSellerOp } from '../../api/seller-catalog/index.js';
 import { fail, ok } from '../dispatch/reply.js';
 import type { HandlerContext, Reply } from '../dispatch/types.js';
+import type { EncodedJson } from '../http/json-encode.js';
 
 /**
  * A list answer: `{"success":true,"message":…,"<key>":[…]}` under the catalog's key for the
  * type being served. No rows is a failure with the catalog's empty message (`No keys found`),
  * as the real server answers it (406 there; the sandbox's failure status here, docs/design.md).
+ * `rows` may be a non-empty list already encoded (list-cache.ts).
  */
-export function listReply(ctx: HandlerContext, message: string, rows: readonly object[]): Reply {
+export function listReply(ctx: HandlerContext, message: string, rows: readonly object[] | EncodedJson): Reply {
   const response = findSellerOp(ctx.type)?.response;
   if (response?.kind !== 'list') throw new Error(`Seller type ${ctx.type} is not a list in the catalog`);
-  if (rows.length === 0) return fail(response.emptyMessage);
+  if (Array.isArray(rows) && rows.length === 0) return fail(response.emptyMessage);
   return ok(message, { [response.key]: rows });
 }
 

@@ -24,9 +24,10 @@ import type { Params } from '../dispatch/params.js';
 import { checkedParams } from './checked-params.js';
 import { fail, ok, reply } from '../dispatch/reply.js';
 import type { HandlerContext, HandlerTable, Reply } from '../dispatch/types.js';
-import { either, listReply, str } from './answers.js';
+import { either, str } from './answers.js';
 import { activateLicense } from './license-activate.js';
 import { addLicenses } from './license-create.js';
+import { cachedListReply } from './list-cache.js';
 import { daysToSeconds, flagParam, numberParam } from './params.js';
 
 /** The `key` every one-key operation (`type`) requires. */
@@ -56,7 +57,7 @@ function keyRow(ctx: HandlerContext, row: LicenseRow): Record<string, unknown> {
 }
 
 function fetchallkeys(ctx: HandlerContext): Reply {
-  return listReply(ctx, 'Successfully Retrieved Licenses', listLicenses(ctx.store, ctx.app.id).map((row) => keyRow(ctx, row)));
+  return cachedListReply(ctx, 'Successfully Retrieved Licenses', () => listLicenses(ctx.store, ctx.app.id).map((row) => keyRow(ctx, row)));
 }
 
 /** `info`: flat fields, no message, as E. */

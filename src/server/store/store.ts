@@ -39,6 +39,13 @@ export interface Store {
    * synchronous: an `await` inside would let other requests run in the middle of it.
    */
   tx<T>(fn: () => T): T;
+  /**
+   * A value that changes whenever the data may have changed: SQLite's count of rows this
+   * connection has written (a rolled-back change still moves it) and `data_version` (another
+   * connection's commit to the same file). It keys in-memory copies of what is derived from the
+   * data (domain/apps.ts, seller/list-cache.ts). About 2 µs.
+   */
+  dataStamp(): string;
   /** Closes the connection (checkpoints the WAL). Safe to call twice. */
   close(): void;
 }
@@ -88,6 +95,7 @@ function createStore(db: Database.Database, location: string): Store {
     }
     return stmt;
   };
+  const stamp = db.prepare<[], string>("SELECT total_changes() || ':' || data_version FROM pragma_data_version").pluck();
   return {
     db,
     location,
@@ -98,6 +106,7 @@ function createStore(db: Database.Database, location: string): Store {
       return { changes: result.changes, lastInsertRowid: Number(result.lastInsertRowid) };
     },
     tx: <T>(fn: () => T): T => db.transaction(fn).immediate(),
+    dataStamp: () => stamp.get() ?? '',
     close: () => {
       if (db.open) db.close();
     },

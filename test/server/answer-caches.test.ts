@@ -1,0 +1,57 @@
+/**
+ * What the sandbox keeps in memory between requests to answer faster (the client API's app row,
+ * seller list answers, spliced pre-encoded JSON) must never show data older than the store.
+ */
+import { describe, expect, it } from 'vitest';
+import { EncodedJson, asciiJson, jsonBytes, phpJson } from '../../src/server/http/json-encode.js';
+import { expectFail, makeKey, sellerOk, startSellerSandbox } from './support/seller-helpers.js';
+
+describe('pre-encoded JSON spliced into an answer', () => {
+  it('gives the same bytes as encoding the whole value, with non-ASCII and slashes escaped alike', () => {
+    const rows = [{ note: 'März/2 😀', n: 1 }, { note: null, list: ['a/b'] }];
+    const whole = { success: true, message: 'ünïcode / text', keys: rows, after: 'x/y' };
+    const spliced = { ...whole, keys: new EncodedJson(asciiJson(rows)) };
+    for (const escapeSlashes of [true, false]) {
+      const expected = escapeSlashes ? phpJson(whole) : asciiJson(whole);
+      expect(jsonBytes(spliced, escapeSlashes).toString('latin1')).toBe(expected);
+      expect(escapeSlashes ? phpJson(spliced) : asciiJson(spliced)).toBe(expected);
+      expect(jsonBytes(whole, escapeSlashes).toString('latin1')).toBe(expected);
+    }
+    expect(phpJson({ a: new EncodedJson('[1]'), b: new EncodedJson('"/"') })).toBe('{"a":[1],"b":"\\/"}');
+  });
+});
+
+describe('fetchallkeys answered from memory', () => {
+  it('follows every change of the keys, through the seller API or straight to the database', async () => {
+    const sb = await startSellerSandbox();
+    const first = await makeKey(sb, { note: 'März/2' });
+    const listed = await sb.seller('fetchallkeys');
+    expect(listed.text).toContain('"note":"M\\u00e4rz\\/2"');
+    expect(await sb.seller('fetchallkeys')).toMatchObject({ text: listed.text });
+
+    await sellerOk(sb, 'ban', { key: first, reason: 'chargeback' });
+    const banned = (await sellerOk(sb, 'fetchallkeys'))['keys'] as Array<Record<string, unknown>>;
+    expect(banned).toEqual([expect.objectContaining({ key: first, status: 'Banned', banned: 'chargeback' })]);
+
+    const second = await makeKey(sb);
+    expect(((await sellerOk(sb, 'fetchallkeys'))['keys'] as Array<{ key: string }>).map((row) => row.key)).toEqual([first, second]);
+
+    sb.store.db.prepare('DELETE FROM licenses WHERE key = ?').run(first);
+    expect(((await sellerOk(sb, 'fetchallkeys'))['keys'] as Array<{ key: string }>).map((row) => row.key)).toEqual([second]);
+    sb.store.db.prepare('DELETE FROM licenses').run();
+    expectFail(await sb.seller('fetchallkeys'), 'No keys found');
+    await sb.close();
+  });
+});
+
+describe('the client API app found from memory', () => {
+  it('sees a ban and a rename written straight to the database', async () => {
+    const sb = await startSellerSandbox();
+    await sb.init();
+    sb.store.db.prepare('UPDATE apps SET banned = 1 WHERE id = ?').run(sb.app().id);
+    expect((await sb.client('init', { ver: '1.0' })).json).toMatchObject({ success: false, message: 'This application has been banned from KeyAuth.cc for violating terms.' });
+    sb.store.db.prepare('UPDATE apps SET banned = 0, name = ? WHERE id = ?').run('Renamed', sb.app().id);
+    expect((await sb.client('init', { ver: '1.0' })).text).toBe('KeyAuth_Invalid');
+    await sb.close();
+  });
+});
