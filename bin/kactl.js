@@ -1,23 +1,8 @@
 #!/usr/bin/env node
 // The only place that ends the process: main() returns the exit code.
+import fs from 'node:fs';
 import module from 'node:module';
 import v8 from 'node:v8';
-
-// V8's code cache on disk (Node >= 22.1): later runs skip parsing and compiling the bundle.
-// Node picks the folder (NODE_COMPILE_CACHE, else node-compile-cache under the OS temp folder)
-// and NODE_DISABLE_COMPILE_CACHE turns it off. Enabled before the bundle is imported, so the
-// import below is dynamic on purpose.
-try {
-  module.enableCompileCache?.();
-} catch {
-  // A cache that can't be set up (read-only temp folder) only costs speed.
-}
-// Node 20's V8 compiles undici's WebAssembly HTTP parser a second time, optimised, in the
-// background, and the process waits for that before it exits: ~0.4 s after every networked
-// command. The baseline compiler alone parses a CLI's few answers just as well. (Node 22 and
-// later tier up lazily and exit at once.)
-if (process.versions.node.startsWith('20.')) v8.setFlagsFromString('--liftoff-only');
-const { main } = await import('../dist/bundle/cli.js');
 
 const controller = new AbortController();
 let interrupts = 0;
@@ -40,4 +25,36 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
-process.exitCode = await main(process.argv.slice(2), { signal: controller.signal });
+// Answers known when the bundle was built, given before it loads (cold start is a measured
+// figure): the version, and the top-level help when it goes to a pipe or file (commander wraps
+// at 80 columns there; on a terminal it wraps at the terminal's width, so the bundle answers).
+// test/unit/cli/static-help.test.ts keeps help.txt equal to what the bundle prints.
+const args = process.argv.slice(2);
+const early =
+  args.length !== 1 ? undefined : args[0] === '--version' || args[0] === '-V' ? 'version.txt' : (args[0] === '--help' || args[0] === '-h') && !process.stdout.isTTY ? 'help.txt' : undefined;
+let text;
+try {
+  if (early) text = fs.readFileSync(new URL(`../dist/bundle/${early}`, import.meta.url), 'utf8');
+} catch {
+  // Not built with these files: the bundle answers.
+}
+if (text !== undefined) {
+  process.stdout.write(early === 'version.txt' ? `${text}\n` : text);
+} else {
+  // V8's code cache on disk (Node >= 22.1): later runs skip parsing and compiling the bundle.
+  // Node picks the folder (NODE_COMPILE_CACHE, else node-compile-cache under the OS temp folder)
+  // and NODE_DISABLE_COMPILE_CACHE turns it off. Enabled before the bundle is imported, so the
+  // import below is dynamic on purpose.
+  try {
+    module.enableCompileCache?.();
+  } catch {
+    // A cache that can't be set up (read-only temp folder) only costs speed.
+  }
+  // Node 20's V8 compiles undici's WebAssembly HTTP parser a second time, optimised, in the
+  // background, and the process waits for that before it exits: ~0.4 s after every networked
+  // command. The baseline compiler alone parses a CLI's few answers just as well. (Node 22 and
+  // later tier up lazily and exit at once.)
+  if (process.versions.node.startsWith('20.')) v8.setFlagsFromString('--liftoff-only');
+  const { main } = await import('../dist/bundle/cli.js');
+  process.exitCode = await main(args, { signal: controller.signal });
+}

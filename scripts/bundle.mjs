@@ -2,6 +2,7 @@
 // file, and each command group loads only its own chunk and the packages it uses, instead of
 // hundreds of separate modules (undici alone is ~130 files). tsc still type-checks and still
 // emits dist/ for the sandbox entry points the tests and benchmarks import directly.
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -34,3 +35,16 @@ const result = await build({
 // Which sources each output file holds: test/unit/cold-start.test.ts maps loaded chunks back to
 // the packages inside them with it.
 fs.writeFileSync(path.join(outdir, 'meta.json'), JSON.stringify(result.metafile));
+
+// Answers bin/kactl.js gives before the bundle loads (`kactl --version`, and `kactl --help` when
+// its output is not a terminal: commander then wraps at 80 columns without colour). The help is
+// commander's own text, printed by the bundle just built in a child process whose stdout is a
+// pipe; test/unit/cli/static-help.test.ts checks it equals what the slow path prints.
+fs.writeFileSync(path.join(outdir, 'version.txt'), version);
+const help = spawnSync(process.execPath, ['--input-type=module', '-e', "import { main } from './dist/bundle/cli.js'; process.exitCode = await main(['--help'], { env: {} });"], {
+  cwd: root,
+  env: {},
+  encoding: 'utf8',
+});
+if (help.status !== 0 || help.stderr !== '') throw new Error(`kactl --help failed while bundling (exit ${help.status}): ${help.stderr}`);
+fs.writeFileSync(path.join(outdir, 'help.txt'), help.stdout);
