@@ -26,14 +26,26 @@ for (const stream of [process.stdout, process.stderr]) {
 }
 
 // Answers known when the bundle was built, given before it loads (cold start is a measured
-// figure): the version, and the top-level help when it goes to a pipe or file (commander wraps
-// at 80 columns there; on a terminal it wraps at the terminal's width, so the bundle answers).
-// test/unit/cli/static-help.test.ts keeps help.txt equal to what the bundle prints.
+// figure): the version, and a command's help when it goes to a pipe or file (commander wraps at
+// 80 columns without colour there; on a terminal it wraps at the terminal's width, so the
+// bundle answers). scripts/write-help.mjs writes one file per command;
+// test/unit/cli/static-help.test.ts keeps them equal to what the sources print.
 const args = process.argv.slice(2);
-const early =
-  args.length !== 1 ? undefined : args[0] === '--version' || args[0] === '-V' ? 'version.txt' : (args[0] === '--help' || args[0] === '-h') && !process.stdout.isTTY ? 'help.txt' : undefined;
+let early;
+if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
+  early = 'version.txt';
+} else if (
+  (args.at(-1) === '--help' || args.at(-1) === '-h') &&
+  !process.stdout.isTTY &&
+  !process.env.FORCE_COLOR &&
+  !process.env.CLICOLOR_FORCE &&
+  args.slice(0, -1).every((word) => /^[a-z0-9_][a-z0-9_-]*$/.test(word))
+) {
+  early = `help/${['kactl', ...args.slice(0, -1)].join(' ')}.txt`;
+}
 let text;
 try {
+  // A name no command has (or an alias) has no file: the bundle answers.
   if (early) text = fs.readFileSync(new URL(`../dist/bundle/${early}`, import.meta.url), 'utf8');
 } catch {
   // Not built with these files: the bundle answers.

@@ -36,15 +36,11 @@ const result = await build({
 // the packages inside them with it.
 fs.writeFileSync(path.join(outdir, 'meta.json'), JSON.stringify(result.metafile));
 
-// Answers bin/kactl.js gives before the bundle loads (`kactl --version`, and `kactl --help` when
-// its output is not a terminal: commander then wraps at 80 columns without colour). The help is
-// commander's own text, printed by the bundle just built in a child process whose stdout is a
-// pipe; test/unit/cli/static-help.test.ts checks it equals what the slow path prints.
+// Answers bin/kactl.js gives before the bundle loads: `kactl --version`, and `kactl [command…]
+// --help` when its output is not a terminal (commander then wraps at 80 columns, without
+// colour). Each help is commander's own text, printed by the bundle just built, in a child
+// process whose stdout is a pipe, for every command of the tree; test/unit/cli/static-help.test.ts
+// checks they equal what the sources print.
 fs.writeFileSync(path.join(outdir, 'version.txt'), version);
-const help = spawnSync(process.execPath, ['--input-type=module', '-e', "import { main } from './dist/bundle/cli.js'; process.exitCode = await main(['--help'], { env: {} });"], {
-  cwd: root,
-  env: {},
-  encoding: 'utf8',
-});
-if (help.status !== 0 || help.stderr !== '') throw new Error(`kactl --help failed while bundling (exit ${help.status}): ${help.stderr}`);
-fs.writeFileSync(path.join(outdir, 'help.txt'), help.stdout);
+const help = spawnSync(process.execPath, ['scripts/write-help.mjs', path.join(outdir, 'help')], { cwd: root, env: {}, encoding: 'utf8' });
+if (help.status !== 0 || help.stderr !== '') throw new Error(`writing the help texts failed (exit ${help.status}): ${help.stderr}`);

@@ -1,8 +1,8 @@
 /**
- * bin/kactl.js answers `kactl --version` and a piped `kactl --help` from files the build wrote
- * (dist/bundle/version.txt, dist/bundle/help.txt) without loading the bundle. Those answers must
+ * bin/kactl.js answers `kactl --version` and a piped `kactl [command…] --help` from files the
+ * build wrote (dist/bundle/version.txt, dist/bundle/help/*.txt) without loading the bundle. Those answers must
  * stay exactly what commander prints when the program is built the slow way, from the sources:
- * this compares them, so the generated listing cannot drift from the command registry.
+ * this compares them, so the generated texts cannot drift from the command registry.
  * (The e2e and cold-start tests need `npm run build` first, as this one does.)
  */
 import fs from 'node:fs';
@@ -19,12 +19,26 @@ import { tempDir } from '../../helpers/temp-dir.js';
 const BUNDLE = path.resolve(path.dirname(KACTL_BIN), '../dist/bundle');
 
 describe('answers given before the bundle loads', () => {
-  it('the built top-level help is what commander prints from the sources', async () => {
-    const slow = await runMain(['--help']);
-    expect(slow.code).toBe(0);
-    expect(fs.readFileSync(path.join(BUNDLE, 'help.txt'), 'utf8')).toBe(slow.stdout);
-    for (const flag of ['--help', '-h']) {
-      const fast = await runKactl([flag], { configDir: tempDir('kactl-static-help-') });
+  it("every command's built help is what commander prints from the sources", async () => {
+    const ctx = new Context({ stdin: new PassThrough(), stdout: new PassThrough(), stderr: new PassThrough(), env: {}, signal: new AbortController().signal, now: Date.now });
+    const paths: string[][] = [];
+    (function walk(command: Command, names: string[]): void {
+      paths.push(names);
+      for (const sub of command.commands) walk(sub, [...names, sub.name()]);
+    })(await buildProgram(ctx, []), []);
+    expect(paths.length).toBeGreaterThan(100);
+    expect(fs.readdirSync(path.join(BUNDLE, 'help')).sort()).toEqual(paths.map((names) => `${['kactl', ...names].join(' ')}.txt`).sort());
+    for (const names of paths) {
+      const slow = await runMain([...names, '--help']);
+      expect(slow.code).toBe(0);
+      expect(fs.readFileSync(path.join(BUNDLE, 'help', `${['kactl', ...names].join(' ')}.txt`), 'utf8'), names.join(' ')).toBe(slow.stdout);
+    }
+  });
+
+  it('bin/kactl.js prints the built help (top level, group, verb) with the exit code of the slow path', async () => {
+    for (const argv of [['--help'], ['-h'], ['licenses', '--help'], ['licenses', 'create', '-h'], ['client', '2fa', 'enable', '--help']]) {
+      const slow = await runMain(argv);
+      const fast = await runKactl(argv, { configDir: tempDir('kactl-static-help-') });
       expect({ code: fast.code, stdout: fast.stdout, stderr: fast.stderr }).toEqual({ code: 0, stdout: slow.stdout, stderr: '' });
     }
   });
