@@ -74,9 +74,12 @@ export async function buildProgram(ctx: Context, argv: readonly string[]): Promi
     .addHelpText('after', PROGRAM_EXAMPLES);
   addProgramGlobals(program);
 
-  const modules = modulesFor(commandNameIn(argv), argv);
+  const commandName = commandNameIn(argv);
+  const modules = modulesFor(commandName, argv);
   const registrars = await Promise.all(modules.map((module) => module.load()));
-  for (const register of registrars) register(program, ctx);
+  // One module: the owner of the named command (several: the listing, or a name nobody owns).
+  const only = modules.length === 1 ? commandName : undefined;
+  for (const register of registrars) register(program, ctx, only);
 
   // Commander copies these settings to a subcommand only when it is created, so each command
   // gets them here. Only the commands a run can reach are set up: the program, the branch the

@@ -60,10 +60,17 @@ describe('only the commands on the command line are set up', () => {
   const find = (from: Command, ...names: string[]): Command => names.reduce((cmd, name) => cmd.commands.find((c) => c.name() === name)!, from);
   const hasLeafGlobals = (leaf: Command): boolean => leaf.options.some((o) => o.long === '--verbose');
 
-  it('a group help sets up that group and its children, not the other groups', async () => {
-    const program = await buildProgram(context(), ['licenses', '--help']);
+  it('a group help sets up that group and its children, not the commands below them', async () => {
+    const program = await buildProgram(context(), ['client', '--help']);
+    expect(hasLeafGlobals(find(program, 'client', 'init'))).toBe(true);
+    expect(hasLeafGlobals(find(program, 'client', '2fa', 'enable'))).toBe(false);
+  });
+
+  it('a seller group is built alone when the command line names it', async () => {
+    const program = await buildProgram(context(), ['licenses', 'list']);
+    expect(program.commands.map((c) => c.name())).toContain('licenses');
+    expect(program.commands.map((c) => c.name())).not.toContain('users');
     expect(hasLeafGlobals(find(program, 'licenses', 'list'))).toBe(true);
-    expect(hasLeafGlobals(find(program, 'users', 'list'))).toBe(false);
   });
 
   it('the whole tree when no command is named (completion and the tests read it)', async () => {
