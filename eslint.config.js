@@ -27,6 +27,12 @@ export default tseslint.config(
     ...tseslint.configs.disableTypeChecked,
   },
   {
+    // bin/package.json makes the launcher CommonJS (it starts sooner than an ES module).
+    files: ['bin/*.js'],
+    languageOptions: { sourceType: 'commonjs' },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
     files: ['test/**/*.ts', 'bench/**', '.ci/**'],
     rules: {
       'no-console': 'off',

@@ -1,43 +1,82 @@
 #!/usr/bin/env node
 // The only place that ends the process: main() returns the exit code.
-import module from 'node:module';
-import v8 from 'node:v8';
+// CommonJS on purpose (bin/package.json): Node starts a CommonJS entry ~15 ms sooner than an ES
+// module one, which is most of what `kactl --version` costs beyond `node -e 0`. The bundle
+// itself is ESM, imported below.
+const fs = require('node:fs');
+const path = require('node:path');
 
-// V8's code cache on disk (Node >= 22.1): later runs skip parsing and compiling the bundle.
-// Node picks the folder (NODE_COMPILE_CACHE, else node-compile-cache under the OS temp folder)
-// and NODE_DISABLE_COMPILE_CACHE turns it off. Enabled before the bundle is imported, so the
-// import below is dynamic on purpose.
+// Answers known when the bundle was built, given before it loads (cold start is a measured
+// figure): the version, and a command's help when it goes to a pipe or file (commander wraps at
+// 80 columns without colour there; on a terminal it wraps at the terminal's width, so the
+// bundle answers). scripts/write-help.mjs writes one file per command;
+// test/unit/cli/static-help.test.ts keeps them equal to what the sources print.
+const args = process.argv.slice(2);
+let early;
+if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
+  early = 'version.txt';
+} else if (
+  (args.at(-1) === '--help' || args.at(-1) === '-h') &&
+  !process.stdout.isTTY &&
+  !process.env.FORCE_COLOR &&
+  !process.env.CLICOLOR_FORCE &&
+  args.slice(0, -1).every((word) => /^[a-z0-9_][a-z0-9_-]*$/.test(word))
+) {
+  early = `help/${['kactl', ...args.slice(0, -1)].join(' ')}.txt`;
+}
+let text;
 try {
-  module.enableCompileCache?.();
+  // A name no command has (or an alias) has no file: the bundle answers.
+  if (early) text = fs.readFileSync(path.join(__dirname, '..', 'dist', 'bundle', early), 'utf8');
 } catch {
-  // A cache that can't be set up (read-only temp folder) only costs speed.
+  // Not built with these files: the bundle answers.
 }
-// Node 20's V8 compiles undici's WebAssembly HTTP parser a second time, optimised, in the
-// background, and the process waits for that before it exits: ~0.4 s after every networked
-// command. The baseline compiler alone parses a CLI's few answers just as well. (Node 22 and
-// later tier up lazily and exit at once.)
-if (process.versions.node.startsWith('20.')) v8.setFlagsFromString('--liftoff-only');
-const { main } = await import('../dist/bundle/cli.js');
-
-const controller = new AbortController();
-let interrupts = 0;
-const onSignal = (signal) => {
-  interrupts += 1;
-  // A second Ctrl-C means "now": don't wait for a clean shutdown.
-  if (interrupts > 1) process.exit(signal === 'SIGINT' ? 130 : 143);
-  controller.abort(new Error(signal));
-};
-process.on('SIGINT', onSignal);
-process.on('SIGTERM', onSignal);
-
-// The reader went away (`kactl licenses list | head -1`): stop what is running (a bulk job must
-// not go on creating keys nobody will see) and leave quietly, as other Unix tools do.
-for (const stream of [process.stdout, process.stderr]) {
-  stream.on('error', (error) => {
+if (text !== undefined) {
+  // Nothing else is set up on this path (not even the signal handlers): it is all of the cost.
+  process.stdout.on('error', (error) => {
     if (error.code !== 'EPIPE') throw error;
-    controller.abort(new Error('EPIPE'));
-    process.exit(process.exitCode ?? 0);
+    process.exit(0);
   });
-}
+  process.stdout.write(early === 'version.txt' ? `${text}\n` : text);
+} else {
+  const controller = new AbortController();
+  let interrupts = 0;
+  const onSignal = (signal) => {
+    interrupts += 1;
+    // A second Ctrl-C means "now": don't wait for a clean shutdown.
+    if (interrupts > 1) process.exit(signal === 'SIGINT' ? 130 : 143);
+    controller.abort(new Error(signal));
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
 
-process.exitCode = await main(process.argv.slice(2), { signal: controller.signal });
+  // The reader went away (`kactl licenses list | head -1`): stop what is running (a bulk job must
+  // not go on creating keys nobody will see) and leave quietly, as other Unix tools do.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (error) => {
+      if (error.code !== 'EPIPE') throw error;
+      controller.abort(new Error('EPIPE'));
+      process.exit(process.exitCode ?? 0);
+    });
+  }
+
+  // V8's code cache on disk (Node >= 22.1): later runs skip parsing and compiling the bundle.
+  // Node picks the folder (NODE_COMPILE_CACHE, else node-compile-cache under the OS temp folder)
+  // and NODE_DISABLE_COMPILE_CACHE turns it off. Enabled before the bundle is imported, so the
+  // import below is dynamic on purpose.
+  try {
+    require('node:module').enableCompileCache?.();
+  } catch {
+    // A cache that can't be set up (read-only temp folder) only costs speed.
+  }
+  // Node 20's V8 compiles undici's WebAssembly HTTP parser a second time, optimised, in the
+  // background, and the process waits for that before it exits: ~0.4 s after every networked
+  // command. The baseline compiler alone parses a CLI's few answers just as well. (Node 22 and
+  // later tier up lazily and exit at once.)
+  if (process.versions.node.startsWith('20.')) require('node:v8').setFlagsFromString('--liftoff-only');
+  void import('../dist/bundle/cli.js')
+    .then(({ main }) => main(args, { signal: controller.signal }))
+    .then((code) => {
+      process.exitCode = code;
+    });
+}

@@ -2,10 +2,43 @@
 // file, and each command group loads only its own chunk and the packages it uses, instead of
 // hundreds of separate modules (undici alone is ~130 files). tsc still type-checks and still
 // emits dist/ for the sandbox entry points the tests and benchmarks import directly.
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+
+// Two packages load a Node module at start that a CLI run does not use: commander loads
+// child_process (only for executable subcommands, which kactl has none of), and undici's HTTP/2
+// client loads http2 (and with it tls) for its header-name constants. Each becomes a load on
+// first use; the constants are copied from this node's http2. The build fails if the text
+// replaced is not there any more (a package update), rather than bundle it unchanged.
+const require = createRequire(import.meta.url);
+const LAZY_BUILTINS = [
+  {
+    file: /node_modules[\\/]commander[\\/]lib[\\/]command\.js$/,
+    from: "const childProcess = require('node:child_process');",
+    to: "const childProcess = { spawn: (...args) => require('node:child_process').spawn(...args) };",
+  },
+  {
+    file: /node_modules[\\/]undici[\\/]lib[\\/]dispatcher[\\/]client-h2\.js$/,
+    from: "  http2 = require('node:http2')\n",
+    to: `  http2 = { constants: ${JSON.stringify(require('node:http2').constants)}, connect: (...args) => require('node:http2').connect(...args) }\n`,
+  },
+];
+const lazyBuiltins = {
+  name: 'lazy-builtins',
+  setup(pluginBuild) {
+    for (const { file, from, to } of LAZY_BUILTINS) {
+      pluginBuild.onLoad({ filter: file }, async (args) => {
+        const source = await fs.promises.readFile(args.path, 'utf8');
+        if (!source.includes(from)) throw new Error(`${args.path} no longer contains ${JSON.stringify(from)}: update scripts/bundle.mjs`);
+        return { contents: source.replace(from, to), loader: 'js' };
+      });
+    }
+  },
+};
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const outdir = path.join(root, 'dist', 'bundle');
@@ -28,9 +61,19 @@ const result = await build({
   define: { KACTL_BUNDLED_VERSION: JSON.stringify(version) },
   chunkNames: 'chunks/[name]-[hash]',
   metafile: true,
+  plugins: [lazyBuiltins],
   legalComments: 'none',
   logLevel: 'warning',
 });
 // Which sources each output file holds: test/unit/cold-start.test.ts maps loaded chunks back to
 // the packages inside them with it.
 fs.writeFileSync(path.join(outdir, 'meta.json'), JSON.stringify(result.metafile));
+
+// Answers bin/kactl.js gives before the bundle loads: `kactl --version`, and `kactl [command…]
+// --help` when its output is not a terminal (commander then wraps at 80 columns, without
+// colour). Each help is commander's own text, printed by the bundle just built, in a child
+// process whose stdout is a pipe, for every command of the tree; test/unit/cli/static-help.test.ts
+// checks they equal what the sources print.
+fs.writeFileSync(path.join(outdir, 'version.txt'), version);
+const help = spawnSync(process.execPath, ['scripts/write-help.mjs', path.join(outdir, 'help')], { cwd: root, env: {}, encoding: 'utf8' });
+if (help.status !== 0 || help.stderr !== '') throw new Error(`writing the help texts failed (exit ${help.status}): ${help.stderr}`);

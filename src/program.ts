@@ -42,10 +42,10 @@ function fullName(command: Command): string {
 /** Global options that take a value: their value is not the command name. */
 const OPTIONS_WITH_VALUE = globalFlagsWithValue();
 
-/** The command the user named (`help licenses` names `licenses`), skipping global options before it. */
-export function commandNameIn(argv: readonly string[]): string | undefined {
+/** The words of the command line that may name commands (`help` first dropped), skipping global options and their values. */
+function commandWordsIn(argv: readonly string[]): string[] {
   const words: string[] = [];
-  for (let i = 0; i < argv.length && words.length < 2; i += 1) {
+  for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i]!;
     if (arg === '--') break;
     if (arg.startsWith('-')) {
@@ -54,8 +54,16 @@ export function commandNameIn(argv: readonly string[]): string | undefined {
     }
     words.push(arg);
   }
-  return words[0] === 'help' ? words[1] : words[0];
+  return words[0] === 'help' ? words.slice(1) : words;
 }
+
+/** The command the user named (`help licenses` names `licenses`), skipping global options before it. */
+export function commandNameIn(argv: readonly string[]): string | undefined {
+  return commandWordsIn(argv)[0];
+}
+
+/** Commands that read the whole tree (completion offers every command's flags). */
+const WHOLE_TREE_COMMANDS: ReadonlySet<string> = new Set(['completion', '__complete']);
 
 export async function buildProgram(ctx: Context, argv: readonly string[]): Promise<Command> {
   const program = new Command('kactl')
@@ -66,12 +74,22 @@ export async function buildProgram(ctx: Context, argv: readonly string[]): Promi
     .addHelpText('after', PROGRAM_EXAMPLES);
   addProgramGlobals(program);
 
-  const modules = modulesFor(commandNameIn(argv), argv);
+  const commandName = commandNameIn(argv);
+  const modules = modulesFor(commandName, argv);
   const registrars = await Promise.all(modules.map((module) => module.load()));
-  for (const register of registrars) register(program, ctx);
+  // One module: the owner of the named command (several: the listing, or a name nobody owns).
+  const only = modules.length === 1 ? commandName : undefined;
+  for (const register of registrars) register(program, ctx, only);
 
-  for (const command of walk(program)) {
-    // Commander copies these settings to a subcommand only when it is created: set them on all.
+  // Commander copies these settings to a subcommand only when it is created, so each command
+  // gets them here. Only the commands a run can reach are set up: the program, the branch the
+  // command line names and their children (a parent's help lists its children's usage); a
+  // branch commander dispatches to later gets them in its parent's preSubcommand hook. Setting
+  // up all ~200 commands cost most of a group's `--help`. Completion walks the whole tree.
+  const configured = new WeakSet<Command>();
+  const configure = (command: Command): void => {
+    if (configured.has(command)) return;
+    configured.add(command);
     command.exitOverride();
     command.configureHelp(HELP_CONFIG);
     command.configureOutput({
@@ -82,6 +100,30 @@ export async function buildProgram(ctx: Context, argv: readonly string[]): Promi
     // Usage, not the whole help, after a bad flag or a missing argument.
     command.showHelpAfterError(`Usage: ${fullName(command)} ${command.usage()}\nRun '${fullName(command)} --help' for details.`);
     if (command !== program && command.commands.length === 0) addLeafGlobals(command);
+  };
+  const branchHooked = new WeakSet<Command>();
+  const configureBranch = (command: Command): void => {
+    configure(command);
+    for (const sub of command.commands) configure(sub);
+    if (command.commands.length > 0 && !branchHooked.has(command)) {
+      branchHooked.add(command);
+      command.hook('preSubcommand', (_parent, sub) => configureBranch(sub));
+    }
+  };
+  // An empty command line asks for the whole tree (completion and tests read it).
+  if (argv.length === 0 || WHOLE_TREE_COMMANDS.has(commandNameIn(argv) ?? '')) {
+    for (const command of walk(program)) configure(command);
+  } else {
+    configureBranch(program);
+    // `help licenses` prints licenses' help without a dispatch (no hook runs): set up the named
+    // branch now.
+    let node = program;
+    for (const word of commandWordsIn(argv)) {
+      const sub = node.commands.find((c) => c.name() === word || c.aliases().includes(word));
+      if (!sub) break;
+      configureBranch(sub);
+      node = sub;
+    }
   }
 
   program.hook('preAction', (_program, actionCommand) => {

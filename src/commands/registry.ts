@@ -7,7 +7,11 @@
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
 
-export type RegisterCommands = (program: Command, ctx: Context) => void;
+/**
+ * Adds a module's commands. `only`: the one top-level command the command line names, when the
+ * module owns it; a module with several may add just that one (the others cannot be reached).
+ */
+export type RegisterCommands = (program: Command, ctx: Context, only?: string) => void;
 
 export interface CommandModule {
   /** The top-level commands the module adds. */
