@@ -4,6 +4,7 @@
  * migration that has shipped; add the next one.
  */
 import type Database from 'better-sqlite3';
+import { pragma } from './native-handles.js';
 import { SCHEMA_V1 } from './schema-v1.js';
 import { SCHEMA_V2 } from './schema-v2.js';
 import { SCHEMA_V3 } from './schema-v3.js';
@@ -32,13 +33,13 @@ export class StoreVersionError extends Error {
 }
 
 export function migrate(db: Database.Database): void {
-  const current = db.pragma('user_version', { simple: true }) as number;
+  const current = pragma(db, 'user_version') as number;
   if (current > SCHEMA_VERSION) throw new StoreVersionError(current);
   for (const migration of MIGRATIONS) {
     if (migration.version <= current) continue;
     db.transaction(() => {
       migration.up(db);
-      db.pragma(`user_version = ${migration.version}`);
+      pragma(db, `user_version = ${migration.version}`);
     }).immediate();
   }
 }

@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { migrate } from './migrations.js';
+import { pragma, retain } from './native-handles.js';
 
 /** A value SQLite can bind. Booleans are not bindable: store 0/1. */
 export type SqlValue = string | number | bigint | null | Buffer;
@@ -60,17 +61,17 @@ export function openStore(location: string, options: OpenStoreOptions = {}): Sto
   const memory = location === ':memory:';
   const resolved = memory ? location : path.resolve(location);
   if (!memory) prepareDataFile(resolved);
-  const db = new Database(resolved, { timeout: options.busyTimeoutMs ?? 5000 });
+  const db = retain(new Database(resolved, { timeout: options.busyTimeoutMs ?? 5000 }));
   try {
     // WAL: readers never block the writer, and a commit is one append to the -wal file.
-    db.pragma('journal_mode = WAL');
+    pragma(db, 'journal_mode = WAL');
     // NORMAL instead of FULL: in WAL mode a commit's pages are written (write(2)) to the WAL
     // before COMMIT returns; only the fsync is deferred to checkpoints. Once written they sit in
     // the OS page cache, which survives the death of this process, so a SIGKILL after a write
     // was acknowledged loses nothing. Only an OS crash or power cut can drop the last commits,
     // which is an acceptable trade for a local test server and much faster than FULL.
-    db.pragma('synchronous = NORMAL');
-    db.pragma('foreign_keys = ON');
+    pragma(db, 'synchronous = NORMAL');
+    pragma(db, 'foreign_keys = ON');
     migrate(db);
   } catch (err) {
     db.close();
@@ -90,12 +91,12 @@ function createStore(db: Database.Database, location: string): Store {
   const prepare = (sql: string): Database.Statement<unknown[]> => {
     let stmt = cache.get(sql);
     if (stmt === undefined) {
-      stmt = db.prepare<unknown[]>(sql);
+      stmt = retain(db.prepare<unknown[]>(sql));
       cache.set(sql, stmt);
     }
     return stmt;
   };
-  const stamp = db.prepare<[], string>("SELECT total_changes() || ':' || data_version FROM pragma_data_version").pluck();
+  const stamp = retain(db.prepare<[], string>("SELECT total_changes() || ':' || data_version FROM pragma_data_version").pluck());
   return {
     db,
     location,
