@@ -12,6 +12,7 @@ import { createApp } from '../../../src/server/domain/apps.js';
 import { SCHEMA_V1 } from '../../../src/server/store/schema-v1.js';
 import { SCHEMA_V2 } from '../../../src/server/store/schema-v2.js';
 import { openStore } from '../../../src/server/store/store.js';
+import { SCHEMA_VERSION } from '../../../src/server/store/migrations.js';
 import { startTestSandbox, type HttpResult, type TestSandbox } from '../../helpers/sandbox.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 
@@ -64,7 +65,8 @@ describe('schema v3 migration', () => {
 
     const store = openStore(data);
     try {
-      expect(store.db.pragma('user_version', { simple: true })).toBe(3);
+      // Migrated to v3 and on to whatever this build writes.
+      expect(store.db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
       expect(store.all('SELECT * FROM accounts ORDER BY id')).toEqual(before);
       // The deleted-app cascade still holds on the rebuilt table.
       expect(store.db.pragma('foreign_key_check')).toEqual([]);
