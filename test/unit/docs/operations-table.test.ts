@@ -6,7 +6,8 @@
  *   above it);
  * - every wire `type` in a `type` column is one kactl knows: a seller catalog entry
  *   (src/api/seller-catalog/) or a client type (src/api/client-ops.ts `CLIENT_TYPES`, which must
- *   equal the types the sandbox's client API answers);
+ *   equal the types the sandbox's client API answers), and a seller command's row names the
+ *   `type` of the catalog entry that command (with its selector flag) sends;
  * - the numbered rows (the specification's operations) run 1..N with no gap, and N is the count
  *   the page's introduction states.
  */
@@ -139,6 +140,29 @@ describe('docs/operations.md', () => {
         if (!SELLER_TYPES.has(type) && !CLIENT_TYPES.has(type)) bad.push(`line ${row.line}: \`${type}\``);
       }
     }
+    expect(bad).toEqual([]);
+  });
+
+  it('pairs each seller command with the catalog entry of its `type`', () => {
+    const bad: string[] = [];
+    let paired = 0;
+    for (const row of rows) {
+      const types = spans(row.cells['`type`'] ?? '');
+      const command = spans(row.cells['kactl command'] ?? '').find((span) => span.startsWith('kactl '));
+      if (types.length !== 1 || command === undefined) continue;
+      const words = command.split(/\s+/).slice(1);
+      const entries = SELLER_CATALOG.filter((op) => {
+        const path = [op.group, ...op.command];
+        return path.every((word, i) => words[i] === word);
+      });
+      if (entries.length === 0) continue; // a client command
+      const longest = Math.max(...entries.map((op) => op.command.length));
+      const atPath = entries.filter((op) => op.command.length === longest);
+      const op = atPath.find((entry) => entry.selector !== undefined && words.includes(`--${entry.selector}`)) ?? atPath.find((entry) => entry.selector === undefined);
+      paired += 1;
+      if (op?.type !== types[0]) bad.push(`line ${row.line}: \`${command}\` sends ${op?.type ?? 'nothing'}, the row says \`${types[0]}\``);
+    }
+    expect(paired).toBeGreaterThan(100);
     expect(bad).toEqual([]);
   });
 
