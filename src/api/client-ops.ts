@@ -72,3 +72,39 @@ export const SUCCESS_FIELDS: Readonly<Record<string, readonly ExpectedField[]>> 
   fetchOnline: [{ name: 'users', kind: 'array' }],
   fetchStats: [{ name: 'appinfo', kind: 'object' }],
 };
+
+/**
+ * Every client `type` some kactl command sends (`kactl client call TYPE` reaches any other). The
+ * sandbox answers exactly these (src/server/client/index.ts; test/unit/docs/operations-table.test.ts
+ * holds the two equal), and docs/operations.md may name no other.
+ */
+export const CLIENT_TYPES: ReadonlySet<string> = new Set([
+  'init',
+  'login',
+  'loginEmail',
+  'license',
+  'register',
+  'upgrade',
+  'logout',
+  'check',
+  'checkblacklist',
+  'ban',
+  'var',
+  'getvar',
+  'setvar',
+  'chatget',
+  'chatsend',
+  'webhook',
+  'file',
+  'log',
+  'fetchOnline',
+  'fetchStats',
+  'changeUsername',
+  'forgot',
+  '2faenable',
+  '2fadisable',
+  'magicLinkSend',
+  'magicLinkCheck',
+  'emailCodeSend',
+  'emailCodeVerify',
+]);
