@@ -17,10 +17,10 @@ import { apiVersionFor, clientEffect, LARGE_ANSWER_TYPES, SUCCESS_FIELDS } from 
 import type { ClientApiVersion } from './client-ops.js';
 import { textRedactor } from './redact.js';
 import { retryNoticeLine, withRetry } from './retry.js';
-import type { RetryNotice, Sleep } from './retry.js';
+import type { CallerOptions } from './caller-options.js';
 import type { Effect } from './seller-catalog/types.js';
 import { joinSignals } from './signals.js';
-import type { Transport, TransportResponse } from './transport.js';
+import type { TransportResponse } from './transport.js';
 import type { StoredSession } from '../config/types.js';
 import { DEFAULT_SIGNATURE_WINDOW_SEC, ed25519PublicKey, hmacKeyFor, verifyEd25519, verifyHmac } from './verify.js';
 
@@ -36,7 +36,7 @@ export interface SessionStore {
   save(session: StoredSession | undefined): void;
 }
 
-export interface ClientApiOptions {
+export interface ClientApiOptions extends CallerOptions {
   /** Server root, e.g. `https://keyauth.win` or `http://127.0.0.1:4000`. */
   baseUrl: string;
   appName: string;
@@ -57,20 +57,6 @@ export interface ClientApiOptions {
   /** False with `--no-verify`: signatures are not checked (a warning says so). Default true. */
   verify?: boolean;
   session: SessionStore;
-  transport: Transport;
-  /** A line for stderr (warnings and retry notes). */
-  warn: (line: string) => void;
-  /** ms since the epoch. */
-  now?: () => number;
-  sleep?: Sleep;
-  /** For tests: jitter source for retry backoff. */
-  random?: () => number;
-  /** The window a "Try again in a minute" refers to (default the hosted 60 s; tests shorten it). */
-  rateWindowMs?: number;
-  /** Waits out a rate limit visibly (a countdown on a terminal); default a `warn` line and a sleep. */
-  countdown?: (notice: RetryNotice, signal?: AbortSignal) => Promise<void>;
-  /** Aborts every call (Ctrl-C); a call's own `signal` is added to it. */
-  signal?: AbortSignal;
 }
 
 /** A parameter value; `undefined` and `null` are left out of the request. */

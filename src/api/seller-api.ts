@@ -19,12 +19,12 @@ import { DEFAULT_SELLER_CALLS_PER_MINUTE, Pacer } from './pacer.js';
 import { textRedactor, withoutPasswordFields } from './redact.js';
 import type { TextRedactor } from './redact.js';
 import { retryNoticeLine, withRetry } from './retry.js';
-import type { RetryNotice, Sleep } from './retry.js';
+import type { CallerOptions } from './caller-options.js';
 import type { Effect } from './seller-catalog/types.js';
 import { joinSignals } from './signals.js';
-import type { Transport, TransportResponse } from './transport.js';
+import type { TransportResponse } from './transport.js';
 
-export interface SellerApiOptions {
+export interface SellerApiOptions extends CallerOptions {
   /** Server root, e.g. `https://keyauth.win`. */
   baseUrl: string;
   sellerKey: string;
@@ -32,22 +32,8 @@ export interface SellerApiOptions {
   ratePerMinute?: number;
   /** Folder for the pacing state shared by every kactl process; in-memory when absent. */
   stateDir?: string;
-  transport: Transport;
-  /** A line for stderr (retry notes, and pacing notes when `onWait` is not given). */
-  warn: (line: string) => void;
   /** Told before a pacing wait; default: a `warn` line. */
   onWait?: (ms: number) => void | (() => void);
-  /** ms since the epoch. */
-  now?: () => number;
-  sleep?: Sleep;
-  /** For tests: jitter source for retry backoff. */
-  random?: () => number;
-  /** The window a "Try again in a minute" refers to (default the hosted 60 s; tests shorten it). */
-  rateWindowMs?: number;
-  /** Waits out a rate limit visibly (a countdown on a terminal); default a `warn` line and a sleep. */
-  countdown?: (notice: RetryNotice, signal?: AbortSignal) => Promise<void>;
-  /** Aborts every call (Ctrl-C). */
-  signal?: AbortSignal;
 }
 
 /** A parameter value; `undefined` and `null` are left out of the query. */

@@ -3,12 +3,9 @@
  * command writes (commands/seller/backup.ts), so `kactl restore` reads them all the same way.
  * A user backup also holds each user's subscriptions: without them a user cannot be recreated.
  */
-import path from 'node:path';
 import type { Context } from '../context.js';
 import type { SellerApi } from '../api/seller-api.js';
-import type { BackupFile } from '../commands/seller/backup.js';
-import { slug, stamp, writeNew } from '../commands/seller/backup.js';
-import { ExitCode, KactlError } from '../errors.js';
+import { saveBackup } from '../commands/seller/backup.js';
 import type { Section } from './records.js';
 import { readSection, text } from './records.js';
 
@@ -38,25 +35,10 @@ export async function writeSectionBackup(ctx: Context, api: SellerApi, section: 
       subscriptions[text(user.username)] = Array.isArray(body.subs) ? body.subs : [];
     }
   }
-  const settings = await ctx.settings();
-  const app = appName ?? settings.appName.value;
-  const backup: BackupFile = {
-    kactl: 'backup',
-    version: 1,
-    createdAt: new Date(ctx.now()).toISOString(),
-    server: settings.baseUrl.value,
-    profile: settings.profile.value,
-    app,
+  return saveBackup(ctx, appName, `prune-${section}`, {
     action: { type: 'apply --prune', command: 'kactl apply --prune', params: {} },
     source,
     records,
     ...(subscriptions ? { subscriptions } : {}),
-  };
-  const base = `${stamp(ctx.now())}-${slug(app ?? settings.profile.value ?? 'kactl')}-prune-${section}`;
-  try {
-    return { path: writeNew(path.join(ctx.dataDir, 'backups'), base, `${JSON.stringify(backup, null, 2)}\n`), count: records.length };
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? 'error';
-    throw new KactlError(`Could not write the backup in ${path.join(ctx.dataDir, 'backups')} (${code}).`, ExitCode.failure, { cause: error });
-  }
+  });
 }

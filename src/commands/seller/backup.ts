@@ -89,6 +89,23 @@ export async function writeBackup(ctx: Context, op: SellerOp, params: Readonly<R
   const listParams = Object.fromEntries(list.params.filter((p) => params[p.wire] !== undefined).map((p) => [p.wire, params[p.wire]!]));
   const body = await (await ctx.sellerApi()).call(list.type, listParams, { effect: 'read', ...responseOptions(list) });
   const records = listRows(body, list.response.key, list.response.columns[0]?.key ?? 'value').raw;
+  return saveBackup(ctx, appName, op.type, {
+    action: { type: op.type, command: opCommandLine(op), params: redactObject({ ...params }) },
+    source: { type: list.type, key: list.response.key },
+    records,
+    ...(TOUCHES_SUBSCRIPTIONS.has(op.type) ? await subscriptionsOf(ctx, records) : {}),
+  });
+}
+
+/** What a backup says beyond where and when it was made. */
+export type BackupContent = Omit<BackupFile, 'kactl' | 'version' | 'createdAt' | 'server' | 'profile' | 'app'>;
+
+/**
+ * Writes a backup (0600, never over another) into `<data folder>/backups/`, named after the time,
+ * the app and `what`; returns the file and how many records it holds. Every destructive kactl
+ * command and `apply --prune` write through here, so `kactl restore` reads them all alike.
+ */
+export async function saveBackup(ctx: Context, appName: string | undefined, what: string, content: BackupContent): Promise<{ path: string; count: number }> {
   const settings = await ctx.settings();
   const app = appName ?? settings.appName.value;
   const backup: BackupFile = {
@@ -98,14 +115,11 @@ export async function writeBackup(ctx: Context, op: SellerOp, params: Readonly<R
     server: settings.baseUrl.value,
     profile: settings.profile.value,
     app,
-    action: { type: op.type, command: opCommandLine(op), params: redactObject({ ...params }) },
-    source: { type: list.type, key: list.response.key },
-    records,
-    ...(TOUCHES_SUBSCRIPTIONS.has(op.type) ? await subscriptionsOf(ctx, records) : {}),
+    ...content,
   };
-  const base = `${stamp(ctx.now())}-${slug(app ?? settings.profile.value ?? 'kactl')}-${op.type}`;
+  const base = `${stamp(ctx.now())}-${slug(app ?? settings.profile.value ?? 'kactl')}-${what}`;
   try {
-    return { path: writeNew(path.join(ctx.dataDir, 'backups'), base, `${JSON.stringify(backup, null, 2)}\n`), count: records.length };
+    return { path: writeNew(path.join(ctx.dataDir, 'backups'), base, `${JSON.stringify(backup, null, 2)}\n`), count: content.records.length };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? 'error';
     throw new KactlError(`Could not write the backup in ${path.join(ctx.dataDir, 'backups')} (${code}).`, ExitCode.failure, { cause: error });
