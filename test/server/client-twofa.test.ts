@@ -1,27 +1,10 @@
 /** 2faenable / 2fadisable and 2FA at login, over real HTTP (docs/protocol/client-api.md §4.23, §4.24, §4.26). */
 import { describe, expect, it } from 'vitest';
-import { fakeClock, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { fakeClock, startTestSandbox } from '../helpers/sandbox.js';
 import { totpCode } from '../../src/server/domain/twofa.js';
-import { HWID, init12, newKey, registerUser } from './support/client-fixtures.js';
+import { HWID, enable2fa, init12, newKey, registerUser, wrongCode } from './support/client-fixtures.js';
 
 const V12 = { api: '1.2', method: 'POST' } as const;
-
-async function enable(sb: TestSandbox, sid: string, now: () => number): Promise<string> {
-  const first = await sb.client('2faenable', { sessionid: sid });
-  const secret = first.json['2fa'].secret_code as string;
-  const second = await sb.client('2faenable', { sessionid: sid, code: totpCode(secret, now()) });
-  expect(second.json).toMatchObject({ success: true, message: '2fa successfully activated' });
-  return secret;
-}
-
-/** A code that is valid at no step within ±1 of now. */
-function wrongCode(secret: string, now: number): string {
-  const near = new Set([-1, 0, 1].map((step) => totpCode(secret, now + step * 30)));
-  for (let n = 0; ; n++) {
-    const candidate = String(n).padStart(6, '0');
-    if (!near.has(candidate)) return candidate;
-  }
-}
 
 describe('2faenable', () => {
   it('makes a secret on the first call and enables 2FA with the code on the second', async () => {
@@ -74,7 +57,7 @@ describe('2FA at login', () => {
     const clock = fakeClock();
     const sb = await startTestSandbox({ now: clock.now });
     const { sid, username, pass } = await registerUser(sb, { email: 'kim@example.com' });
-    const secret = await enable(sb, sid, clock.seconds);
+    const secret = await enable2fa(sb, sid, clock.seconds());
     const fresh = await sb.init();
     const login = (params: Record<string, string | undefined>, options = {}) => sb.client('login', { sessionid: fresh, username, pass, hwid: HWID, ...params }, options);
 
@@ -95,7 +78,7 @@ describe('2FA at login', () => {
     const key = newKey(sb);
     const sid = await sb.init();
     expect((await sb.client('license', { sessionid: sid, key, hwid: HWID })).json.success).toBe(true);
-    const secret = await enable(sb, sid, clock.seconds);
+    const secret = await enable2fa(sb, sid, clock.seconds());
     const again = await sb.init();
     expect((await sb.client('license', { sessionid: again, key, hwid: HWID })).json.message).toBe('2FA code required.');
     expect((await sb.client('license', { sessionid: again, key, hwid: HWID, code: totpCode(secret, clock.seconds()) })).json.success).toBe(true);
@@ -108,7 +91,7 @@ describe('2fadisable', () => {
     const sb = await startTestSandbox({ now: clock.now });
     const { sid, username, pass } = await registerUser(sb);
     expect((await sb.client('2fadisable', { sessionid: sid, code: '123456' })).json.message).toBe('2fa is not enabled on this account');
-    const secret = await enable(sb, sid, clock.seconds);
+    const secret = await enable2fa(sb, sid, clock.seconds());
     expect((await sb.client('2fadisable', { sessionid: sid })).json.message).toBe('Please provide the 2fa code to disable 2fa');
     const wrong = await sb.client('2fadisable', { sessionid: sid, code: wrongCode(secret, clock.seconds()) });
     expect(wrong.status).toBe(400);

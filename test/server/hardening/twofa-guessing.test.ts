@@ -4,25 +4,11 @@
  * is per client IP and app, so one guesser does not throttle every user of the app.
  */
 import { describe, expect, it } from 'vitest';
-import { fakeClock, startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js';
+import { fakeClock, startTestSandbox } from '../../helpers/sandbox.js';
 import { totpCode } from '../../../src/server/domain/twofa.js';
-import { HWID, registerUser } from '../support/client-fixtures.js';
+import { HWID, enable2fa, registerUser, wrongCode } from '../support/client-fixtures.js';
 
 const EMAIL = 'lena@example.com';
-
-async function enable2fa(sb: TestSandbox, sid: string, now: number): Promise<string> {
-  const secret = (await sb.client('2faenable', { sessionid: sid })).json['2fa'].secret_code as string;
-  expect((await sb.client('2faenable', { sessionid: sid, code: totpCode(secret, now) })).json.success).toBe(true);
-  return secret;
-}
-
-function wrongCode(secret: string, now: number): string {
-  const near = new Set([-1, 0, 1].map((step) => totpCode(secret, now + step * 30)));
-  for (let n = 0; ; n++) {
-    const candidate = String(n).padStart(6, '0');
-    if (!near.has(candidate)) return candidate;
-  }
-}
 
 describe('wrong 2FA codes', () => {
   it('after 5 wrong codes at login even the right one is refused, until the window ends', async () => {

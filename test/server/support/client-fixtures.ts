@@ -4,6 +4,7 @@
  */
 import { expect } from 'vitest';
 import { generateLicenses } from '../../../src/server/domain/licenses.js';
+import { totpCode } from '../../../src/server/domain/twofa.js';
 import type { TestSandbox } from '../../helpers/sandbox.js';
 
 /** Long enough for the default minHwid (20). */
@@ -64,4 +65,22 @@ export async function init12(sb: TestSandbox, enckey = 'clientenckey0001'): Prom
 /** The body with its random nonce replaced by `N`, for byte-level comparisons. */
 export function withoutNonce(text: string): string {
   return text.replace(/"nonce":"[^"]*"/, '"nonce":"N"');
+}
+
+/** Turns 2FA on for the session's user (both `2faenable` calls); returns the secret. */
+export async function enable2fa(sb: TestSandbox, sid: string, nowSeconds: number): Promise<string> {
+  const first = await sb.client('2faenable', { sessionid: sid });
+  const secret = first.json['2fa'].secret_code as string;
+  const second = await sb.client('2faenable', { sessionid: sid, code: totpCode(secret, nowSeconds) });
+  expect(second.json).toMatchObject({ success: true, message: '2fa successfully activated' });
+  return secret;
+}
+
+/** A code that is valid at no step within ±1 of now. */
+export function wrongCode(secret: string, nowSeconds: number): string {
+  const near = new Set([-1, 0, 1].map((step) => totpCode(secret, nowSeconds + step * 30)));
+  for (let n = 0; ; n++) {
+    const candidate = String(n).padStart(6, '0');
+    if (!near.has(candidate)) return candidate;
+  }
 }
