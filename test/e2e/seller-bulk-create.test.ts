@@ -4,38 +4,14 @@
  * front of the sandbox fails the third `add` call) reported honestly with exit 1.
  */
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startE2ESandbox } from '../helpers/e2e.js';
 import type { E2ESandbox } from '../helpers/e2e.js';
 import { tempDir } from '../helpers/temp-dir.js';
+import { failingProxy } from '../helpers/failing-proxy.js';
 
 let sb: E2ESandbox;
-
-/** A proxy to the sandbox that answers the `failOn`-th `add` call with a 500 instead of forwarding it. */
-async function failingProxy(failOn: number): Promise<{ baseUrl: string; addCalls: () => number; close: () => Promise<void> }> {
-  let adds = 0;
-  const server = http.createServer((req, res) => {
-    const url = new URL(req.url ?? '/', sb.info.baseUrl);
-    if (url.searchParams.get('type') === 'add' && ++adds === failOn) {
-      res.writeHead(500, { 'content-type': 'text/html' });
-      res.end('<html><body>Internal Server Error</body></html>');
-      return;
-    }
-    void fetch(url, { redirect: 'manual' }).then(async (answer) => {
-      res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' });
-      res.end(Buffer.from(await answer.arrayBuffer()));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    addCalls: () => adds,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
 
 async function listedKeys(): Promise<string[]> {
   return (await sb.json<{ key: string }[]>(['licenses', 'list'])).map((row) => row.key);
@@ -66,7 +42,7 @@ describe('licenses create in bulk', () => {
 
   it('reports a server failure midway: the keys made, how many are missing, exit 1', async () => {
     const before = new Set(await listedKeys());
-    const proxy = await failingProxy(3);
+    const proxy = await failingProxy(sb.info.baseUrl, 'add', 3);
     try {
       const result = await sb.kactl(['licenses', 'create', '--amount', '450', '--expiry', '1', '--base-url', proxy.baseUrl], { timeoutMs: 60_000 });
       expect(result.code).toBe(1);
@@ -74,7 +50,7 @@ describe('licenses create in bulk', () => {
       expect(printed).toHaveLength(200);
       expect(result.stderr).toContain('Created 200 of 450 licenses; 250 are missing.');
       expect(result.stderr).toContain('Run again with --amount 250');
-      expect(proxy.addCalls()).toBe(3);
+      expect(proxy.calls()).toBe(3);
       const after = await listedKeys();
       const made = after.filter((key) => !before.has(key));
       expect(new Set(made)).toEqual(new Set(printed));
@@ -84,7 +60,7 @@ describe('licenses create in bulk', () => {
   });
 
   it('keeps the keys made in the --out file when a call fails', async () => {
-    const proxy = await failingProxy(2);
+    const proxy = await failingProxy(sb.info.baseUrl, 'add', 2);
     const file = path.join(tempDir(), 'keys.txt');
     try {
       const result = await sb.kactl(['licenses', 'create', '--amount', '150', '--expiry', '1', '--out', file, '--base-url', proxy.baseUrl]);

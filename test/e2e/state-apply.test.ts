@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startE2ESandbox } from '../helpers/e2e.js';
 import type { E2ESandbox } from '../helpers/e2e.js';
 import { tempDir } from '../helpers/temp-dir.js';
+import { failingProxy } from '../helpers/failing-proxy.js';
 
 const FIXTURE = path.resolve(__dirname, '../fixtures/state/clone.yaml');
 const ENV = { ALICE_PW: 'alice-pass-0001' };
@@ -160,24 +161,10 @@ describe('kactl apply', () => {
 describe('kactl apply against a failing or hosted-like server', () => {
   it('stops at a failed call and says what was done and what was not (exit 1)', async () => {
     const sb = await startE2ESandbox();
-    let calls = 0;
-    const server = http.createServer((req, res) => {
-      const url = new URL(req.url ?? '/', sb.info.baseUrl);
-      if (url.searchParams.get('type') === 'addchannel' && ++calls === 2) {
-        res.writeHead(500, { 'content-type': 'text/html' });
-        res.end('<html><body>Internal Server Error</body></html>');
-        return;
-      }
-      void fetch(url, { redirect: 'manual' }).then(async (answer) => {
-        res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' });
-        res.end(Buffer.from(await answer.arrayBuffer()));
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const proxy = await failingProxy(sb.info.baseUrl, 'addchannel', 2);
     try {
-      const proxy = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
       const file = writeState('channels:\n  - { name: one, delay: 0 }\n  - { name: two, delay: 0 }\n  - { name: three, delay: 0 }\n');
-      const result = await sb.kactl(['apply', '-f', file, '--base-url', proxy]);
+      const result = await sb.kactl(['apply', '-f', file, '--base-url', proxy.baseUrl]);
       expect(result.code).toBe(1);
       expect(result.stderr).toMatch(/Done \(1\):\n {2}\+ create channel one/);
       expect(result.stderr).toMatch(/Not done \(2\):\n {2}\+ create channel two \(delay 0 s\)\n {2}\+ create channel three/);
@@ -187,7 +174,7 @@ describe('kactl apply against a failing or hosted-like server', () => {
       const again = await sb.json<PlanAnswer>(['apply', '-f', file]);
       expect(again.plan.map((p) => p.id)).toEqual(['two', 'three']);
     } finally {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await proxy.close();
       await sb.stop();
     }
   });
