@@ -10,6 +10,7 @@
  * sandboxes in one process do not share them.
  */
 import type { Store } from '../store/store.js';
+import { perStore } from '../store/per-store.js';
 
 export const MAX_WRONG_2FA_CODES = 5;
 export const WRONG_2FA_WINDOW = 15 * 60;
@@ -19,16 +20,7 @@ interface Count {
   wrong: number;
 }
 
-const counts = new WeakMap<Store, Map<number, Count>>();
-
-function countsOf(store: Store): Map<number, Count> {
-  let map = counts.get(store);
-  if (map === undefined) {
-    map = new Map();
-    counts.set(store, map);
-  }
-  return map;
-}
+const countsOf = perStore(() => new Map<number, Count>());
 
 /** Seconds until the user may try a code again, or undefined when they may now. */
 export function twofaLockedFor(store: Store, userId: number, now: number): number | undefined {

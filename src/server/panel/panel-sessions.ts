@@ -5,6 +5,7 @@
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Store } from '../store/store.js';
+import { perStore } from '../store/per-store.js';
 
 export interface PanelSession {
   readonly id: string;
@@ -21,16 +22,7 @@ export interface PanelSession {
 export const PANEL_SESSION_SECONDS = 30 * 60;
 export const PANEL_COOKIE = 'kactl_panel';
 
-const sessionsByStore = new WeakMap<Store, Map<string, PanelSession>>();
-
-function sessions(store: Store): Map<string, PanelSession> {
-  let map = sessionsByStore.get(store);
-  if (map === undefined) {
-    map = new Map();
-    sessionsByStore.set(store, map);
-  }
-  return map;
-}
+const sessions = perStore(() => new Map<string, PanelSession>());
 
 const token = (): string => randomBytes(24).toString('base64url');
 

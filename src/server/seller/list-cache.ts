@@ -4,10 +4,10 @@
  * sellers poll it; while nothing in the store changes the answer cannot change either, so the
  * encoded list is reused until `store.dataStamp()` moves (any write, in this process or another).
  */
-import type { Store } from '../store/store.js';
 import type { HandlerContext, Reply } from '../dispatch/types.js';
 import { EncodedJson, asciiJson } from '../http/json-encode.js';
 import { listReply } from './answers.js';
+import { perStore } from '../store/per-store.js';
 
 interface Entry {
   readonly stamp: string;
@@ -17,16 +17,12 @@ interface Entry {
   readonly json: EncodedJson;
 }
 
-const entriesByStore = new WeakMap<Store, Map<string, Entry>>();
+const entriesOf = perStore(() => new Map<string, Entry>());
 
 /** `listReply` for rows that depend only on the store and `ctx.app`; `build` runs when they may have changed. */
 export function cachedListReply(ctx: HandlerContext, message: string, build: () => readonly object[]): Reply {
   const stamp = ctx.store.dataStamp();
-  let entries = entriesByStore.get(ctx.store);
-  if (entries === undefined) {
-    entries = new Map();
-    entriesByStore.set(ctx.store, entries);
-  }
+  const entries = entriesOf(ctx.store);
   const key = `${ctx.type}\u0000${ctx.app.id}`;
   let entry = entries.get(key);
   if (entry === undefined || entry.stamp !== stamp || entry.appName !== ctx.app.name) {
