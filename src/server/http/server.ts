@@ -150,7 +150,9 @@ export function createSandboxServer(deps: ServerDeps): SandboxServer {
 
   function write(req: IncomingMessage, res: ServerResponse, response: EncodedResponse, refusedInput: boolean): void {
     if (res.headersSent) {
+      // Nothing more can be sent: release what the answer holds (a file's bytes, an open download).
       if (!Buffer.isBuffer(response.body)) response.body.finished();
+      response.stream?.destroy();
       return;
     }
     // A refused body may still be arriving: read and drop it (bounded) on an open connection, so
