@@ -62,8 +62,7 @@ if (text !== undefined) {
 
   // V8's code cache on disk (Node >= 22.1): later runs skip parsing and compiling the bundle.
   // Node picks the folder (NODE_COMPILE_CACHE, else node-compile-cache under the OS temp folder)
-  // and NODE_DISABLE_COMPILE_CACHE turns it off. Enabled before the bundle is imported, so the
-  // import below is dynamic on purpose.
+  // and NODE_DISABLE_COMPILE_CACHE turns it off. Enabled before the bundle is required.
   try {
     require('node:module').enableCompileCache?.();
   } catch {
@@ -74,8 +73,9 @@ if (text !== undefined) {
   // command. The baseline compiler alone parses a CLI's few answers just as well. (Node 22 and
   // later tier up lazily and exit at once.)
   if (process.versions.node.startsWith('20.')) require('node:v8').setFlagsFromString('--liftoff-only');
-  void import('../dist/bundle/cli.js')
-    .then(({ main }) => main(args, { signal: controller.signal }))
+  // The bundle is CommonJS (scripts/bundle.mjs says why).
+  void require('../dist/bundle/cli.cjs')
+    .main(args, { signal: controller.signal })
     .then((code) => {
       process.exitCode = code;
     });

@@ -4,11 +4,12 @@
 // these without loading the bundle when the output is not a terminal.
 import fs from 'node:fs';
 import path from 'node:path';
+import { createRequire } from 'node:module';
 import { PassThrough } from 'node:stream';
-import { main } from '../dist/bundle/cli.js';
 import { buildProgram } from '../dist/program.js';
 import { Context } from '../dist/context.js';
 
+const { main } = createRequire(import.meta.url)('../dist/bundle/cli.cjs');
 const outdir = process.argv[2];
 fs.mkdirSync(outdir, { recursive: true });
 

@@ -3,15 +3,17 @@
  * sentence on stderr and the exit code of the design's table. Never exits the process itself:
  * only bin/kactl.js does, so tests can call main() in-process.
  */
+import { isatty } from 'node:tty';
 import { CommanderError } from 'commander';
 import type { SystemDeps } from './context.js';
 import { Context } from './context.js';
+import { LazyInput } from './io/streams.js';
 import { buildProgram } from './program.js';
 import { ExitCode, InterruptedError, KactlError, PartialFailure, UsageError } from './errors.js';
 
 export async function main(argv: readonly string[], deps: Partial<SystemDeps> = {}): Promise<number> {
   const ctx = new Context({
-    stdin: deps.stdin ?? process.stdin,
+    stdin: deps.stdin ?? new LazyInput(isatty(0), () => process.stdin),
     stdout: deps.stdout ?? process.stdout,
     stderr: deps.stderr ?? process.stderr,
     env: deps.env ?? process.env,

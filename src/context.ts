@@ -8,7 +8,7 @@
  * parsed global options.
  */
 import type { EnvRecord } from './env.js';
-import type { IOStreams, InputStream, OutputStream } from './io/streams.js';
+import type { IOStreams, InputStream, LazyInput, OutputStream } from './io/streams.js';
 import { createIOStreams } from './io/streams.js';
 import type { OutputFormat } from './io/format.js';
 import { Output } from './io/output.js';
@@ -46,7 +46,7 @@ export interface GlobalOptions {
 export const DEFAULT_GLOBALS: GlobalOptions = { json: false, yes: false, verbose: false, color: true, verify: true };
 
 export interface SystemDeps {
-  stdin: InputStream;
+  stdin: InputStream | LazyInput;
   stdout: OutputStream;
   stderr: OutputStream;
   env: EnvRecord;

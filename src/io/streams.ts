@@ -45,8 +45,26 @@ export interface IOStreams {
   err(text: string): void;
 }
 
+/**
+ * Standard input made only when a command reads it (a prompt, `--password-stdin`): creating
+ * `process.stdin` costs a networked command up to a few ms, most when it is a file or /dev/null
+ * (as in CI), and most commands never read it. `isTTY` is known without it (`tty.isatty(0)`).
+ */
+export class LazyInput {
+  private stream: InputStream | undefined;
+  constructor(
+    readonly isTTY: boolean,
+    private readonly make: () => InputStream,
+  ) {}
+
+  open(): InputStream {
+    this.stream ??= this.make();
+    return this.stream;
+  }
+}
+
 export interface StreamOptions {
-  stdin: InputStream;
+  stdin: InputStream | LazyInput;
   stdout: OutputStream;
   stderr: OutputStream;
   env: EnvRecord;
@@ -66,14 +84,17 @@ function colorFor(isTTY: boolean, env: EnvRecord, noColor: boolean): boolean {
 }
 
 export function createIOStreams(options: StreamOptions): IOStreams {
-  const { stdin, stdout, stderr, env } = options;
+  const { stdout, stderr, env } = options;
   const noColor = options.noColor ?? false;
-  const isStdinTTY = stdin.isTTY === true;
+  const stdinSource = options.stdin;
+  const isStdinTTY = stdinSource.isTTY === true;
   const isStdoutTTY = stdout.isTTY === true;
   const isStderrTTY = stderr.isTTY === true;
   const inCI = envFlag(env, 'CI');
   return {
-    stdin,
+    get stdin(): InputStream {
+      return stdinSource instanceof LazyInput ? stdinSource.open() : stdinSource;
+    },
     stdout,
     stderr,
     isStdinTTY,

@@ -38,12 +38,13 @@ function sourcesOf(urls: string[]): string[] {
   });
 }
 
-function loadedModules(args: string[], status = 0, env: Record<string, string> = {}): string[] {
+function loadedModules(args: string[], status = 0, env: Record<string, string> = {}, input?: string): string[] {
   const dir = tempDir();
   const record = path.join(dir, 'imports.txt');
   const result = spawnSync(process.execPath, ['--import', RECORDER, KACTL_BIN, ...args], {
     env: cleanEnv(dir, { KACTL_RECORD_IMPORTS: record, ...env }),
     encoding: 'utf8',
+    input,
   });
   expect(result.status, result.stderr).toBe(status);
   return sourcesOf(fs.readFileSync(record, 'utf8').split('\n').filter(Boolean));
@@ -83,6 +84,13 @@ describe('cold start', () => {
       expect(heavyIn(loadedModules(args)), args.join(' ')).toEqual([]);
       expect(heavyIn(loadedModules(args, 0, SLOW_HELP)), args.join(' ')).toEqual([]);
     }
+  });
+
+  it('a command that reads no input does not create process.stdin, one that does still reads it', () => {
+    const env = { KACTL_SELLER_KEY: 'a'.repeat(32) };
+    expect(loadedModules(['licenses', 'list', '--base-url', 'http://127.0.0.1:9'], 4, env)).not.toContain('process.stdin');
+    const added = ['profile', 'add', 'p', '--base-url', 'http://127.0.0.1:9', '--app-name', 'A', '--ownerid', 'abcdefghij', '--seller-key-stdin'];
+    expect(loadedModules(added, 0, {}, 'b'.repeat(32))).toContain('process.stdin');
   });
 
   it('kactl --version loads no command group at all', () => {
