@@ -63,10 +63,17 @@ if (text !== undefined) {
   // V8's code cache on disk (Node >= 22.1): later runs skip parsing and compiling the bundle.
   // Node picks the folder (NODE_COMPILE_CACHE, else node-compile-cache under the OS temp folder)
   // and NODE_DISABLE_COMPILE_CACHE turns it off. Enabled before the bundle is required.
-  try {
-    require('node:module').enableCompileCache?.();
-  } catch {
-    // A cache that can't be set up (read-only temp folder) only costs speed.
+  const { enableCompileCache } = require('node:module');
+  if (typeof enableCompileCache === 'function') {
+    try {
+      enableCompileCache();
+    } catch {
+      // A cache that can't be set up (read-only temp folder) only costs speed.
+    }
+  } else if (!process.env.NODE_DISABLE_COMPILE_CACHE) {
+    // Node 20 has no such cache: bin/code-cache.js keeps one for the bundle.
+    const { useCodeCache, defaultCacheDir } = require('./code-cache.js');
+    useCodeCache(path.join(__dirname, '..', 'dist', 'bundle'), defaultCacheDir());
   }
   // Node 20's V8 compiles undici's WebAssembly HTTP parser a second time, optimised, in the
   // background, and the process waits for that before it exits: ~0.4 s after every networked

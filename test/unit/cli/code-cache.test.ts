@@ -1,0 +1,99 @@
+/**
+ * bin/code-cache.js: the code cache the launcher keeps for the bundle on Node 20. Each case runs
+ * a child node that installs it for a folder of small CommonJS files and requires one.
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { KACTL_BIN } from '../../helpers/run-kactl.js';
+import { tempDir } from '../../helpers/temp-dir.js';
+
+const CODE_CACHE = path.join(path.dirname(KACTL_BIN), 'code-cache.js');
+
+interface Run {
+  value: unknown;
+  report: { enabled: boolean; used: string[]; made: string[] };
+}
+
+/** Requires `file` from `bundle` with the cache in `cache`; the child prints its value and the cache's report. */
+function run(bundle: string, cache: string, file = 'answer.cjs'): Run {
+  const script = `
+    const report = require(${JSON.stringify(CODE_CACHE)}).useCodeCache(${JSON.stringify(bundle)}, ${JSON.stringify(cache)});
+    const value = require(${JSON.stringify(path.join(bundle, file))});
+    process.stdout.write(JSON.stringify({ value, report }));`;
+  const result = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' });
+  expect(result.status, result.stderr).toBe(0);
+  return JSON.parse(result.stdout) as Run;
+}
+
+function bundleWith(source: string): string {
+  const bundle = path.join(tempDir(), 'bundle');
+  fs.mkdirSync(bundle);
+  fs.writeFileSync(path.join(bundle, 'answer.cjs'), source);
+  return bundle;
+}
+
+describe('the Node 20 code cache', () => {
+  it('saves each file it compiled at exit, in a 0700 folder, and uses it on the next run', () => {
+    const bundle = bundleWith('module.exports = require("./part.cjs") + 1;');
+    fs.writeFileSync(path.join(bundle, 'part.cjs'), 'module.exports = 41;');
+    const cache = path.join(tempDir(), 'cache');
+
+    const first = run(bundle, cache);
+    expect(first.value).toBe(42);
+    expect(first.report.made.map((name) => name.split('.')[0]).sort()).toEqual(['answer', 'part']);
+    expect(fs.statSync(cache).mode & 0o777).toBe(0o700);
+    for (const name of fs.readdirSync(cache)) expect(fs.statSync(path.join(cache, name)).mode & 0o777).toBe(0o600);
+
+    const second = run(bundle, cache);
+    expect(second.value).toBe(42);
+    expect(second.report.used.sort()).toEqual(first.report.made.sort());
+    expect(second.report.made).toEqual([]);
+  });
+
+  it('never runs the code of a file as it was before a rebuild, even one of the same length', () => {
+    const bundle = bundleWith('module.exports = 1;');
+    const cache = path.join(tempDir(), 'cache');
+    expect(run(bundle, cache).value).toBe(1);
+    // V8 checks only a source's length: the modification time in the key is what tells them apart.
+    const file = path.join(bundle, 'answer.cjs');
+    fs.writeFileSync(file, 'module.exports = 2;');
+    const later = new Date(fs.statSync(file).mtimeMs + 5_000);
+    fs.utimesSync(file, later, later);
+    const rebuilt = run(bundle, cache);
+    expect(rebuilt.value).toBe(2);
+    expect(rebuilt.report.used).toEqual([]);
+  });
+
+  it('makes a new cache over a damaged one, and still runs', () => {
+    const bundle = bundleWith('module.exports = "fine";');
+    const cache = path.join(tempDir(), 'cache');
+    run(bundle, cache);
+    const [name] = fs.readdirSync(cache);
+    fs.writeFileSync(path.join(cache, name!), 'not V8 code at all');
+    const damaged = run(bundle, cache);
+    expect(damaged.value).toBe('fine');
+    expect(damaged.report.made).toEqual([name]);
+    expect(run(bundle, cache).report.used).toEqual([name]);
+  });
+
+  it('caches nothing in a folder others may write to, and runs all the same', () => {
+    const bundle = bundleWith('module.exports = "open";');
+    const cache = path.join(tempDir(), 'cache');
+    fs.mkdirSync(cache);
+    fs.chmodSync(cache, 0o777);
+    const result = run(bundle, cache);
+    expect(result.value).toBe('open');
+    expect(result.report.enabled).toBe(false);
+    expect(fs.readdirSync(cache)).toEqual([]);
+  });
+
+  it('leaves files outside the bundle folder to Node', () => {
+    const bundle = bundleWith('module.exports = require("../outside.cjs");');
+    fs.writeFileSync(path.join(bundle, '..', 'outside.cjs'), 'module.exports = "outside";');
+    const result = run(bundle, path.join(tempDir(), 'cache'));
+    expect(result.value).toBe('outside');
+    expect(result.report.made.map((name) => name.split('.')[0])).toEqual(['answer']);
+  });
+});
