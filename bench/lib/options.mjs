@@ -34,16 +34,22 @@ export function median(values) {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
-/** One line per figure: value, baseline, ratio, target, and MISS when the target is missed. */
+/**
+ * One line per figure: value, baseline, ratio, target, and MISS when the target is missed. A row
+ * without a target is there for the reader and is never a miss.
+ */
 export function printRows(rows, { unit, digits = 1 }) {
   let misses = 0;
   const width = Math.max(...rows.map((row) => row.label.length));
   for (const row of rows) {
-    const ok = row.higherIsBetter ? row.ratio >= row.target : row.ratio <= row.target;
-    if (!ok) misses += 1;
-    const target = `${row.higherIsBetter ? '≥' : '≤'}×${row.target}`;
+    let verdict = '(no target)';
+    if (row.target !== undefined) {
+      const ok = row.higherIsBetter ? row.ratio >= row.target : row.ratio <= row.target;
+      if (!ok) misses += 1;
+      verdict = `target ${row.higherIsBetter ? '≥' : '≤'}×${row.target}  ${ok ? 'ok' : 'MISS'}`;
+    }
     console.log(
-      `${row.label.padEnd(width)}  ${row.value.toFixed(digits).padStart(8)} ${unit}  baseline ${row.baseline.toFixed(digits).padStart(8)} ${unit} (${row.baselineLabel})  ×${row.ratio.toFixed(2)}  target ${target}  ${ok ? 'ok' : 'MISS'}`,
+      `${row.label.padEnd(width)}  ${row.value.toFixed(digits).padStart(8)} ${unit}  baseline ${row.baseline.toFixed(digits).padStart(8)} ${unit} (${row.baselineLabel})  ×${row.ratio.toFixed(2)}  ${verdict}`,
     );
   }
   return misses;
