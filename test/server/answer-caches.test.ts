@@ -8,6 +8,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { findAppByNameAndOwnerid } from '../../src/server/domain/apps.js';
+import { createSession } from '../../src/server/domain/sessions.js';
 import { seedStore } from '../../src/server/store/seed.js';
 import { openStore } from '../../src/server/store/store.js';
 import { EncodedJson, asciiJson, jsonBytes, phpJson } from '../../src/server/http/json-encode.js';
@@ -80,5 +81,27 @@ describe('the data stamp of a store file', () => {
       store.close();
       fs.rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('the app row kept by the apps table stamp', () => {
+  it('survives writes to other tables and follows updates and deletes of the app row', () => {
+    const store = openStore(':memory:');
+    const now = Math.floor(Date.now() / 1000);
+    const app = seedStore(store, {}, now);
+    const kept = findAppByNameAndOwnerid(store, app.name, app.ownerid);
+    createSession(store, app, { ip: '127.0.0.1', api: '1.3' }, now);
+    expect(findAppByNameAndOwnerid(store, app.name, app.ownerid)).toBe(kept);
+
+    store.db.prepare('UPDATE apps SET enabled = 0 WHERE id = ?').run(app.id);
+    expect(Boolean(findAppByNameAndOwnerid(store, app.name, app.ownerid)?.enabled)).toBe(false);
+    store.db.pragma('foreign_keys = OFF');
+    const row = store.db.prepare('SELECT * FROM apps WHERE id = ?').get(app.id) as Record<string, unknown>;
+    store.db.prepare('DELETE FROM apps WHERE id = ?').run(app.id);
+    expect(findAppByNameAndOwnerid(store, app.name, app.ownerid)).toBeUndefined();
+    const names = Object.keys(row);
+    store.db.prepare(`INSERT INTO apps (${names.join(', ')}) VALUES (${names.map((n) => `@${n}`).join(', ')})`).run({ ...row, enabled: 1 });
+    expect(Boolean(findAppByNameAndOwnerid(store, app.name, app.ownerid)?.enabled)).toBe(true);
+    store.close();
   });
 });

@@ -47,9 +47,20 @@ export interface Store {
    * from the data (domain/apps.ts, seller/list-cache.ts). Well under 1 µs in memory, ~2 µs on a file.
    */
   dataStamp(): string;
+  /**
+   * Like dataStamp, for the rows of one table only: it moves when that table is written (by this
+   * connection, through any statement, rolled back or not; or by another connection's commit to
+   * the file) and not when other tables are. The client API keeps the app row with it, so the
+   * session an `init` writes does not make the next request read the wide app row again.
+   */
+  tableStamp(table: WatchedTable): string;
   /** Closes the connection (checkpoints the WAL). Safe to call twice. */
   close(): void;
 }
+
+/** The tables `tableStamp` follows. */
+export type WatchedTable = 'apps';
+const WATCHED_TABLES: readonly WatchedTable[] = ['apps'];
 
 export interface OpenStoreOptions {
   /** Milliseconds a statement waits for another connection's write lock (default 5000). */
@@ -103,6 +114,7 @@ function createStore(db: Database.Database, location: string): Store {
   // Another connection's commit only shows in data_version. A private in-memory database has no
   // other connection, and reading data_version of a file takes a read lock (~2 µs a request).
   const dataVersion = location === ':memory:' ? undefined : retain(db.prepare<[], number>('PRAGMA data_version').pluck());
+  const tableWrites = watchTables(db);
   return {
     db,
     location,
@@ -114,8 +126,28 @@ function createStore(db: Database.Database, location: string): Store {
     },
     tx: <T>(fn: () => T): T => transaction.immediate(fn) as T,
     dataStamp: () => (dataVersion === undefined ? String(totalChanges.get()) : `${totalChanges.get()}:${dataVersion.get()}`),
+    tableStamp: (table: WatchedTable) => (dataVersion === undefined ? String(tableWrites[table]) : `${tableWrites[table]}:${dataVersion.get()}`),
     close: () => {
       if (db.open) db.close();
     },
   };
+}
+
+/**
+ * Counts the rows written to each watched table, whatever statement writes them: TEMP triggers
+ * (this connection only, never stored in the file) call back into JavaScript for every row
+ * inserted, updated or deleted. Made at open, outside any transaction, so no rollback can undo them.
+ */
+function watchTables(db: Database.Database): Record<WatchedTable, number> {
+  const writes: Record<WatchedTable, number> = { apps: 0 };
+  db.function('kactl_table_written', { deterministic: false }, (table: unknown) => {
+    writes[table as WatchedTable] += 1;
+    return null;
+  });
+  for (const table of WATCHED_TABLES) {
+    for (const event of ['INSERT', 'UPDATE', 'DELETE']) {
+      db.exec(`CREATE TEMP TRIGGER kactl_${table}_${event.toLowerCase()} AFTER ${event} ON main.${table} BEGIN SELECT kactl_table_written('${table}'); END`);
+    }
+  }
+  return writes;
 }
