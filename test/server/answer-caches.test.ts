@@ -2,7 +2,15 @@
  * What the sandbox keeps in memory between requests to answer faster (the client API's app row,
  * seller list answers, spliced pre-encoded JSON) must never show data older than the store.
  */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
+import { findAppByNameAndOwnerid } from '../../src/server/domain/apps.js';
+import { createSession } from '../../src/server/domain/sessions.js';
+import { seedStore } from '../../src/server/store/seed.js';
+import { openStore } from '../../src/server/store/store.js';
 import { EncodedJson, asciiJson, jsonBytes, phpJson } from '../../src/server/http/json-encode.js';
 import { expectFail, makeKey, sellerOk, startSellerSandbox } from './support/seller-helpers.js';
 
@@ -53,5 +61,47 @@ describe('the client API app found from memory', () => {
     sb.store.db.prepare('UPDATE apps SET banned = 0, name = ? WHERE id = ?').run('Renamed', sb.app().id);
     expect((await sb.client('init', { ver: '1.0' })).text).toBe('KeyAuth_Invalid');
     await sb.close();
+  });
+});
+
+describe('the data stamp of a store file', () => {
+  it('moves when another connection commits, so the app found from memory follows it', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kactl-stamp-'));
+    const store = openStore(path.join(dir, 'sandbox.db'));
+    try {
+      const app = seedStore(store, {}, Math.floor(Date.now() / 1000));
+      expect(Boolean(findAppByNameAndOwnerid(store, app.name, app.ownerid)?.banned)).toBe(false);
+      const before = store.dataStamp();
+      const other = new Database(store.location);
+      other.prepare('UPDATE apps SET banned = 1 WHERE id = ?').run(app.id);
+      other.close();
+      expect(store.dataStamp()).not.toBe(before);
+      expect(Boolean(findAppByNameAndOwnerid(store, app.name, app.ownerid)?.banned)).toBe(true);
+    } finally {
+      store.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the app row kept by the apps table stamp', () => {
+  it('survives writes to other tables and follows updates and deletes of the app row', () => {
+    const store = openStore(':memory:');
+    const now = Math.floor(Date.now() / 1000);
+    const app = seedStore(store, {}, now);
+    const kept = findAppByNameAndOwnerid(store, app.name, app.ownerid);
+    createSession(store, app, { ip: '127.0.0.1', api: '1.3' }, now);
+    expect(findAppByNameAndOwnerid(store, app.name, app.ownerid)).toBe(kept);
+
+    store.db.prepare('UPDATE apps SET enabled = 0 WHERE id = ?').run(app.id);
+    expect(Boolean(findAppByNameAndOwnerid(store, app.name, app.ownerid)?.enabled)).toBe(false);
+    store.db.pragma('foreign_keys = OFF');
+    const row = store.db.prepare('SELECT * FROM apps WHERE id = ?').get(app.id) as Record<string, unknown>;
+    store.db.prepare('DELETE FROM apps WHERE id = ?').run(app.id);
+    expect(findAppByNameAndOwnerid(store, app.name, app.ownerid)).toBeUndefined();
+    const names = Object.keys(row);
+    store.db.prepare(`INSERT INTO apps (${names.join(', ')}) VALUES (${names.map((n) => `@${n}`).join(', ')})`).run({ ...row, enabled: 1 });
+    expect(Boolean(findAppByNameAndOwnerid(store, app.name, app.ownerid)?.enabled)).toBe(true);
+    store.close();
   });
 });

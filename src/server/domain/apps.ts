@@ -94,8 +94,8 @@ export function getApp(store: Store, appId: number): AppRow {
 /** The app a client addresses with `name` + `ownerid` (exact, case-sensitive). */
 export function findAppByNameAndOwnerid(store: Store, name: string, ownerid: string): AppRow | undefined {
   // Every client API request starts here, and an app row is wide: keep the rows found until the
-  // data changes (store.dataStamp). Misses are not kept, so random names cannot grow the map.
-  const stamp = store.dataStamp();
+  // apps table changes (store.tableStamp). Misses are not kept, so random names cannot grow the map.
+  const stamp = store.tableStamp('apps');
   let known = appsByNameAndOwnerid.get(store);
   if (known === undefined || known.stamp !== stamp) {
     known = { stamp, rows: new Map() };

@@ -4,12 +4,14 @@
  */
 import { findAppByNameAndOwnerid } from '../domain/apps.js';
 import type { ApiVersion, AppRow } from '../domain/rows.js';
+import type { Params } from '../dispatch/params.js';
 import { fail } from '../dispatch/reply.js';
 import type { HandlerContext, Reply } from '../dispatch/types.js';
 import { encodeClientReply } from './client-encoder.js';
 import type { EncodedResponse } from './encoded-response.js';
 import { createHandlerContext, runHandler, type RequestBasics } from './handler-context.js';
 import { genuineRateLimited } from './rate-limited.js';
+import { andThen, type MaybePromise } from './maybe-async.js';
 import type { RequestInput } from './request-input.js';
 import type { Limiters, ServerDeps } from './server-deps.js';
 
@@ -37,47 +39,58 @@ export interface ClientOutcome {
   readonly type: string | undefined;
 }
 
-export async function serveClient(version: ApiVersion, input: RequestInput, basics: RequestBasics, deps: ServerDeps, limiters: Limiters): Promise<ClientOutcome> {
+/** The answer; a promise only when the handler awaits something (see maybe-async.ts). */
+export function serveClient(version: ApiVersion, input: RequestInput, basics: RequestBasics, deps: ServerDeps, limiters: Limiters): MaybePromise<ClientOutcome> {
   const { params } = input;
   const ownerid = params.get('ownerid');
   const name = params.get('name');
   const type = params.get('type');
   // Filled in as the checks pass; the encoder needs them (1.2 HMAC key).
-  const known: { app?: AppRow; ctx?: HandlerContext } = {};
-  let limited = false;
-
-  const reply = await (async (): Promise<Reply> => {
-    if (ownerid === undefined) return globalFailure(CLIENT_MESSAGES.noOwnerid);
-    if (name === undefined) return globalFailure(CLIENT_MESSAGES.noName);
-    if (ownerid.length !== 10) return globalFailure(CLIENT_MESSAGES.owneridLength);
-    if (deps.options.rateLimit) {
-      const decision = limiters.client.hit(`${basics.ip}\u0000${ownerid}\u0000${name}`);
-      if (!decision.allowed) {
-        limited = true;
-        return { ...globalFailure(CLIENT_MESSAGES.rateLimited), status: 429, headers: { 'retry-after': String(decision.retryAfterSeconds) } };
-      }
-    }
-    const app = findAppByNameAndOwnerid(deps.store, name, ownerid);
-    known.app = app;
-    if (app === undefined) return { success: false, fields: {}, text: CLIENT_MESSAGES.invalidApp, unsigned: true };
-    if (app.banned) return globalFailure(CLIENT_MESSAGES.appBanned);
-    const handler = type === undefined ? undefined : Object.hasOwn(deps.clientHandlers, type) ? deps.clientHandlers[type] : undefined;
-    if (handler === undefined || type === undefined) return globalFailure(version === '1.3' ? CLIENT_MESSAGES.unknownType13 : CLIENT_MESSAGES.unknownType12);
-    const ctx = createHandlerContext(deps, version, type, app, basics);
-    known.ctx = ctx;
-    return runHandler(handler, ctx, params, deps.log);
-  })();
-
-  if (limited && deps.options.failureStatus === 200) return { response: genuineRateLimited(CLIENT_MESSAGES.rateLimited), type };
-  const response = encodeClientReply(reply, {
-    version,
-    ownerid: ownerid ?? null,
-    app: known.app,
-    session: known.ctx?.session,
-    isInit: type === 'init',
-    failureStatus: deps.options.failureStatus,
-    privateKey: deps.identity.privateKey,
-    nowMs: deps.clock(),
+  const known: { app?: AppRow; ctx?: HandlerContext; limited?: boolean } = {};
+  return andThen(clientReply(version, type, ownerid, name, params, basics, deps, limiters, known), (reply): ClientOutcome => {
+    if (known.limited === true && deps.options.failureStatus === 200) return { response: genuineRateLimited(CLIENT_MESSAGES.rateLimited), type };
+    const response = encodeClientReply(reply, {
+      version,
+      ownerid: ownerid ?? null,
+      app: known.app,
+      session: known.ctx?.session,
+      isInit: type === 'init',
+      failureStatus: deps.options.failureStatus,
+      privateKey: deps.identity.privateKey,
+      nowMs: deps.clock(),
+    });
+    return { response, type };
   });
-  return { response, type };
+}
+
+function clientReply(
+  version: ApiVersion,
+  type: string | undefined,
+  ownerid: string | undefined,
+  name: string | undefined,
+  params: Params,
+  basics: RequestBasics,
+  deps: ServerDeps,
+  limiters: Limiters,
+  known: { app?: AppRow; ctx?: HandlerContext; limited?: boolean },
+): MaybePromise<Reply> {
+  if (ownerid === undefined) return globalFailure(CLIENT_MESSAGES.noOwnerid);
+  if (name === undefined) return globalFailure(CLIENT_MESSAGES.noName);
+  if (ownerid.length !== 10) return globalFailure(CLIENT_MESSAGES.owneridLength);
+  if (deps.options.rateLimit) {
+    const decision = limiters.client.hit(`${basics.ip}\u0000${ownerid}\u0000${name}`);
+    if (!decision.allowed) {
+      known.limited = true;
+      return { ...globalFailure(CLIENT_MESSAGES.rateLimited), status: 429, headers: { 'retry-after': String(decision.retryAfterSeconds) } };
+    }
+  }
+  const app = findAppByNameAndOwnerid(deps.store, name, ownerid);
+  known.app = app;
+  if (app === undefined) return { success: false, fields: {}, text: CLIENT_MESSAGES.invalidApp, unsigned: true };
+  if (app.banned) return globalFailure(CLIENT_MESSAGES.appBanned);
+  const handler = type === undefined ? undefined : Object.hasOwn(deps.clientHandlers, type) ? deps.clientHandlers[type] : undefined;
+  if (handler === undefined || type === undefined) return globalFailure(version === '1.3' ? CLIENT_MESSAGES.unknownType13 : CLIENT_MESSAGES.unknownType12);
+  const ctx = createHandlerContext(deps, version, type, app, basics);
+  known.ctx = ctx;
+  return runHandler(handler, ctx, params, deps.log);
 }

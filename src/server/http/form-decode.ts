@@ -19,7 +19,9 @@ export function decodeForm(text: string): [string, string][] {
 }
 
 function decodeComponent(text: string): string {
-  const spaced = text.replace(/\+/g, ' ');
+  const spaced = text.includes('+') ? text.replace(/\+/g, ' ') : text;
+  // Nothing to decode (most names and values): decodeURIComponent would return it unchanged.
+  if (!spaced.includes('%')) return spaced;
   if (/%(?![0-9A-Fa-f]{2})/.test(spaced)) throw new InputError(400, MESSAGES.malformedEncoding);
   try {
     return decodeURIComponent(spaced);

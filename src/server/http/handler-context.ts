@@ -6,6 +6,7 @@ import type { Params } from '../dispatch/params.js';
 import { fail } from '../dispatch/reply.js';
 import type { ApiKind, Handler, HandlerContext, Reply, RequestInfo } from '../dispatch/types.js';
 import { MESSAGES } from './input-error.js';
+import { isPromise, type MaybePromise } from './maybe-async.js';
 import type { ServerDeps } from './server-deps.js';
 
 export interface RequestBasics {
@@ -40,13 +41,19 @@ export function createHandlerContext(deps: ServerDeps, api: ApiKind, type: strin
 
 /**
  * Runs a handler. An exception becomes a 500 with the spec's error shape and nothing of the
- * error in the body (no stack trace, no SQL); the log gets the details.
+ * error in the body (no stack trace, no SQL); the log gets the details. A synchronous handler's
+ * reply comes back as is, not as a promise (see maybe-async.ts).
  */
-export async function runHandler(handler: Handler, ctx: HandlerContext, params: Params, log: (line: string) => void): Promise<Reply> {
+export function runHandler(handler: Handler, ctx: HandlerContext, params: Params, log: (line: string) => void): MaybePromise<Reply> {
   try {
-    return await handler(ctx, params);
+    const reply = handler(ctx, params);
+    return isPromise(reply) ? reply.catch((err: unknown) => handlerFailed(ctx, log, err)) : reply;
   } catch (err) {
-    log(`handler ${ctx.api} ${ctx.type} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
-    return { ...fail(MESSAGES.internal), status: 500, unsigned: true };
+    return handlerFailed(ctx, log, err);
   }
+}
+
+function handlerFailed(ctx: HandlerContext, log: (line: string) => void, err: unknown): Reply {
+  log(`handler ${ctx.api} ${ctx.type} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+  return { ...fail(MESSAGES.internal), status: 500, unsigned: true };
 }

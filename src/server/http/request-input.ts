@@ -8,6 +8,7 @@ import type { IncomingMessage } from 'node:http';
 import { Params } from '../dispatch/params.js';
 import { decodeForm, decodeUtf8 } from './form-decode.js';
 import { InputError, MESSAGES } from './input-error.js';
+import type { MaybePromise } from './maybe-async.js';
 import { decodeMultipart, multipartBoundary } from './multipart-decode.js';
 import { readBody } from './read-body.js';
 
@@ -32,8 +33,10 @@ export function splitUrl(url: string): { path: string; rawQuery: string } {
 
 /** Raw non-ASCII bytes in the request line arrive as latin1 characters; they must be UTF-8. */
 function urlText(url: string): string {
-  return [...url].some((ch) => ch.charCodeAt(0) > 0x7f) ? decodeUtf8(Buffer.from(url, 'latin1')) : url;
+  return NON_ASCII.test(url) ? decodeUtf8(Buffer.from(url, 'latin1')) : url;
 }
+
+const NON_ASCII = /[\u0080-\uffff]/;
 
 function mediaType(req: IncomingMessage): { type: string; charset: string | undefined; header: string } | undefined {
   const header = req.headers['content-type'];
@@ -49,7 +52,11 @@ function hasBody(req: IncomingMessage): boolean {
   return req.headers['transfer-encoding'] !== undefined;
 }
 
-export async function readRequestInput(req: IncomingMessage, options: { allowJsonBody: boolean }): Promise<RequestInput> {
+/**
+ * The request's input. Ready at once (no promise) when there is no body to read, which is every
+ * GET: see maybe-async.ts. Refusals are thrown (an InputError), synchronously or as a rejection.
+ */
+export function readRequestInput(req: IncomingMessage, options: { allowJsonBody: boolean }): MaybePromise<RequestInput> {
   const url = req.url ?? '/';
   if (url.length > MAX_URL_LENGTH) throw new InputError(414, MESSAGES.urlTooLong);
   const { path, rawQuery } = splitUrl(urlText(url));
@@ -61,6 +68,17 @@ export async function readRequestInput(req: IncomingMessage, options: { allowJso
     if (hasBody(req)) throw new InputError(415, MESSAGES.unsupportedType);
     return { path, rawQuery, params: Params.merge([], query), body: undefined };
   }
+  return readBodyInput(req, media, options, path, rawQuery, query);
+}
+
+async function readBodyInput(
+  req: IncomingMessage,
+  media: { type: string; charset: string | undefined; header: string },
+  options: { allowJsonBody: boolean },
+  path: string,
+  rawQuery: string,
+  query: [string, string][],
+): Promise<RequestInput> {
   if (media.charset !== undefined && media.charset !== 'utf-8' && media.charset !== 'utf8') throw new InputError(415, MESSAGES.unsupportedType);
   const isForm = media.type === 'application/x-www-form-urlencoded';
   const isJson = media.type === 'application/json' && options.allowJsonBody;

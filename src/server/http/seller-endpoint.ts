@@ -19,6 +19,7 @@ import { countRawParam } from './form-decode.js';
 import { createHandlerContext, runHandler, type RequestBasics } from './handler-context.js';
 import { jsonBytes } from './json-encode.js';
 import { genuineRateLimited } from './rate-limited.js';
+import { andThen, type MaybePromise } from './maybe-async.js';
 import type { RequestInput } from './request-input.js';
 import type { Limiters, ServerDeps } from './server-deps.js';
 
@@ -38,7 +39,8 @@ export interface SellerOutcome {
   readonly type: string | undefined;
 }
 
-export async function serveSeller(input: RequestInput, basics: RequestBasics, deps: ServerDeps, limiters: Limiters): Promise<SellerOutcome> {
+/** The answer; a promise only when the handler awaits something (see maybe-async.ts). */
+export function serveSeller(input: RequestInput, basics: RequestBasics, deps: ServerDeps, limiters: Limiters): MaybePromise<SellerOutcome> {
   const { params } = input;
   const type = params.get('type');
   const textFormat = params.get('format') === 'text';
@@ -78,7 +80,7 @@ export async function serveSeller(input: RequestInput, basics: RequestBasics, de
   const handler = Object.hasOwn(deps.sellerHandlers, type) ? deps.sellerHandlers[type] : undefined;
   if (handler === undefined) return encode(fail(SELLER_MESSAGES.unknownType), true);
   const ctx = createHandlerContext(deps, 'seller', type, app, basics);
-  return encode(await runHandler(handler, ctx, params, deps.log), findSellerOp(type)?.textFormat === true);
+  return andThen(runHandler(handler, ctx, params, deps.log), (reply) => encode(reply, findSellerOp(type)?.textFormat === true));
 }
 
 export function encodeSellerReply(reply: Reply, textFormat: boolean, failureStatus: number): EncodedResponse {
