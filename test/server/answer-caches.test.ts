@@ -27,6 +27,18 @@ describe('pre-encoded JSON spliced into an answer', () => {
     }
     expect(phpJson({ a: new EncodedJson('[1]'), b: new EncodedJson('"/"') })).toBe('{"a":[1],"b":"\\/"}');
   });
+
+  it('keeps the last whole answer around one list, and makes a new one for another envelope', () => {
+    const list = new EncodedJson(asciiJson([{ key: 'A/1' }]));
+    const answer = (message: string, escapeSlashes: boolean): string => jsonBytes({ success: true, message, keys: list }, escapeSlashes).toString('latin1');
+    for (let round = 0; round < 2; round += 1) {
+      expect(answer('first', true)).toBe('{"success":true,"message":"first","keys":[{"key":"A\\/1"}]}');
+      expect(answer('second', true)).toBe('{"success":true,"message":"second","keys":[{"key":"A\\/1"}]}');
+      expect(answer('second', false)).toBe('{"success":true,"message":"second","keys":[{"key":"A/1"}]}');
+    }
+    const again = jsonBytes({ success: true, message: 'same', keys: list }, true);
+    expect(jsonBytes({ success: true, message: 'same', keys: list }, true)).toBe(again);
+  });
 });
 
 describe('fetchallkeys answered from memory', () => {
@@ -60,6 +72,18 @@ describe('the client API app found from memory', () => {
     expect((await sb.client('init', { ver: '1.0' })).json).toMatchObject({ success: false, message: 'This application has been banned from KeyAuth.cc for violating terms.' });
     sb.store.db.prepare('UPDATE apps SET banned = 0, name = ? WHERE id = ?').run('Renamed', sb.app().id);
     expect((await sb.client('init', { ver: '1.0' })).text).toBe('KeyAuth_Invalid');
+    await sb.close();
+  });
+});
+
+describe('the seller keys kept with their digests', () => {
+  it('follow a key changed straight in the database: the old key is refused, the new one accepted', async () => {
+    const sb = await startSellerSandbox();
+    expectFail(await sb.seller('fetchallkeys'), 'No keys found');
+    const newKey = 'n'.repeat(32);
+    sb.store.db.prepare('UPDATE apps SET sellerKey = ? WHERE id = ?').run(newKey, sb.app().id);
+    expectFail(await sb.seller('fetchallkeys'), 'No application found');
+    expectFail(await sb.seller('fetchallkeys', { sellerkey: newKey }), 'No keys found');
     await sb.close();
   });
 });

@@ -32,7 +32,8 @@ function findAccountByEmail(store: Store, appId: number | null, email: string): 
 
 /** The role of the app's owner account (`seller` when the account row is missing). */
 export function ownerRole(store: Store, app: AppRow): string {
-  return findSellerAccount(store, app.owner)?.role ?? 'seller';
+  // Every seller request asks: read the one column, not the whole account row.
+  return store.get<{ role: string }>('SELECT role FROM accounts WHERE appId IS NULL AND username = ?', app.owner)?.role ?? 'seller';
 }
 
 export interface NewAccount {
