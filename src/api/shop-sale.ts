@@ -5,9 +5,7 @@
  * SHA-256 for SellApp). Only the fields the hook reads are filled in.
  */
 import { createHmac } from 'node:crypto';
-
-export const SHOP_NAMES = ['sellix', 'shoppy', 'sellapp'] as const;
-export type ShopName = (typeof SHOP_NAMES)[number];
+import type { ShopName } from './seller-catalog/shop-products.js';
 
 export interface Sale {
   readonly reseller: string;

@@ -1,7 +1,8 @@
 /** `kactl reseller simulate-sale`: see index.ts. */
 import type { Context } from '../../context.js';
 import { ApiFailure, NetworkError, UsageError } from '../../errors.js';
-import { SHOP_NAMES, signedSale, type ShopName } from '../../api/shop-sale.js';
+import { signedSale } from '../../api/shop-sale.js';
+import { PRODUCT_UNITS, SHOP_NAMES, shopProductSetting, type ProductUnit, type ShopName } from '../../api/seller-catalog/shop-products.js';
 
 function wholeNumber(value: string | undefined, flag: string, min: number, max: number): number {
   const n = Number(value);
@@ -15,8 +16,6 @@ async function shopSecret(ctx: Context, fromStdin: boolean): Promise<string> {
   return valueOrAsk(ctx, { value: ctx.env['KACTL_SHOP_SECRET'], flag: '--shop-secret-stdin', alternative: 'KACTL_SHOP_SECRET', label: 'Shop webhook secret', secret: true });
 }
 
-const UNITS = ['day', 'week', 'month', 'lifetime'] as const;
-
 /**
  * The product id to sell: `--product` as given, or with `--unit` the id this shop has stored for
  * that balance unit (each shop keeps its own ids), read from getsettings with the seller key.
@@ -26,11 +25,11 @@ async function productId(ctx: Context, shop: ShopName, options: Record<string, s
   const unit = options['unit'];
   if ((product === undefined) === (unit === undefined)) throw new UsageError('Give either --product ID or --unit day|week|month|lifetime.');
   if (typeof product === 'string') return product;
-  if (!(UNITS as readonly unknown[]).includes(unit)) throw new UsageError(`--unit takes ${UNITS.join(', ')}; got "${String(unit)}".`);
+  if (!(PRODUCT_UNITS as readonly unknown[]).includes(unit)) throw new UsageError(`--unit takes ${PRODUCT_UNITS.join(', ')}; got "${String(unit)}".`);
   const api = await ctx.sellerApi();
   const body = await api.call('getsettings', {}, { effect: 'read' });
   const sandbox = (body['sandbox'] ?? {}) as Record<string, unknown>;
-  const id = sandbox[`${shop}${String(unit)}product`];
+  const id = sandbox[shopProductSetting(shop, unit as ProductUnit)];
   if (typeof id !== 'string' || id === '') throw new UsageError(`No ${shop} ${String(unit)} product id is stored; set one with \`kactl app set --${shop}-${String(unit)}-product ID\`.`);
   return id;
 }

@@ -2,6 +2,7 @@
 import type { Store } from '../store/store.js';
 import { seedAppMessages } from './messages.js';
 import type { AppRow } from './rows.js';
+import { SHOP_PRODUCT_SETTINGS, type ShopProductSetting } from '../../api/seller-catalog/shop-products.js';
 import { freezeSubs, thawSubs } from './user-subs.js';
 
 export interface NewApp {
@@ -18,7 +19,7 @@ export interface NewApp {
  * Settings a seller (or a test) may change. Flags take booleans; they are stored as 0/1.
  * Names are the store's column names.
  */
-export interface AppSettings {
+export interface AppSettings extends Record<ShopProductSetting, string | null> {
   enabled: boolean;
   hwidcheck: boolean;
   vpnblock: boolean;
@@ -41,18 +42,6 @@ export interface AppSettings {
   banned: boolean;
   shoppysecret: string | null;
   sellappsecret: string | null;
-  sellixdayproduct: string | null;
-  sellixweekproduct: string | null;
-  sellixmonthproduct: string | null;
-  sellixlifetimeproduct: string | null;
-  shoppydayproduct: string | null;
-  shoppyweekproduct: string | null;
-  shoppymonthproduct: string | null;
-  shoppylifetimeproduct: string | null;
-  sellappdayproduct: string | null;
-  sellappweekproduct: string | null;
-  sellappmonthproduct: string | null;
-  sellapplifetimeproduct: string | null;
   vpnranges: string;
 }
 
@@ -61,7 +50,7 @@ const SETTING_COLUMNS: ReadonlySet<string> = new Set<keyof AppSettings>([
   'sellixsecret', 'hashcheck', 'sessionLength', 'forceEncryption', 'forceHwid', 'minHwid',
   'minUsernameLength', 'blockLeakedPasswords', 'tokensystem', 'killOtherSessions', 'cooldown', 'banned',
   'shoppysecret', 'sellappsecret', 'vpnranges',
-  'sellixdayproduct', 'sellixweekproduct', 'sellixmonthproduct', 'sellixlifetimeproduct', 'shoppydayproduct', 'shoppyweekproduct', 'shoppymonthproduct', 'shoppylifetimeproduct', 'sellappdayproduct', 'sellappweekproduct', 'sellappmonthproduct', 'sellapplifetimeproduct',
+  ...SHOP_PRODUCT_SETTINGS,
 ]);
 
 /** The subscription every new app starts with (docs/protocol/seller-api.md §3.10, `adduser`). */

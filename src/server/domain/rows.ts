@@ -2,8 +2,10 @@
  * Row shapes of the store's tables (store/schema-v1.ts), as better-sqlite3 returns them.
  * Times are Unix seconds; flags are 0 or 1.
  */
+import type { ShopProductSetting } from '../../api/seller-catalog/shop-products.js';
 
-export interface AppRow {
+/** With the reseller product ids per shop and balance unit (SellApp: listing slugs). */
+export interface AppRow extends Readonly<Record<ShopProductSetting, string | null>> {
   readonly id: number;
   readonly name: string;
   readonly ownerid: string;
@@ -35,19 +37,6 @@ export interface AppRow {
   readonly createdAt: number;
   readonly shoppysecret: string | null;
   readonly sellappsecret: string | null;
-  /** Reseller product ids per shop and balance unit (SellApp: listing slugs). */
-  readonly sellixdayproduct: string | null;
-  readonly sellixweekproduct: string | null;
-  readonly sellixmonthproduct: string | null;
-  readonly sellixlifetimeproduct: string | null;
-  readonly shoppydayproduct: string | null;
-  readonly shoppyweekproduct: string | null;
-  readonly shoppymonthproduct: string | null;
-  readonly shoppylifetimeproduct: string | null;
-  readonly sellappdayproduct: string | null;
-  readonly sellappweekproduct: string | null;
-  readonly sellappmonthproduct: string | null;
-  readonly sellapplifetimeproduct: string | null;
   /** Comma-separated CIDRs treated as VPN addresses. */
   readonly vpnranges: string;
 }

@@ -17,10 +17,9 @@ import { findAppBySecret } from '../domain/apps.js';
 import { generateLicenses } from '../domain/licenses.js';
 import { findAppReseller } from '../domain/reseller-balance.js';
 import type { AppRow } from '../domain/rows.js';
+import { PRODUCT_UNITS, shopProductSetting, type ShopName } from '../../api/seller-catalog/shop-products.js';
 import type { Params } from '../dispatch/params.js';
 import type { PageContext, PageReply, PageRoute } from '../http/pages.js';
-
-export type Shop = 'sellix' | 'shoppy' | 'sellapp';
 
 interface ShopRules {
   readonly header: string;
@@ -34,7 +33,7 @@ interface ShopRules {
 const obj = (value: unknown): Record<string, unknown> => (typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {});
 const first = (value: unknown): Record<string, unknown> => obj(Array.isArray(value) ? value[0] : undefined);
 
-export const SHOPS: Readonly<Record<Shop, ShopRules>> = {
+export const SHOPS: Readonly<Record<ShopName, ShopRules>> = {
   sellix: {
     header: 'x-sellix-signature',
     algorithm: 'sha512',
@@ -65,7 +64,7 @@ export const SHOPS: Readonly<Record<Shop, ShopRules>> = {
 };
 
 /** The signature a shop sends for `body` under `secret` (also what `kactl reseller simulate-sale` sends). */
-export function shopSignature(shop: Shop, secret: string, body: string): string {
+export function shopSignature(shop: ShopName, secret: string, body: string): string {
   return createHmac(SHOPS[shop].algorithm, secret).update(body, 'utf8').digest('hex');
 }
 
@@ -75,8 +74,8 @@ function text(body: string, status = 200): PageReply {
   return { status, contentType: 'text/plain; charset=utf-8', body, headers: { 'cache-control': 'no-store' } };
 }
 
-function shopOf(headers: IncomingHttpHeaders): Shop | undefined {
-  return (Object.keys(SHOPS) as Shop[]).find((shop) => typeof headers[SHOPS[shop].header] === 'string');
+function shopOf(headers: IncomingHttpHeaders): ShopName | undefined {
+  return (Object.keys(SHOPS) as ShopName[]).find((shop) => typeof headers[SHOPS[shop].header] === 'string');
 }
 
 function signatureMatches(expected: string, sent: string): boolean {
@@ -86,10 +85,11 @@ function signatureMatches(expected: string, sent: string): boolean {
 }
 
 /** The balance unit a product id of this shop stands for: each shop has its own ids. */
-function productUnit(app: AppRow, shop: Shop, product: string): BalanceUnit | undefined {
-  const units: readonly BalanceUnit[] = ['day', 'week', 'month', 'lifetime'];
-  const products = units.map((unit): [BalanceUnit, string | null] => [unit, app[`${shop}${unit}product` as keyof AppRow] as string | null]);
-  return products.find(([, id]) => id !== null && id !== '' && id === product)?.[0];
+function productUnit(app: AppRow, shop: ShopName, product: string): BalanceUnit | undefined {
+  return PRODUCT_UNITS.find((unit) => {
+    const id = app[shopProductSetting(shop, unit)];
+    return id !== null && id !== '' && id === product;
+  });
 }
 
 function handleSale(ctx: PageContext, params: Params): PageReply {

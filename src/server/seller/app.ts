@@ -16,6 +16,7 @@ import { wantsText } from './params.js';
 import { applyTokenSettings, tokenList, tokenSettingProblem } from './app-tokens.js';
 import { isValidCidr, splitRanges } from '../domain/vpn-ranges.js';
 import { checkedParams } from './checked-params.js';
+import { SHOP_PRODUCT_SETTINGS } from '../../api/seller-catalog/shop-products.js';
 
 /**
  * The custom client messages as `getsettings` names them, and the `updatesettings` parameter
@@ -88,19 +89,8 @@ function sandboxSettings(ctx: HandlerContext, messages: Record<AppMessageKey, st
     paused: app.paused === 1,
     shoppysecret: app.shoppysecret !== null,
     sellappsecret: app.sellappsecret !== null,
-    sellixdayproduct: app.sellixdayproduct,
-    sellixweekproduct: app.sellixweekproduct,
-    sellixmonthproduct: app.sellixmonthproduct,
-    sellixlifetimeproduct: app.sellixlifetimeproduct,
-    shoppydayproduct: app.shoppydayproduct,
-    shoppyweekproduct: app.shoppyweekproduct,
-    shoppymonthproduct: app.shoppymonthproduct,
-    shoppylifetimeproduct: app.shoppylifetimeproduct,
-    sellappdayproduct: app.sellappdayproduct,
-    sellappweekproduct: app.sellappweekproduct,
-    sellappmonthproduct: app.sellappmonthproduct,
-    sellapplifetimeproduct: app.sellapplifetimeproduct,
   };
+  for (const setting of SHOP_PRODUCT_SETTINGS) out[setting] = app[setting];
   for (const key of SANDBOX_MESSAGES) out[key] = messages[key];
   out['tokens'] = tokenList(ctx);
   return out;
@@ -130,18 +120,7 @@ const TEXT_SETTINGS: readonly [wire: string, column: keyof AppSettings][] = [
   ['webdownload', 'webdownload'],
   ['shoppysecret', 'shoppysecret'],
   ['sellappsecret', 'sellappsecret'],
-  ['sellixdayproduct', 'sellixdayproduct'],
-  ['sellixweekproduct', 'sellixweekproduct'],
-  ['sellixmonthproduct', 'sellixmonthproduct'],
-  ['sellixlifetimeproduct', 'sellixlifetimeproduct'],
-  ['shoppydayproduct', 'shoppydayproduct'],
-  ['shoppyweekproduct', 'shoppyweekproduct'],
-  ['shoppymonthproduct', 'shoppymonthproduct'],
-  ['shoppylifetimeproduct', 'shoppylifetimeproduct'],
-  ['sellappdayproduct', 'sellappdayproduct'],
-  ['sellappweekproduct', 'sellappweekproduct'],
-  ['sellappmonthproduct', 'sellappmonthproduct'],
-  ['sellapplifetimeproduct', 'sellapplifetimeproduct'],
+  ...SHOP_PRODUCT_SETTINGS.map((setting): [string, keyof AppSettings] => [setting, setting]),
 ];
 /** Messages with no E `updatesettings` parameter; the sandbox takes them under their own key. */
 const SANDBOX_MESSAGES: readonly AppMessageKey[] = [
