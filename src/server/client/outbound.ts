@@ -1,6 +1,7 @@
 /**
- * The sandbox's outbound HTTP requests: the client `webhook` call, the `file` download and the
- * app's Discord log hook. They are real requests (undici), with a timeout, a size cap on the
+ * The sandbox's outbound HTTP requests: the client `webhook` call, the `file` download, the
+ * app's Discord log hook, and the customer panel's file download (which streams the body it
+ * opens with `openOutbound`). They are real requests (undici), with a timeout, a size cap on the
  * answer, http(s) only. Loopback and private addresses are allowed on purpose: the sandbox
  * exists for offline testing, and a tester's webhook or file server usually runs on the same
  * machine.
@@ -15,18 +16,24 @@ import type { Dispatcher } from 'undici';
 export const OUTBOUND_TIMEOUT_MS = 10_000;
 const MAX_REDIRECTS = 5;
 
-export interface OutboundRequest {
+export interface OutboundOpening {
   readonly url: string;
   readonly method: 'GET' | 'POST';
   readonly headers?: Readonly<Record<string, string>>;
   readonly body?: string | undefined;
-  /** Answers larger than this are refused (`too-large`). */
-  readonly maxBytes: number;
   /** Follow up to 5 redirects (file downloads); otherwise a 3xx is the answer. */
   readonly followRedirects?: boolean;
   /** The request's own signal (client gone, sandbox closing). */
   readonly signal: AbortSignal;
+  /** Bounds the connect, the wait for the headers and each wait for the body; by default the whole exchange too. */
   readonly timeoutMs?: number;
+  /** False: no bound on the whole exchange (a long download streamed on), only on each wait. */
+  readonly deadline?: boolean;
+}
+
+export interface OutboundRequest extends OutboundOpening {
+  /** Answers larger than this are refused (`too-large`). */
+  readonly maxBytes: number;
 }
 
 export type OutboundResult =
@@ -34,6 +41,47 @@ export type OutboundResult =
   | OutboundFailure;
 
 type OutboundFailure = { readonly ok: false; readonly reason: 'bad-url' | 'network' | 'too-large'; readonly detail: string };
+
+/** An answer whose headers are in and whose body is not read yet; `close()` lets its connection go once the caller is done with it. */
+export type OpenedOutbound = { readonly ok: true; readonly answer: Dispatcher.ResponseData; readonly close: () => void } | OutboundFailure;
+
+/**
+ * Starts the request and returns once the answer's headers are in, leaving its body to the
+ * caller; never throws. The agent is the request's own (see above): `close()` destroys it.
+ */
+export async function openOutbound(req: OutboundOpening): Promise<OpenedOutbound> {
+  let url: URL;
+  try {
+    url = new URL(req.url);
+  } catch {
+    return { ok: false, reason: 'bad-url', detail: 'not a URL' };
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return { ok: false, reason: 'bad-url', detail: `${url.protocol} is not http(s)` };
+
+  const timeoutMs = req.timeoutMs ?? OUTBOUND_TIMEOUT_MS;
+  const agent = new Agent({ connect: { timeout: timeoutMs }, keepAliveTimeout: 1 });
+  const close = (): void => void agent.destroy().catch(() => undefined);
+  const dispatcher: Dispatcher = req.followRedirects === true ? agent.compose(interceptors.redirect({ maxRedirections: MAX_REDIRECTS })) : agent;
+  try {
+    const answer = await request(url, {
+      dispatcher,
+      method: req.method,
+      headers: { ...req.headers },
+      body: req.body,
+      signal: req.deadline === false ? req.signal : AbortSignal.any([req.signal, AbortSignal.timeout(timeoutMs)]),
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+    });
+    return { ok: true, answer, close };
+  } catch (err) {
+    close();
+    return networkFailure(err);
+  }
+}
+
+function networkFailure(err: unknown): OutboundFailure {
+  return { ok: false, reason: 'network', detail: err instanceof Error ? `${err.name}: ${err.message}` : String(err) };
+}
 
 /** Sends the request and reads the whole answer; never throws. */
 export async function sendOutbound(req: OutboundRequest): Promise<OutboundResult> {
@@ -48,27 +96,10 @@ export async function sendOutbound(req: OutboundRequest): Promise<OutboundResult
 export async function sendOutboundChunks(
   req: OutboundRequest,
 ): Promise<{ readonly ok: true; readonly status: number; readonly chunks: readonly Buffer[]; readonly size: number } | OutboundFailure> {
-  let url: URL;
+  const opened = await openOutbound(req);
+  if (!opened.ok) return opened;
+  const { answer } = opened;
   try {
-    url = new URL(req.url);
-  } catch {
-    return { ok: false, reason: 'bad-url', detail: 'not a URL' };
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return { ok: false, reason: 'bad-url', detail: `${url.protocol} is not http(s)` };
-
-  const timeoutMs = req.timeoutMs ?? OUTBOUND_TIMEOUT_MS;
-  const agent = new Agent({ connect: { timeout: timeoutMs }, keepAliveTimeout: 1 });
-  const dispatcher: Dispatcher = req.followRedirects === true ? agent.compose(interceptors.redirect({ maxRedirections: MAX_REDIRECTS })) : agent;
-  try {
-    const answer = await request(url, {
-      dispatcher,
-      method: req.method,
-      headers: { ...req.headers },
-      body: req.body,
-      signal: AbortSignal.any([req.signal, AbortSignal.timeout(timeoutMs)]),
-      headersTimeout: timeoutMs,
-      bodyTimeout: timeoutMs,
-    });
     const chunks: Buffer[] = [];
     let size = 0;
     for await (const chunk of answer.body as AsyncIterable<Buffer>) {
@@ -81,9 +112,9 @@ export async function sendOutboundChunks(
     }
     return { ok: true, status: answer.statusCode, chunks, size };
   } catch (err) {
-    return { ok: false, reason: 'network', detail: err instanceof Error ? `${err.name}: ${err.message}` : String(err) };
+    return networkFailure(err);
   } finally {
-    agent.destroy().catch(() => undefined);
+    opened.close();
   }
 }
 

@@ -6,9 +6,8 @@
  * headers and each wait for the body, so a long download is fine and a stalled origin is not.
  */
 import { pipeline, Transform, type Readable } from 'node:stream';
-import { Agent, interceptors, request } from 'undici';
 import { FILE_MAX_BYTES, FILE_MESSAGES } from '../client/file.js';
-import { OUTBOUND_TIMEOUT_MS } from '../client/outbound.js';
+import { openOutbound } from '../client/outbound.js';
 import { html, renderPage } from '../client/page-layout.js';
 import type { FileRow } from '../domain/rows.js';
 import type { PageContext, PageReply } from '../http/pages.js';
@@ -35,30 +34,13 @@ function capped(max: number): Transform {
 }
 
 export async function streamPanelFile(ctx: PageContext, file: FileRow): Promise<PageReply> {
-  let url: URL;
-  try {
-    url = new URL(file.url);
-  } catch {
+  // No deadline on the whole download: only each wait is bounded.
+  const opened = await openOutbound({ url: file.url, method: 'GET', headers: { 'user-agent': 'KeyAuth' }, followRedirects: true, signal: ctx.signal, deadline: false });
+  if (!opened.ok) {
+    if (opened.reason === 'network') ctx.log(`panel file ${file.id}: ${opened.detail}`);
     return broken(502, FILE_MESSAGES.broken);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return broken(502, FILE_MESSAGES.broken);
-  const agent = new Agent({ connect: { timeout: OUTBOUND_TIMEOUT_MS }, keepAliveTimeout: 1 });
-  const release = (): void => void agent.destroy().catch(() => undefined);
-  let answer: Awaited<ReturnType<typeof request>>;
-  try {
-    answer = await request(url, {
-      dispatcher: agent.compose(interceptors.redirect({ maxRedirections: 5 })),
-      method: 'GET',
-      headers: { 'user-agent': 'KeyAuth' },
-      signal: ctx.signal,
-      headersTimeout: OUTBOUND_TIMEOUT_MS,
-      bodyTimeout: OUTBOUND_TIMEOUT_MS,
-    });
-  } catch (err) {
-    release();
-    ctx.log(`panel file ${file.id}: ${err instanceof Error ? err.message : String(err)}`);
-    return broken(502, FILE_MESSAGES.broken);
-  }
+  const { answer, close: release } = opened;
   // Errors of the origin's body are handled by the pipeline below (or nobody reads it any more).
   answer.body.on('error', () => undefined);
   const length = Number(answer.headers['content-length'] ?? Number.NaN);
