@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 // The only place that ends the process: main() returns the exit code.
 // CommonJS on purpose (bin/package.json): Node starts a CommonJS entry ~15 ms sooner than an ES
-// module one, which is most of what `kactl --version` costs beyond `node -e 0`. The bundle
-// itself is ESM, imported below.
+// module one, which is most of what `kactl --version` costs beyond `node -e 0`. The bundle is
+// CommonJS too (scripts/bundle.mjs says why), required below.
 const fs = require('node:fs');
 const path = require('node:path');
+
+const BUNDLE = path.join(__dirname, '..', 'dist', 'bundle');
 
 // Answers known when the bundle was built, given before it loads (cold start is a measured
 // figure): the version, and a command's help when it goes to a pipe or file (commander wraps at
@@ -27,7 +29,7 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
 let text;
 try {
   // A name no command has (or an alias) has no file: the bundle answers.
-  if (early) text = fs.readFileSync(path.join(__dirname, '..', 'dist', 'bundle', early), 'utf8');
+  if (early) text = fs.readFileSync(path.join(BUNDLE, early), 'utf8');
 } catch {
   // Not built with these files: the bundle answers.
 }
@@ -73,15 +75,14 @@ if (text !== undefined) {
   } else if (!process.env.NODE_DISABLE_COMPILE_CACHE) {
     // Node 20 has no such cache: bin/code-cache.js keeps one for the bundle.
     const { useCodeCache, defaultCacheDir } = require('./code-cache.js');
-    useCodeCache(path.join(__dirname, '..', 'dist', 'bundle'), defaultCacheDir());
+    useCodeCache(BUNDLE, defaultCacheDir());
   }
   // Node 20's V8 compiles undici's WebAssembly HTTP parser a second time, optimised, in the
   // background, and the process waits for that before it exits: ~0.4 s after every networked
   // command. The baseline compiler alone parses a CLI's few answers just as well. (Node 22 and
   // later tier up lazily and exit at once.)
   if (process.versions.node.startsWith('20.')) require('node:v8').setFlagsFromString('--liftoff-only');
-  // The bundle is CommonJS (scripts/bundle.mjs says why).
-  void require('../dist/bundle/cli.cjs')
+  void require(path.join(BUNDLE, 'cli.cjs'))
     .main(args, { signal: controller.signal })
     .then((code) => {
       process.exitCode = code;
