@@ -2,22 +2,14 @@
  * Migration v4: a store whose app kept one set of product ids for every shop (version 2) opens
  * with those ids copied into each shop's own columns, and the shared columns gone.
  */
-import Database from 'better-sqlite3';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { versionTwoStore } from './support/old-store.js';
 import { SCHEMA_VERSION } from '../../src/server/store/migrations.js';
-import { SCHEMA_V1 } from '../../src/server/store/schema-v1.js';
-import { SCHEMA_V2 } from '../../src/server/store/schema-v2.js';
 import { openStore } from '../../src/server/store/store.js';
-import { tempDir } from '../helpers/temp-dir.js';
 
 describe('schema v4: product ids per shop', () => {
   it('copies the shared product ids of a version 2 store into each shop and drops the shared columns', () => {
-    const data = path.join(tempDir(), 'v2.db');
-    const raw = new Database(data);
-    raw.exec(SCHEMA_V1);
-    raw.exec(SCHEMA_V2);
-    raw.pragma('user_version = 2');
+    const { file: data, raw } = versionTwoStore();
     raw.prepare('INSERT INTO apps (name, ownerid, secret, sellerKey, owner, ver, createdAt) VALUES (?, ?, ?, ?, ?, ?, ?)')
       .run('old', 'abcdefghij', 's'.repeat(64), 'k'.repeat(32), 'owner', '1.0', 1);
     raw.prepare("UPDATE apps SET dayproduct = 'p-day', lifetimeproduct = 'p-life'").run();

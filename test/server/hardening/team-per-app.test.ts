@@ -4,17 +4,13 @@
  * one app's seller what another app holds. Also: a store written at schema v2 is migrated with
  * its accounts kept.
  */
-import Database from 'better-sqlite3';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { versionTwoStore } from '../support/old-store.js';
 import { createAccount, findAppAccount, findSellerAccount } from '../../../src/server/domain/accounts.js';
 import { createApp } from '../../../src/server/domain/apps.js';
-import { SCHEMA_V1 } from '../../../src/server/store/schema-v1.js';
-import { SCHEMA_V2 } from '../../../src/server/store/schema-v2.js';
 import { openStore } from '../../../src/server/store/store.js';
 import { SCHEMA_VERSION } from '../../../src/server/store/migrations.js';
 import { startTestSandbox, type HttpResult, type TestSandbox } from '../../helpers/sandbox.js';
-import { tempDir } from '../../helpers/temp-dir.js';
 
 const OTHER_KEY = 'OtherSellerKey0123456789abcdefAB';
 const NOW = 1_800_000_000;
@@ -50,11 +46,7 @@ describe('team accounts per app', () => {
 
 describe('schema v3 migration', () => {
   it('opens a v2 store with accounts, keeps every row, and scopes names to the app from then on', () => {
-    const data = path.join(tempDir(), 'v2.db');
-    const raw = new Database(data);
-    raw.exec(SCHEMA_V1);
-    raw.exec(SCHEMA_V2);
-    raw.pragma('user_version = 2');
+    const { file: data, raw } = versionTwoStore();
     raw.prepare("INSERT INTO accounts (id, username, role, createdAt) VALUES (1, 'owner', 'seller', 10)").run();
     raw.prepare("INSERT INTO apps (id, name, ownerid, secret, sellerKey, owner, ver, createdAt) VALUES (1, 'a', 'OwnerIdAAA', 's1', 'k1', 'owner', '1.0', 10), (2, 'b', 'OwnerIdBBB', 's2', 'k2', 'owner', '1.0', 10)").run();
     raw
