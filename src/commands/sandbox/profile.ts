@@ -3,7 +3,9 @@
  * "sandbox", and what the demo saves for its in-process sandbox.
  */
 import type { ProfileData } from '../../config/types.js';
+import type { Context } from '../../context.js';
 import type { SandboxInfo } from '../../server/start.js';
+import type { SandboxEntry } from './registry.js';
 
 export const SANDBOX_PROFILE = 'sandbox';
 
@@ -23,4 +25,19 @@ export function sandboxProfileFields(info: SandboxInfo, options: { rateLimited: 
     // Without the server's limit there is nothing to pace for.
     sellerRate: options.rateLimited ? SANDBOX_SELLER_RATE : 0,
   };
+}
+
+/**
+ * An automatically named profile (`sandbox-<port>`) dies with its sandbox, unless someone has
+ * pointed it elsewhere meanwhile.
+ */
+export async function forgetAutoProfile(ctx: Context, entry: SandboxEntry): Promise<void> {
+  const { profile: name, baseUrl } = entry;
+  if (!entry.autoProfile || !name) return;
+  const store = await ctx.config();
+  store.update((config) => {
+    if (config.profiles[name]?.baseUrl !== baseUrl) return;
+    delete config.profiles[name];
+    if (config.active === name) delete config.active;
+  });
 }

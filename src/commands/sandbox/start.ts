@@ -17,7 +17,7 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { checkProfileName, parsePositiveInt } from '../profile/validate.js';
 import type { RunningSandbox, SandboxInfo } from '../../server/start.js';
-import { SANDBOX_PROFILE, sandboxProfileFields } from './profile.js';
+import { forgetAutoProfile, SANDBOX_PROFILE, sandboxProfileFields } from './profile.js';
 import { claimSandbox, listSandboxes, MEMORY_STORE, releaseSandbox, updateSandbox, type SandboxEntry } from './registry.js';
 import { selfPid } from './self-process.js';
 import { announceReady, type ReadyReport } from './ready.js';
@@ -153,8 +153,13 @@ export async function sandboxStartRun(ctx: Context, options: StartOptions): Prom
     await untilAborted(ctx.signal);
   } finally {
     await sandbox.close();
-    releaseSandbox(ctx.dataDir, entry);
-    if (entry.autoProfile && entry.profile) await forgetAutoProfile(ctx, entry.profile, entry.baseUrl);
+    // The profile goes before the registry entry: `sandbox stop` returns once the entry is gone,
+    // and whoever it returns to must not find the profile still there.
+    try {
+      await forgetAutoProfile(ctx, entry);
+    } finally {
+      releaseSandbox(ctx.dataDir, entry);
+    }
   }
   if (!ctx.globals.json || background) ctx.output.note('Sandbox stopped; store closed.');
 }
@@ -203,16 +208,6 @@ async function saveSandboxProfile(ctx: Context, name: string, info: SandboxInfo,
     if (config.active === undefined || !(config.active in config.profiles)) config.active = name;
   });
   return config.active;
-}
-
-/** An automatically named profile (`sandbox-<port>`) dies with its sandbox, if nobody repointed it. */
-async function forgetAutoProfile(ctx: Context, name: string, baseUrl: string | undefined): Promise<void> {
-  const store = await ctx.config();
-  store.update((config) => {
-    if (config.profiles[name]?.baseUrl !== baseUrl) return;
-    delete config.profiles[name];
-    if (config.active === name) delete config.active;
-  });
 }
 
 function untilAborted(signal: AbortSignal): Promise<void> {

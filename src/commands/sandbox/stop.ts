@@ -7,6 +7,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { ExitCode, KactlError, UsageError } from '../../errors.js';
+import { forgetAutoProfile } from './profile.js';
 import { forgetSandbox, isRegistered, listSandboxes, type SandboxEntry } from './registry.js';
 import { isAlive, sendSignal } from './self-process.js';
 
@@ -51,6 +52,7 @@ async function stopOne(ctx: Context, entry: SandboxEntry): Promise<void> {
   try {
     sendSignal(entry.pid, 'SIGTERM');
   } catch {
+    await forgetAutoProfile(ctx, entry);
     forgetSandbox(ctx.dataDir, entry);
     ctx.output.note(`${capitalize(who)} had already gone; its entry is removed.`);
     return;
@@ -62,7 +64,8 @@ async function stopOne(ctx: Context, entry: SandboxEntry): Promise<void> {
     }
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
-  // Gone without cleaning up (killed meanwhile): the entry must not outlive it.
+  // Gone without cleaning up (killed meanwhile): neither its profile nor its entry may outlive it.
+  if (isRegistered(ctx.dataDir, entry)) await forgetAutoProfile(ctx, entry);
   forgetSandbox(ctx.dataDir, entry);
   ctx.output.success(`Stopped ${who}; store closed.${entry.logFile ? ` Log kept at ${entry.logFile}` : ''}`);
 }
