@@ -28,8 +28,7 @@ function useCodeCache(bundleDir, cacheDir) {
   const compile = Module.prototype._compile;
   Module.prototype._compile = function compileWithCache(content, filename) {
     if (!filename.startsWith(prefix)) return compile.call(this, content, filename);
-    const stat = fs.statSync(filename);
-    const cacheFile = path.join(cacheDir, `${path.basename(filename)}.${stat.size}.${Math.trunc(stat.mtimeMs)}.v8`);
+    const cacheFile = path.join(cacheDir, cacheName(filename, fs.statSync(filename)));
     let cachedData;
     try {
       cachedData = fs.readFileSync(cacheFile);
@@ -60,8 +59,43 @@ function useCodeCache(bundleDir, cacheDir) {
         fs.rmSync(temporary, { force: true });
       }
     }
+    // Something new was compiled, so the bundle may have been rebuilt or upgraded: its old
+    // chunks' caches would otherwise stay in the temp folder for good.
+    if (fresh.length > 0) pruneCache(bundleDir, cacheDir);
   });
   return report;
+}
+
+/** A bundle file's cache: its name, size and modification time (V8 checks only the length). */
+function cacheName(filename, stat) {
+  return `${path.basename(filename)}.${stat.size}.${Math.trunc(stat.mtimeMs)}.v8`;
+}
+
+/**
+ * Another kactl of the same Node (another checkout, another version) shares the folder, so what
+ * this bundle does not have is removed only once it is an hour old: a kactl in use elsewhere
+ * makes its cache again at most once an hour, and this folder holds one bundle's worth, not one
+ * per build ever run.
+ */
+const PRUNE_AFTER_MS = 60 * 60 * 1000;
+
+function pruneCache(bundleDir, cacheDir) {
+  try {
+    const current = new Set();
+    for (const name of fs.readdirSync(bundleDir, { recursive: true })) {
+      const filename = path.join(bundleDir, name);
+      if (!filename.endsWith('.cjs')) continue;
+      current.add(cacheName(filename, fs.statSync(filename)));
+    }
+    const before = Date.now() - PRUNE_AFTER_MS;
+    for (const name of fs.readdirSync(cacheDir)) {
+      if (current.has(name) || !(name.endsWith('.v8') || name.endsWith('.tmp'))) continue;
+      const entry = path.join(cacheDir, name);
+      if (fs.statSync(entry).mtimeMs < before) fs.rmSync(entry, { force: true });
+    }
+  } catch {
+    // A bundle file or an entry removed meanwhile: pruning waits for the next new compile.
+  }
 }
 
 /**

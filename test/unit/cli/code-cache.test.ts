@@ -78,6 +78,31 @@ describe('the Node 20 code cache', () => {
     expect(run(bundle, cache).report.used).toEqual([name]);
   });
 
+  it('once it compiles something new, removes what the bundle no longer has, if it is an hour old', () => {
+    const bundle = bundleWith('module.exports = "v1";');
+    const cache = path.join(tempDir(), 'cache');
+    const [v1] = run(bundle, cache).report.made;
+    const hoursAgo = (hours: number) => new Date(Date.now() - hours * 3_600_000);
+    const entry = (name: string, age: number) => {
+      fs.writeFileSync(path.join(cache, name), 'cache of another build');
+      fs.utimesSync(path.join(cache, name), hoursAgo(age), hoursAgo(age));
+    };
+    entry('gone-OLDHASH.cjs.100.1000.v8', 2); // a chunk of an earlier build
+    entry('gone-OLDHASH.cjs.100.1000.v8.123.tmp', 2); // a write cut short
+    entry('elsewhere-HASH.cjs.100.1000.v8', 0); // another kactl, in use a minute ago
+    entry('notes.txt', 2); // not ours to judge
+    fs.utimesSync(path.join(cache, v1!), hoursAgo(2), hoursAgo(2));
+
+    // Nothing new to compile: nothing is pruned.
+    expect(run(bundle, cache).report.made).toEqual([]);
+    expect(fs.readdirSync(cache)).toContain('gone-OLDHASH.cjs.100.1000.v8');
+
+    const file = path.join(bundle, 'answer.cjs');
+    fs.writeFileSync(file, 'module.exports = "version 2";');
+    const [v2] = run(bundle, cache).report.made;
+    expect(fs.readdirSync(cache).sort()).toEqual(['elsewhere-HASH.cjs.100.1000.v8', 'notes.txt', v2!].sort());
+  });
+
   it('caches nothing in a folder others may write to, and runs all the same', () => {
     const bundle = bundleWith('module.exports = "open";');
     const cache = path.join(tempDir(), 'cache');
