@@ -133,6 +133,23 @@ describe('kactl sandbox start --detach', () => {
     expect(await status(dir)).toEqual([]);
   });
 
+  it('a sandbox killed outright loses its entry and its automatic profile at the next status', async () => {
+    const dir = freshConfig();
+    expect((await kactl(dir, ['sandbox', 'start', '--detach', '--port', '0', '--data', ':memory:'])).code).toBe(0);
+    const second = await kactl(dir, ['sandbox', 'start', '--detach', '--port', '0', '--data', ':memory:']);
+    expect(second.code, second.stderr).toBe(0);
+    const [, port] = /Sandbox listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(second.stderr)!;
+    const victim = (await status(dir)).find((row) => row.profile === `sandbox-${port}`)!;
+    process.kill(victim.pid, 'SIGKILL');
+    while (isAlive(victim.pid)) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(config(dir).profiles[`sandbox-${port}`]).toBeDefined();
+
+    expect((await status(dir)).map((row) => row.profile)).toEqual(['sandbox']);
+    expect(config(dir).profiles[`sandbox-${port}`]).toBeUndefined();
+    expect(config(dir).profiles.sandbox).toBeDefined();
+    expect((await kactl(dir, ['sandbox', 'stop', '--all'])).code).toBe(0);
+  });
+
   it('a port in use is one sentence with a suggestion and exit 2, in front and with --detach', async () => {
     const blocker = net.createServer();
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));

@@ -5,7 +5,7 @@
 import type { ProfileData } from '../../config/types.js';
 import type { Context } from '../../context.js';
 import type { SandboxInfo } from '../../server/start.js';
-import type { SandboxEntry } from './registry.js';
+import { listSandboxes, type SandboxEntry } from './registry.js';
 
 export const SANDBOX_PROFILE = 'sandbox';
 
@@ -40,4 +40,15 @@ export async function forgetAutoProfile(ctx: Context, entry: SandboxEntry): Prom
     delete config.profiles[name];
     if (config.active === name) delete config.active;
   });
+}
+
+/**
+ * The running sandboxes. One that died without cleaning up (SIGKILL, a reboot) loses its entry
+ * here, and its automatic profile with it, so no `sandbox-<port>` is left pointing at nothing.
+ */
+export async function runningSandboxes(ctx: Context): Promise<SandboxEntry[]> {
+  const dead: SandboxEntry[] = [];
+  const running = listSandboxes(ctx.dataDir, (entry) => dead.push(entry));
+  for (const entry of dead) await forgetAutoProfile(ctx, entry);
+  return running;
 }

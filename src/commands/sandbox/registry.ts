@@ -62,8 +62,8 @@ function live(entry: SandboxEntry | undefined): entry is SandboxEntry {
   return entry !== undefined && isAlive(entry.pid) && looksLikeSandbox(entry.pid);
 }
 
-/** Live entries, oldest first; stale ones are removed on the way. */
-export function listSandboxes(dataDir: string): SandboxEntry[] {
+/** Live entries, oldest first; stale ones are removed on the way, and told to `onStale`. */
+export function listSandboxes(dataDir: string, onStale?: (entry: SandboxEntry) => void): SandboxEntry[] {
   let names: string[];
   try {
     names = fs.readdirSync(registryDir(dataDir)).filter((name) => name.endsWith('.json'));
@@ -74,8 +74,12 @@ export function listSandboxes(dataDir: string): SandboxEntry[] {
   for (const name of names) {
     const file = path.join(registryDir(dataDir), name);
     const entry = readEntry(file);
-    if (live(entry)) entries.push(entry);
-    else if (entry !== undefined || isOld(file)) fs.rmSync(file, { force: true });
+    if (live(entry)) {
+      entries.push(entry);
+    } else if (entry !== undefined || isOld(file)) {
+      fs.rmSync(file, { force: true });
+      if (entry !== undefined) onStale?.(entry);
+    }
   }
   return entries.sort((a, b) => a.startedAt.localeCompare(b.startedAt));
 }

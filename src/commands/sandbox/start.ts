@@ -17,8 +17,8 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { checkProfileName, parsePositiveInt } from '../profile/validate.js';
 import type { RunningSandbox, SandboxInfo } from '../../server/start.js';
-import { forgetAutoProfile, SANDBOX_PROFILE, sandboxProfileFields } from './profile.js';
-import { claimSandbox, listSandboxes, MEMORY_STORE, releaseSandbox, updateSandbox, type SandboxEntry } from './registry.js';
+import { forgetAutoProfile, runningSandboxes, SANDBOX_PROFILE, sandboxProfileFields } from './profile.js';
+import { claimSandbox, MEMORY_STORE, releaseSandbox, updateSandbox, type SandboxEntry } from './registry.js';
 import { selfPid } from './self-process.js';
 import { announceReady, type ReadyReport } from './ready.js';
 
@@ -142,7 +142,7 @@ export async function sandboxStartRun(ctx: Context, options: StartOptions): Prom
     // Seeded before the profile is saved: a file that cannot be applied leaves no profile behind.
     if (options.seed !== undefined) await (await import('../state/seed.js')).seedSandbox(ctx, info, options.seed);
     const port = Number(new URL(info.baseUrl).port);
-    const profile = options.profile ? chooseProfile(ctx, options.profileName, claim.id, port) : undefined;
+    const profile = options.profile ? await chooseProfile(ctx, options.profileName, claim.id, port) : undefined;
     const active = profile ? await saveSandboxProfile(ctx, profile.name, info, options.rateLimit) : undefined;
     entry = { ...claim, state: 'ready', baseUrl: info.baseUrl, profile: profile?.name ?? null, autoProfile: profile?.auto ?? false };
     updateSandbox(ctx.dataDir, entry);
@@ -186,8 +186,8 @@ async function startFailure(error: unknown, options: StartOptions): Promise<unkn
   return error;
 }
 
-function chooseProfile(ctx: Context, wanted: string | undefined, ownId: string, port: number): { name: string; auto: boolean } {
-  const others = listSandboxes(ctx.dataDir).filter((entry) => entry.id !== ownId);
+async function chooseProfile(ctx: Context, wanted: string | undefined, ownId: string, port: number): Promise<{ name: string; auto: boolean }> {
+  const others = (await runningSandboxes(ctx)).filter((entry) => entry.id !== ownId);
   const holder = (name: string) => others.find((entry) => entry.profile === name);
   if (wanted !== undefined) {
     const other = holder(wanted);

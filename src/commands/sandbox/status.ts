@@ -1,7 +1,7 @@
 /** `kactl sandbox status`: the sandboxes running from this data folder (foreground or --detach). */
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { listSandboxes } from './registry.js';
+import { runningSandboxes } from './profile.js';
 
 export function registerSandboxStatus(group: Command, ctx: Context): void {
   group
@@ -9,7 +9,7 @@ export function registerSandboxStatus(group: Command, ctx: Context): void {
     .description('list the running sandboxes: pid, base URL, store, profile, log')
     .addHelpText('after', '\nExamples:\n  $ kactl sandbox status\n  $ kactl sandbox status --json')
     .action(async () => {
-      const entries = listSandboxes(ctx.dataDir).map((entry) => ({
+      const entries = (await runningSandboxes(ctx)).map((entry) => ({
         profile: entry.profile ?? null,
         pid: entry.pid,
         baseUrl: entry.baseUrl ?? null,

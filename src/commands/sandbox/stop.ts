@@ -7,8 +7,8 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { ExitCode, KactlError, UsageError } from '../../errors.js';
-import { forgetAutoProfile } from './profile.js';
-import { forgetSandbox, isRegistered, listSandboxes, type SandboxEntry } from './registry.js';
+import { forgetAutoProfile, runningSandboxes } from './profile.js';
+import { forgetSandbox, isRegistered, type SandboxEntry } from './registry.js';
 import { isAlive, sendSignal } from './self-process.js';
 
 /** A clean close lets in-flight requests finish (up to 10 s) before the store closes. */
@@ -23,7 +23,7 @@ export function registerSandboxStop(group: Command, ctx: Context): void {
     .option('--all', 'stop every running sandbox')
     .addHelpText('after', '\nExamples:\n  $ kactl sandbox stop\n  $ kactl sandbox stop sandbox-8794\n  $ kactl sandbox stop --all')
     .action(async (name: string | undefined, options: { all?: boolean }) => {
-      const running = listSandboxes(ctx.dataDir);
+      const running = await runningSandboxes(ctx);
       const targets = options.all ? running : [await pick(ctx, running, name)];
       if (targets.length === 0) return ctx.output.note('No sandbox is running.');
       for (const entry of targets) await stopOne(ctx, entry);
