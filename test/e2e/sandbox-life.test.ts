@@ -150,6 +150,27 @@ describe('kactl sandbox start --detach', () => {
     expect((await kactl(dir, ['sandbox', 'stop', '--all'])).code).toBe(0);
   });
 
+  it('a new sandbox on the store of one killed outright takes over its entry and drops its automatic profile', async () => {
+    const dir = freshConfig();
+    const store = path.join(dir, 'second.db');
+    const portOf = (stderr: string) => /Sandbox listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(stderr)![1]!;
+    expect((await kactl(dir, ['sandbox', 'start', '--detach', '--port', '0', '--data', ':memory:'])).code).toBe(0);
+    const killed = await kactl(dir, ['sandbox', 'start', '--detach', '--port', '0', '--data', store]);
+    expect(killed.code, killed.stderr).toBe(0);
+    const oldPort = portOf(killed.stderr);
+    const victim = (await status(dir)).find((row) => row.profile === `sandbox-${oldPort}`)!;
+    process.kill(victim.pid, 'SIGKILL');
+    while (isAlive(victim.pid)) await new Promise((resolve) => setTimeout(resolve, 20));
+
+    const again = await kactl(dir, ['sandbox', 'start', '--detach', '--port', '0', '--data', store]);
+    expect(again.code, again.stderr).toBe(0);
+    const newPort = portOf(again.stderr);
+    const profiles = config(dir).profiles;
+    expect(profiles[`sandbox-${newPort}`]!.baseUrl).toBe(`http://127.0.0.1:${newPort}`);
+    if (newPort !== oldPort) expect(profiles[`sandbox-${oldPort}`]).toBeUndefined();
+    expect((await kactl(dir, ['sandbox', 'stop', '--all'])).code).toBe(0);
+  });
+
   it('a port in use is one sentence with a suggestion and exit 2, in front and with --detach', async () => {
     const blocker = net.createServer();
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));

@@ -99,9 +99,9 @@ function describe(entry: SandboxEntry): string {
 
 /**
  * Records that `pid` is starting a sandbox on `data`. Refuses (exit 2) when a live sandbox
- * already serves that file.
+ * already serves that file; a dead one's entry is replaced, and told to `onStale`.
  */
-export function claimSandbox(dataDir: string, entry: Omit<SandboxEntry, 'id' | 'state'>): SandboxEntry {
+export function claimSandbox(dataDir: string, entry: Omit<SandboxEntry, 'id' | 'state'>, onStale?: (entry: SandboxEntry) => void): SandboxEntry {
   const id = entryId(entry.data, entry.pid);
   const file = entryPath(dataDir, id);
   const claimed: SandboxEntry = { ...entry, id, state: 'starting' };
@@ -120,6 +120,7 @@ export function claimSandbox(dataDir: string, entry: Omit<SandboxEntry, 'id' | '
       });
     }
     fs.rmSync(file, { force: true });
+    if (holder !== undefined) onStale?.(holder);
   }
   throw new UsageError(`Another kactl is starting a sandbox on ${entry.data} right now; try again in a moment.`);
 }

@@ -114,9 +114,12 @@ export async function sandboxStartRun(ctx: Context, options: StartOptions): Prom
   const { startSandbox } = await import('../../server/start.js');
   const data = resolveData(ctx, options.data);
   const background = options.backgroundLog !== undefined;
-  const claim = claimSandbox(ctx.dataDir, { pid: selfPid, data, startedAt: new Date(ctx.now()).toISOString(), logFile: options.backgroundLog ?? null });
+  const dead: SandboxEntry[] = [];
+  const claim = claimSandbox(ctx.dataDir, { pid: selfPid, data, startedAt: new Date(ctx.now()).toISOString(), logFile: options.backgroundLog ?? null }, (entry) => dead.push(entry));
   let sandbox: RunningSandbox;
   try {
+    // A sandbox killed outright on this store: its automatic profile goes with its entry.
+    for (const entry of dead) await forgetAutoProfile(ctx, entry);
     sandbox = await startSandbox({
       host: options.host,
       port: options.port,
