@@ -115,6 +115,8 @@ function createStore(db: Database.Database, location: string): Store {
   // other connection, and reading data_version of a file takes a read lock (~2 µs a request).
   const dataVersion = location === ':memory:' ? undefined : retain(db.prepare<[], number>('PRAGMA data_version').pluck());
   const tableWrites = watchTables(db);
+  /** This connection's count of writes, with another connection's commits when the file can have any. */
+  const stampOf = (writes: number): string => (dataVersion === undefined ? String(writes) : `${writes}:${dataVersion.get()}`);
   return {
     db,
     location,
@@ -125,8 +127,8 @@ function createStore(db: Database.Database, location: string): Store {
       return { changes: result.changes, lastInsertRowid: Number(result.lastInsertRowid) };
     },
     tx: <T>(fn: () => T): T => transaction.immediate(fn) as T,
-    dataStamp: () => (dataVersion === undefined ? String(totalChanges.get()) : `${totalChanges.get()}:${dataVersion.get()}`),
-    tableStamp: (table: WatchedTable) => (dataVersion === undefined ? String(tableWrites[table]) : `${tableWrites[table]}:${dataVersion.get()}`),
+    dataStamp: () => stampOf(totalChanges.get() ?? 0),
+    tableStamp: (table: WatchedTable) => stampOf(tableWrites[table]),
     close: () => {
       if (db.open) db.close();
     },
