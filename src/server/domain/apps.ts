@@ -1,4 +1,5 @@
 /** Applications: creation with the real service's defaults, lookup, settings, pause, hashes, counts. */
+import { perStore } from '../store/per-store.js';
 import type { Store } from '../store/store.js';
 import { seedAppMessages } from './messages.js';
 import type { AppRow } from './rows.js';
@@ -85,10 +86,10 @@ export function findAppByNameAndOwnerid(store: Store, name: string, ownerid: str
   // Every client API request starts here, and an app row is wide: keep the rows found until the
   // apps table changes (store.tableStamp). Misses are not kept, so random names cannot grow the map.
   const stamp = store.tableStamp('apps');
-  let known = appsByNameAndOwnerid.get(store);
-  if (known === undefined || known.stamp !== stamp) {
-    known = { stamp, rows: new Map() };
-    appsByNameAndOwnerid.set(store, known);
+  const known = appsByNameAndOwnerid(store);
+  if (known.stamp !== stamp) {
+    known.stamp = stamp;
+    known.rows.clear();
   }
   const key = `${name}\u0000${ownerid}`;
   const kept = known.rows.get(key);
@@ -98,7 +99,7 @@ export function findAppByNameAndOwnerid(store: Store, name: string, ownerid: str
   return row;
 }
 
-const appsByNameAndOwnerid = new WeakMap<Store, { readonly stamp: string; readonly rows: Map<string, AppRow> }>();
+const appsByNameAndOwnerid = perStore((): { stamp: string | undefined; readonly rows: Map<string, AppRow> } => ({ stamp: undefined, rows: new Map() }));
 
 /** The app a seller key belongs to. */
 export function findAppBySellerKey(store: Store, sellerKey: string): AppRow | undefined {
