@@ -4,7 +4,7 @@
  * ones under `sandbox`), and its kind in the file. Shop secrets are left out on purpose: they
  * cannot be read back (getsettings shows them as set or not) and never come out of `export`.
  */
-import { PRODUCT_UNITS, SHOP_NAMES, shopProductSetting } from '../api/seller-catalog/shop-products.js';
+import { PRODUCT_UNITS, SHOP_NAMES, shopProductFlag, shopProductSetting } from '../api/seller-catalog/shop-products.js';
 
 export type SettingKind = 'flag' | 'count' | 'text';
 
@@ -38,7 +38,7 @@ export const APP_SETTINGS: readonly AppSetting[] = [
   sandboxOnly('min-hwid-length', 'minhwid', 'count'), sandboxOnly('min-username-length', 'minusernamelength', 'count'),
   sandboxOnly('vpn-block', 'vpnblock', 'flag'), sandboxOnly('vpn-ranges', 'vpnranges'),
   sandboxOnly('block-leaked-passwords', 'blockleakedpasswords', 'flag'), sandboxOnly('force-encryption', 'forceencryption', 'flag'),
-  ...SHOP_NAMES.flatMap((shop) => PRODUCT_UNITS.map((unit) => sandboxOnly(`${shop}-${unit}-product`, shopProductSetting(shop, unit)))),
+  ...SHOP_NAMES.flatMap((shop) => PRODUCT_UNITS.map((unit) => sandboxOnly(shopProductFlag(shop, unit), shopProductSetting(shop, unit)))),
   sandboxOnly('msg-paused-sub', 'pausedsub'), sandboxOnly('msg-vpn-blocked', 'vpnblocked'), sandboxOnly('msg-key-banned', 'keybanned'),
   sandboxOnly('msg-user-banned', 'userbanned'), sandboxOnly('msg-session-unauthed', 'sessionunauthed'), sandboxOnly('msg-hash-check-fail', 'hashcheckfail'),
   sandboxOnly('msg-logged-in', 'loggedInMsg'), sandboxOnly('msg-paused-app', 'pausedApp'), sandboxOnly('msg-username-too-short', 'unTooShort'),

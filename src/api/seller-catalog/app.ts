@@ -4,7 +4,7 @@
  */
 import type { ParamSpec, SellerOp } from './types.js';
 import { col } from './columns.js';
-import { PRODUCT_UNITS, shopProductSetting, type ShopName } from './shop-products.js';
+import { PRODUCT_UNITS, shopProductFlag, shopProductSetting, type ShopName } from './shop-products.js';
 
 /** A custom client-API message set through updatesettings (`--msg-<flag>`). */
 function message(wire: string, flag: string, when: string): ParamSpec {
@@ -23,7 +23,7 @@ function sandboxMessage(wire: string, flag: string, when: string): ParamSpec {
 
 /** One product id per balance unit for a shop: each shop keeps its own (`--sellix-day-product` …). */
 function shopProductFlags(shop: ShopName, what: string): ParamSpec[] {
-  return PRODUCT_UNITS.map((unit) => sandboxFlag(shopProductSetting(shop, unit), `${shop}-${unit}-product`, 'string', `${what} whose sale adds ${unit} keys to a reseller balance`));
+  return PRODUCT_UNITS.map((unit) => sandboxFlag(shopProductSetting(shop, unit), shopProductFlag(shop, unit), 'string', `${what} whose sale adds ${unit} keys to a reseller balance`));
 }
 
 /**

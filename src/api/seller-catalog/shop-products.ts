@@ -19,5 +19,14 @@ export function shopProductSetting(shop: ShopName, unit: ProductUnit): ShopProdu
   return `${shop}${unit}product`;
 }
 
+/** Its name on the command line (`kactl app set --sellix-day-product`) and in a state file. */
+export function shopProductFlag(shop: ShopName, unit: ProductUnit): string {
+  return `${shop}-${unit}-product`;
+}
+
+export function isProductUnit(value: unknown): value is ProductUnit {
+  return (PRODUCT_UNITS as readonly unknown[]).includes(value);
+}
+
 /** Every shop product setting, shop by shop, each in unit order. */
 export const SHOP_PRODUCT_SETTINGS: readonly ShopProductSetting[] = SHOP_NAMES.flatMap((shop) => PRODUCT_UNITS.map((unit) => shopProductSetting(shop, unit)));

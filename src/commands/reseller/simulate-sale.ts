@@ -2,7 +2,7 @@
 import type { Context } from '../../context.js';
 import { ApiFailure, NetworkError, UsageError } from '../../errors.js';
 import { signedSale } from '../../api/shop-sale.js';
-import { PRODUCT_UNITS, SHOP_NAMES, shopProductSetting, type ProductUnit, type ShopName } from '../../api/seller-catalog/shop-products.js';
+import { isProductUnit, PRODUCT_UNITS, SHOP_NAMES, shopProductFlag, shopProductSetting, type ShopName } from '../../api/seller-catalog/shop-products.js';
 
 function wholeNumber(value: string | undefined, flag: string, min: number, max: number): number {
   const n = Number(value);
@@ -25,12 +25,12 @@ async function productId(ctx: Context, shop: ShopName, options: Record<string, s
   const unit = options['unit'];
   if ((product === undefined) === (unit === undefined)) throw new UsageError('Give either --product ID or --unit day|week|month|lifetime.');
   if (typeof product === 'string') return product;
-  if (!(PRODUCT_UNITS as readonly unknown[]).includes(unit)) throw new UsageError(`--unit takes ${PRODUCT_UNITS.join(', ')}; got "${String(unit)}".`);
+  if (!isProductUnit(unit)) throw new UsageError(`--unit takes ${PRODUCT_UNITS.join(', ')}; got "${String(unit)}".`);
   const api = await ctx.sellerApi();
   const body = await api.call('getsettings', {}, { effect: 'read' });
   const sandbox = (body['sandbox'] ?? {}) as Record<string, unknown>;
-  const id = sandbox[shopProductSetting(shop, unit as ProductUnit)];
-  if (typeof id !== 'string' || id === '') throw new UsageError(`No ${shop} ${String(unit)} product id is stored; set one with \`kactl app set --${shop}-${String(unit)}-product ID\`.`);
+  const id = sandbox[shopProductSetting(shop, unit)];
+  if (typeof id !== 'string' || id === '') throw new UsageError(`No ${shop} ${unit} product id is stored; set one with \`kactl app set --${shopProductFlag(shop, unit)} ID\`.`);
   return id;
 }
 
