@@ -78,6 +78,8 @@ export class Context {
   private resolved: ResolvedSettings | undefined;
   private transportInstance: Transport | undefined;
   private waitLine: ((text: string) => (() => void) | undefined) | undefined;
+  /** The pacing state folder could not be written: later seller callers pace in memory. */
+  private pacingInMemory = false;
   /** How far a sandbox's domain clock runs from ours (ms), once one has answered. */
   private serverClockOffsetMs = 0;
   /** Set by a command that ends without an error but must not exit 0 (rare). */
@@ -249,12 +251,19 @@ export class Context {
     const baseUrl = requireSetting(settings.baseUrl.value, 'server base URL', '--base-url or KACTL_BASE_URL');
     const sellerKey = requireSetting(settings.sellerKey.value, 'seller key', 'KACTL_SELLER_KEY or `kactl profile add … --seller-key-stdin`');
     const { SellerApi } = await import('./api/seller-api.js');
+    const { skippedWrite } = await import('./io/storage-errors.js');
     const path = await import('node:path');
     return new SellerApi({
       baseUrl,
       sellerKey,
       ratePerMinute: settings.sellerRate.value,
-      stateDir: path.join(this.dataDir, 'pacing'),
+      // A read-only or full data folder costs only the record other kactl processes share:
+      // said once, and the rest of the run paces in memory.
+      ...(this.pacingInMemory ? {} : { stateDir: path.join(this.dataDir, 'pacing') }),
+      onPacingStateUnwritable: (error: unknown, stateDir: string) => {
+        this.pacingInMemory = true;
+        this.output.warn(skippedWrite(error, 'The seller API budget is counted in memory for this run only', stateDir, this));
+      },
       transport: await this.transport(),
       warn: (line: string) => this.output.warn(line),
       onWait: options.onWait ?? ((ms: number) => this.showWait(pacingNote(ms))),

@@ -62,6 +62,8 @@ export interface TransportRequest {
   headers?: Readonly<Record<string, string>>;
   /** Aborts the request (Ctrl-C); an abort becomes InterruptedError. */
   signal?: AbortSignal;
+  /** The Transport's own signal (Ctrl-C) leaves this request running; `signal` still aborts it. */
+  finishOnInterrupt?: boolean;
   /** Overrides the Transport's timeout for this request. */
   timeoutMs?: number;
   /** Overrides the Transport's body cap for this request (file downloads). */
@@ -122,7 +124,7 @@ export class Transport {
     if (formText !== undefined) this.log(() => `  form: ${redact(redactForm(formText))}`);
 
     const deadline = AbortSignal.timeout(timeoutMs);
-    const interrupt = joinSignals(this.signal, req.signal);
+    const interrupt = req.finishOnInterrupt ? req.signal : joinSignals(this.signal, req.signal);
     const signal = interrupt ? AbortSignal.any([interrupt, deadline]) : deadline;
     const headers: Record<string, string> = { 'user-agent': this.userAgent, accept: 'application/json, text/plain;q=0.9, */*;q=0.1', ...req.headers };
     if (formText !== undefined) headers['content-type'] = 'application/x-www-form-urlencoded';
