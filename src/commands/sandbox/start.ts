@@ -137,7 +137,7 @@ export async function sandboxStartRun(ctx: Context, options: StartOptions): Prom
     });
   } catch (error) {
     releaseSandbox(ctx.dataDir, claim);
-    throw await startFailure(error, options);
+    throw await startFailure(ctx, error, options, data);
   }
   let entry: SandboxEntry = claim;
   try {
@@ -177,11 +177,21 @@ function handOver(report: ReadyReport): void {
   }
 }
 
-/** What the listen or the seed failed on, as the usage error it is. */
-async function startFailure(error: unknown, options: StartOptions): Promise<unknown> {
+/**
+ * What the listen or the seed failed on, as the usage error it is; a store module built for
+ * another Node, or a store file that cannot be written, as the one sentence that says what to do.
+ */
+async function startFailure(ctx: Context, error: unknown, options: StartOptions, data: string): Promise<unknown> {
   const { SandboxConfigError } = await import('../../server/start.js');
   if (error instanceof SandboxConfigError) return new UsageError(error.message);
+  const { nativeModuleFailure } = await import('../../server/store/native-module.js');
+  const native = nativeModuleFailure(error, ctx.runtime.node);
+  if (native !== undefined) return native;
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (typeof code === 'string' && /^SQLITE_(FULL|READONLY|CANTOPEN|IOERR|PERM)/.test(code)) {
+    const { pathFailure } = await import('../../io/storage-errors.js');
+    return pathFailure(error, data, ctx);
+  }
   const where = `port ${options.port} on ${options.host}`;
   if (code === 'EADDRINUSE') return new UsageError(`The ${where} is already in use; pick another with --port N, or --port 0 for a free one.`);
   if (code === 'EACCES') return new UsageError(`The ${where} needs privileges kactl does not have; pick a port above 1023, or --port 0 for a free one.`);
