@@ -4,6 +4,7 @@
  * kactl's config or data folder names the variable that moves that folder, since pointing it
  * elsewhere is the fix that needs no administrator.
  */
+import path from 'node:path';
 import { SetupError } from '../errors.js';
 
 /** The errors of a disk or stream that refuses to be written, in words. */
@@ -44,8 +45,8 @@ interface Folder {
 }
 
 function inside(file: string, dir: string): boolean {
-  const base = dir.replace(/\/+$/, '');
-  return file === base || file.startsWith(`${base}/`);
+  const relative = path.relative(dir, file);
+  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
 }
 
 /** kactl's folder that holds `file` (the data folder first: by default it is inside the config one). */

@@ -121,7 +121,11 @@ export async function createLicenses(ctx: Context, op: SellerOp, params: Readonl
       run.made.push(...found);
       progress.above(() => sink.add(found));
       progress.update(run.made.length);
-      ctx.output.warn(`The answer to one call was lost; the ${plural(found.length, 'key')} it made ${found.length === 1 ? 'was' : 'were'} read back from the server.`);
+      ctx.output.warn(
+        found.length <= run.unsure
+          ? `The answer to one call was lost; the ${plural(found.length, 'key')} it made ${found.length === 1 ? 'was' : 'were'} read back from the server.`
+          : `The answer to one call was lost; ${found.length} keys with this level and note were read back, more than it asked for (${run.unsure}): another process may be making such keys too.`,
+      );
     }
   }
   progress.stop();
@@ -129,7 +133,7 @@ export async function createLicenses(ctx: Context, op: SellerOp, params: Readonl
   const undelivered = run.made.filter((key) => !sink.delivered.has(key));
   const rescued = undelivered.length > 0 ? rescueKeys(ctx, undelivered, sink) : undefined;
   const made = run.made.length;
-  const missing = amount - made;
+  const missing = Math.max(0, amount - made);
   const place = whereKeysAre(made, sink, undelivered.length, rescued);
   if (ctx.signal.aborted) {
     ctx.output.note(`Interrupted after ${made} of ${amount} licenses.${place}${missing > 0 ? ` Run again with --amount ${missing} to make the rest.` : ''}`);
