@@ -208,12 +208,16 @@ describe('a bulk licenses create whose call is cut short', () => {
       // The server has made the second call's keys; its answer is on its way when Ctrl-C comes.
       await proxy.served;
       child.kill('SIGINT');
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // The answer goes out once kactl has taken the Ctrl-C in (or after 5 s, if it never says so).
+      for (let waited = 0; waited < 5000 && !stderr.includes('Stopping after the call in flight'); waited += 50) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
       proxy.release();
       expect(await exited).toBe(130);
       const made = await madeSince(before);
       expect(made.size).toBe(200);
       expect(new Set(keysIn(stdout))).toEqual(made);
+      expect(stderr).toContain('Stopping after the call in flight, so the keys it makes are not lost; Ctrl-C again stops at once.');
       expect(stderr).toContain('Interrupted after 200 of 300 licenses.');
       expect(stderr).toContain('Run again with --amount 100 to make the rest.');
       expect(stderr).not.toMatch(/\n\s+at /);
