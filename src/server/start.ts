@@ -173,7 +173,8 @@ function formatBaseUrl(scheme: 'http' | 'https', host: string, port: number): st
 
 /** The certificate an HTTPS sandbox serves, signed by the data folder's authority. */
 async function serverCertificate(tls: NonNullable<SandboxOptions['tls']>, host: string, now: number): Promise<{ certPem: string; keyPem: string; caFile: string; hostname: string }> {
-  const { checkTlsHostname, certificateNames, DEFAULT_TLS_HOSTNAME, issueServerCertificate } = await import('./tls/server-certificate.js');
+  const { checkTlsHostname, certificateNames, DEFAULT_TLS_HOSTNAME } = await import('./tls/names.js');
+  const { issueServerCertificate } = await import('./tls/server-certificate.js');
   const { AuthorityError, loadOrCreateAuthority } = await import('./tls/authority.js');
   let hostname: string;
   try {

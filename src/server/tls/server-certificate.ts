@@ -11,9 +11,6 @@ import type { Authority } from './authority.js';
 import { BACKDATE_MS } from './authority.js';
 import { KEY_ALGORITHM, loadX509, randomSerial } from './x509.js';
 
-/** The host name a certificate names when none is chosen: `.test` is reserved, so it is never a real site's. */
-export const DEFAULT_TLS_HOSTNAME = 'kactl.test';
-
 /** 397 days: within what browsers and Apple's platforms accept for a server certificate. */
 const SERVER_VALID_DAYS = 397;
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -21,43 +18,10 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 export interface ServerCertificate {
   readonly certPem: string;
   readonly keyPem: string;
-  /** The names it is valid for, in order: DNS names, then IP addresses. */
+  /** The names it is valid for (names.ts). */
   readonly names: readonly string[];
 }
 
-/** Labels of letters, digits and inner hyphens, dot-separated; at most 253 characters. */
-const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
-
-/**
- * Checks a `--hostname` and returns it in lower case, or throws an Error saying what a host
- * name is. An IP address is refused: the certificate already names the loopback addresses, and
- * a program that needs a name (the official C++ library) refuses addresses anyway.
- */
-export function checkTlsHostname(raw: string): string {
-  const name = raw.trim().toLowerCase().replace(/\.$/, '');
-  if (isIP(name) !== 0 || isIP(name.replace(/^\[|\]$/g, '')) !== 0) {
-    throw new Error(`--hostname takes a host name, not an address ("${raw}"); the certificate already names 127.0.0.1 and ::1.`);
-  }
-  if (name.length === 0 || name.length > 253 || !name.split('.').every((label) => LABEL.test(label))) {
-    throw new Error(`"${raw}" is not a host name; give one such as ${DEFAULT_TLS_HOSTNAME} (letters, digits, hyphens and dots).`);
-  }
-  return name;
-}
-
-/** The names a server certificate carries for `hostname`, plus `bindHost` when it is another specific address or name. */
-export function certificateNames(hostname: string, bindHost?: string): string[] {
-  const dns = [hostname, 'localhost'];
-  const ips = ['127.0.0.1', '::1'];
-  const extra = bindHost?.replace(/^\[|\]$/g, '').toLowerCase();
-  if (extra !== undefined && extra !== '0.0.0.0' && extra !== '::') {
-    if (isIP(extra) !== 0) {
-      if (!ips.includes(extra)) ips.push(extra);
-    } else if (!dns.includes(extra)) {
-      dns.push(extra);
-    }
-  }
-  return [...new Set(dns), ...ips];
-}
 
 export async function issueServerCertificate(authority: Authority, names: readonly string[], now: number = Date.now()): Promise<ServerCertificate> {
   const x509 = await loadX509();

@@ -13,7 +13,9 @@ let loaded: Promise<X509Module> | undefined;
 export function loadX509(): Promise<X509Module> {
   loaded ??= (async () => {
     await import('reflect-metadata');
-    const x509 = await import('@peculiar/x509');
+    const imported: X509Module & { default?: X509Module } = await import('@peculiar/x509');
+    // Its ESM build as node loads it, or the CommonJS one the bundle wraps (under `default`).
+    const x509 = imported.cryptoProvider === undefined && imported.default !== undefined ? imported.default : imported;
     x509.cryptoProvider.set(webcrypto as unknown as Parameters<typeof x509.cryptoProvider.set>[0]);
     return x509;
   })();
