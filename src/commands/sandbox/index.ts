@@ -6,6 +6,7 @@ import { registerSandboxOutbox } from './outbox.js';
 import { registerSandboxClock } from './clock.js';
 import { registerSandboxStatus } from './status.js';
 import { registerSandboxStop } from './stop.js';
+import { registerSandboxCa } from './ca.js';
 
 export function registerSandboxCommands(program: Command, ctx: Context): void {
   const group = program
@@ -22,4 +23,5 @@ email it would send (magic links, one-time codes, password resets) in an outbox.
   registerSandboxStop(group, ctx);
   registerSandboxOutbox(group, ctx);
   registerSandboxClock(group, ctx);
+  registerSandboxCa(group, ctx);
 }

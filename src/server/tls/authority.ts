@@ -60,11 +60,24 @@ export async function loadOrCreateAuthority(dataDir: string, now: number = Date.
   return { ...(await readAuthority(dir)), created };
 }
 
-/** The authority of this data folder if it exists, without making one. */
-export async function readExistingAuthority(dataDir: string): Promise<Authority | undefined> {
-  const dir = authorityDir(dataDir);
-  if (!fs.existsSync(dir)) return undefined;
-  return { ...(await readAuthority(dir)), created: false };
+/**
+ * The authority's certificate alone (no key, no certificate library): what `kactl sandbox ca`
+ * shows. Undefined when this data folder has no authority yet.
+ */
+export function readAuthorityCertificate(dataDir: string): { certPem: string; certFile: string; certificate: X509Certificate } | undefined {
+  const certFile = authorityCertFile(dataDir);
+  let certPem: string;
+  try {
+    certPem = fs.readFileSync(certFile, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT' && !fs.existsSync(authorityDir(dataDir))) return undefined;
+    throw new AuthorityError(`The sandbox's certificate authority in ${authorityDir(dataDir)} cannot be used: ${(error as Error).message}. Remove that folder to make a new one.`, { cause: error });
+  }
+  try {
+    return { certPem, certFile, certificate: new X509Certificate(certPem) };
+  } catch (error) {
+    throw new AuthorityError(`The sandbox's certificate authority in ${authorityDir(dataDir)} cannot be used: ${CA_CERT_FILE} is not a certificate. Remove that folder to make a new one.`, { cause: error });
+  }
 }
 
 /** Makes the authority; false when another process made it first (theirs is kept). */
