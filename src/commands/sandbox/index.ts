@@ -7,6 +7,7 @@ import { registerSandboxClock } from './clock.js';
 import { registerSandboxStatus } from './status.js';
 import { registerSandboxStop } from './stop.js';
 import { registerSandboxCa } from './ca.js';
+import { registerSandboxConnect } from './connect.js';
 
 export function registerSandboxCommands(program: Command, ctx: Context): void {
   const group = program
@@ -24,4 +25,5 @@ email it would send (magic links, one-time codes, password resets) in an outbox.
   registerSandboxOutbox(group, ctx);
   registerSandboxClock(group, ctx);
   registerSandboxCa(group, ctx);
+  registerSandboxConnect(group, ctx);
 }
