@@ -18,7 +18,7 @@ beforeAll(async () => {
 });
 
 /** One GET over node:https with the given TLS options; resolves with what the socket saw. */
-function get(path: string, options: https.RequestOptions): Promise<{ status: number; protocol: string | null; alpn: string | false | null; body: string }> {
+function get(path: string, options: https.RequestOptions & { ALPNProtocols?: string[] }): Promise<{ status: number; protocol: string | null; alpn: string | false | null; body: string }> {
   return new Promise((resolve, reject) => {
     const req = https.get(`${sb.baseUrl}${path}`, { agent: false, ...options }, (res) => {
       const socket = res.socket as TLSSocket;

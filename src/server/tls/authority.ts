@@ -100,14 +100,16 @@ async function createAuthority(dataDir: string, dir: string, now: number): Promi
       await x509.SubjectKeyIdentifierExtension.create(keys.publicKey),
     ],
   });
-  const keyPem = x509.PemConverter.encode(await webcrypto.subtle.exportKey('pkcs8', keys.privateKey), 'PRIVATE KEY');
+  // PEM files end with a newline: `cat`, `cp` into a trust store and `--pem` all expect one.
+  const keyPem = `${x509.PemConverter.encode(await webcrypto.subtle.exportKey('pkcs8', keys.privateKey), 'PRIVATE KEY').trimEnd()}\n`;
+  const certPem = `${certificate.toString('pem').trimEnd()}\n`;
 
   fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const temp = `${dir}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
   fs.mkdirSync(temp, { mode: 0o700 });
   try {
     fs.writeFileSync(path.join(temp, CA_KEY_FILE), keyPem, { mode: 0o600, flag: 'wx' });
-    fs.writeFileSync(path.join(temp, CA_CERT_FILE), certificate.toString('pem'), { mode: 0o644, flag: 'wx' });
+    fs.writeFileSync(path.join(temp, CA_CERT_FILE), certPem, { mode: 0o644, flag: 'wx' });
     try {
       fs.renameSync(temp, dir);
       return true;
