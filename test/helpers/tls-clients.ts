@@ -46,7 +46,9 @@ export function httpsPost(url: string, form: Readonly<Record<string, string>>, o
         headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': String(Buffer.byteLength(body)), 'user-agent': 'KeyAuth' },
       },
       (res) => {
-        const socket = res.socket as TLSSocket;
+        // Read while the connection is open: once the answer ends, the socket may be gone.
+        const socket = res.socket as TLSSocket & { servername?: string };
+        const connection = { servername: socket.servername, authorized: socket.authorized, remotePort: socket.remotePort, protocol: socket.getProtocol() };
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
         res.on('end', () =>
@@ -54,10 +56,7 @@ export function httpsPost(url: string, form: Readonly<Record<string, string>>, o
             status: res.statusCode ?? 0,
             headers: Object.fromEntries(Object.entries(res.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : (value ?? '')])),
             body: Buffer.concat(chunks),
-            servername: (socket as TLSSocket & { servername?: string }).servername,
-            authorized: socket.authorized,
-            remotePort: socket.remotePort,
-            protocol: socket.getProtocol(),
+            ...connection,
           }),
         );
       },
