@@ -13,7 +13,7 @@ import { runnableBlocks, shellScript } from '../helpers/markdown-blocks.js';
 import { KACTL_BIN } from '../helpers/run-kactl.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
-const PAGE = path.resolve(path.dirname(KACTL_BIN), '..', 'docs', 'testing-your-program.md');
+const PAGE = path.resolve(path.dirname(KACTL_BIN), '..', 'docs/testing-your-program.md');
 const text = fs.readFileSync(PAGE, 'utf8');
 const dataDirs: string[] = [];
 
@@ -68,10 +68,10 @@ describe('docs/testing-your-program.md', () => {
     fs.symlinkSync(KACTL_BIN, path.join(bin!, 'kactl'));
     dataDirs.push(data!);
     const env = { PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}`, HOME: root, NO_COLOR: '1', KACTL_CONFIG_DIR: config!, KACTL_DATA_DIR: data! };
-    const result = await bash(shellScript(runnableBlocks(text), 'testing-your-program.md'), work!, env);
+    const result = await bash(shellScript(runnableBlocks(text), 'docs/testing-your-program.md'), work!, env);
     const stopped = await bash('kactl sandbox stop --all', work!, env);
-    expect(result.code, `a block failed (the last "::: testing-your-program.md block" line names it):\n${result.stderr}`).toBe(0);
-    expect(result.stderr).toContain('::: testing-your-program.md: every block ran');
+    expect(result.code, `a block failed (the last "::: docs/testing-your-program.md block" line names it):\n${result.stderr}`).toBe(0);
+    expect(result.stderr).toContain('::: docs/testing-your-program.md: every block ran');
     expect(result.stdout).toContain('"forcehwid": false');
     expect(result.stdout).toMatch(/std::string url = skCrypt\("https:\/\/kactl\.test:\d+\/api\/1\.3\/"\)\.decrypt\(\);/);
     expect(stopped.code, stopped.stderr).toBe(0);

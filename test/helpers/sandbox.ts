@@ -134,7 +134,7 @@ export async function startTestSandbox(options: TestSandboxOptions = {}): Promis
   const request = async (pathAndQuery: string, init?: RequestInit): Promise<HttpResult> =>
     trusting === undefined
       ? toResult(await fetch(`${info.baseUrl}${pathAndQuery}`, init))
-      : toResult((await undiciFetch(`${info.baseUrl}${pathAndQuery}`, { ...(init as UndiciRequestInit), dispatcher: trusting })) as unknown as Response);
+      : toResult(await undiciFetch(`${info.baseUrl}${pathAndQuery}`, { ...(init as UndiciRequestInit), dispatcher: trusting }));
 
   const client: TestSandbox['client'] = (type, params = {}, opts = {}) => {
     const all = { type, name: info.app.name, ownerid: info.app.ownerid, ...params };

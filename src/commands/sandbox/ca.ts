@@ -3,6 +3,7 @@
  * certificates (one per data folder, made here when there is none yet), and how to make a
  * program trust it. Only the certificate is ever shown; its private key stays in its file.
  */
+import type { X509Certificate } from 'node:crypto';
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
@@ -40,7 +41,7 @@ export function registerSandboxCa(group: Command, ctx: Context): void {
     });
 }
 
-async function authorityOf(ctx: Context): Promise<{ authority: { certPem: string; certFile: string; certificate: import('node:crypto').X509Certificate }; created: boolean }> {
+async function authorityOf(ctx: Context): Promise<{ authority: { certPem: string; certFile: string; certificate: X509Certificate }; created: boolean }> {
   const { AuthorityError, loadOrCreateAuthority, readAuthorityCertificate } = await import('../../server/tls/authority.js');
   try {
     const existing = readAuthorityCertificate(ctx.dataDir);

@@ -83,7 +83,7 @@ export function readAuthorityCertificate(dataDir: string): { certPem: string; ce
 /** Makes the authority; false when another process made it first (theirs is kept). */
 async function createAuthority(dataDir: string, dir: string, now: number): Promise<boolean> {
   const x509 = await loadX509();
-  const keys = (await webcrypto.subtle.generateKey(KEY_ALGORITHM, true, ['sign', 'verify'])) as webcrypto.CryptoKeyPair;
+  const keys = (await webcrypto.subtle.generateKey(KEY_ALGORITHM, true, ['sign', 'verify']));
   // A short id in the name tells two data folders' authorities apart in a trust store.
   const id = randomBytes(4).toString('hex');
   const certificate = await x509.X509CertificateGenerator.createSelfSigned({

@@ -25,7 +25,7 @@ export interface ServerCertificate {
 
 export async function issueServerCertificate(authority: Authority, names: readonly string[], now: number = Date.now()): Promise<ServerCertificate> {
   const x509 = await loadX509();
-  const keys = (await webcrypto.subtle.generateKey(KEY_ALGORITHM, true, ['sign', 'verify'])) as webcrypto.CryptoKeyPair;
+  const keys = (await webcrypto.subtle.generateKey(KEY_ALGORITHM, true, ['sign', 'verify']));
   const issuer = new x509.X509Certificate(authority.certPem);
   const certificate = await x509.X509CertificateGenerator.create({
     serialNumber: randomSerial(),

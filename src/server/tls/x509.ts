@@ -5,17 +5,18 @@
  * (two awaited imports keep that order in the bundle too). Signing runs on node's WebCrypto.
  */
 import { webcrypto } from 'node:crypto';
+import type * as X509Namespace from '@peculiar/x509';
 
-export type X509Module = typeof import('@peculiar/x509');
+export type X509Module = typeof X509Namespace;
 
 let loaded: Promise<X509Module> | undefined;
 
 export function loadX509(): Promise<X509Module> {
   loaded ??= (async () => {
     await import('reflect-metadata');
-    const imported: X509Module & { default?: X509Module } = await import('@peculiar/x509');
+    const imported = (await import('@peculiar/x509')) as unknown as Partial<X509Module> & { default?: X509Module };
     // Its ESM build as node loads it, or the CommonJS one the bundle wraps (under `default`).
-    const x509 = imported.cryptoProvider === undefined && imported.default !== undefined ? imported.default : imported;
+    const x509 = (imported.cryptoProvider === undefined && imported.default !== undefined ? imported.default : imported) as X509Module;
     x509.cryptoProvider.set(webcrypto as unknown as Parameters<typeof x509.cryptoProvider.set>[0]);
     return x509;
   })();
