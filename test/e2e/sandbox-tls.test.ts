@@ -4,11 +4,12 @@
  * seller commands over HTTPS), `kactl sandbox ca`, the flags refused, and a later plain start
  * dropping the trust again. The authority's key is never printed anywhere.
  */
+import { spawnSync } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runKactl, type SpawnResult } from '../helpers/run-kactl.js';
+import { KACTL_BIN, runKactl, type SpawnResult } from '../helpers/run-kactl.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 const dirs: string[] = [];
@@ -128,5 +129,27 @@ describe('kactl sandbox start --tls --detach', () => {
     expect(damaged.stderr).toMatch(/certificate authority in .* cannot be used: ca-key\.pem is not an ECDSA P-256 private key\. Remove that folder/);
     expect(damaged.stderr).not.toMatch(/\n\s+at /);
     expect(fs.readdirSync(path.join(dir, 'data', 'sandboxes')).filter((name) => name.endsWith('.json'))).toEqual([]);
+  }, 60_000);
+});
+
+describe('kactl sandbox start --tls --port 443 where the user may not bind it', () => {
+  it('says so in one sentence with what to do, and exits 2', async (ctx) => {
+    // As root, the command runs as "nobody" (setpriv); as anyone else, as that user.
+    const floor = Number(fs.existsSync('/proc/sys/net/ipv4/ip_unprivileged_port_start') ? fs.readFileSync('/proc/sys/net/ipv4/ip_unprivileged_port_start', 'utf8') : 1024);
+    if (floor <= 443) ctx.skip('this machine lets every user bind port 443 (net.ipv4.ip_unprivileged_port_start)');
+    const root = process.getuid?.() === 0;
+    const drop = root ? ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups'] : [];
+    if (root && spawnSync(drop[0]!, [...drop.slice(1), process.execPath, '-e', `require('fs').accessSync(${JSON.stringify(KACTL_BIN)})`]).status !== 0) {
+      ctx.skip('cannot run kactl as "nobody" here (setpriv missing, or the checkout is not readable by other users)');
+    }
+    const dir = freshConfig();
+    fs.chmodSync(dir, 0o777);
+    const env = { PATH: process.env.PATH ?? '', HOME: dir, NO_COLOR: '1', KACTL_CONFIG_DIR: dir };
+    const command = [...drop, process.execPath, KACTL_BIN, 'sandbox', 'start', '--tls', '--port', '443', '--data', ':memory:', '--no-profile'];
+    const result = spawnSync(command[0]!, command.slice(1), { env, encoding: 'utf8', timeout: 60_000 });
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain('The port 443 on 127.0.0.1 needs privileges kactl does not have; pick a port above 1023, or --port 0 for a free one.');
+    expect(result.stderr).toContain('Ports below 1024 need root on Linux');
+    expect(result.stderr).not.toMatch(/\n\s+at /);
   }, 60_000);
 });
