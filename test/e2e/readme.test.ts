@@ -22,6 +22,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runnableBlocks, shellScript } from '../helpers/markdown-blocks.js';
+import { killRegisteredSandboxes } from '../helpers/leftover-sandboxes.js';
 import { KACTL_BIN } from '../helpers/run-kactl.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
@@ -29,20 +30,7 @@ const README = process.env.KACTL_README ?? path.resolve(path.dirname(KACTL_BIN),
 
 const dataDirs: string[] = [];
 
-function killLeftovers(): void {
-  for (const dataDir of dataDirs) {
-    const registry = path.join(dataDir, 'sandboxes');
-    for (const name of fs.existsSync(registry) ? fs.readdirSync(registry) : []) {
-      if (!name.endsWith('.json')) continue;
-      try {
-        process.kill((JSON.parse(fs.readFileSync(path.join(registry, name), 'utf8')) as { pid: number }).pid, 'SIGKILL');
-      } catch {
-        // gone already
-      }
-    }
-  }
-}
-afterAll(killLeftovers);
+afterAll(() => killRegisteredSandboxes(dataDirs));
 
 function run(command: string, args: readonly string[], options: { cwd: string; env: Record<string, string>; input?: string; timeoutMs: number }): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {

@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runnableBlocks, shellScript } from '../helpers/markdown-blocks.js';
+import { killRegisteredSandboxes } from '../helpers/leftover-sandboxes.js';
 import { KACTL_BIN } from '../helpers/run-kactl.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
@@ -17,19 +18,7 @@ const PAGE = path.resolve(path.dirname(KACTL_BIN), '..', 'docs/testing-your-prog
 const text = fs.readFileSync(PAGE, 'utf8');
 const dataDirs: string[] = [];
 
-afterAll(() => {
-  for (const dataDir of dataDirs) {
-    const registry = path.join(dataDir, 'sandboxes');
-    for (const name of fs.existsSync(registry) ? fs.readdirSync(registry) : []) {
-      if (!name.endsWith('.json')) continue;
-      try {
-        process.kill((JSON.parse(fs.readFileSync(path.join(registry, name), 'utf8')) as { pid: number }).pid, 'SIGKILL');
-      } catch {
-        // gone already
-      }
-    }
-  }
-});
+afterAll(() => killRegisteredSandboxes(dataDirs));
 
 function bash(script: string, cwd: string, env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
