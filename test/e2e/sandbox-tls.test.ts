@@ -69,6 +69,12 @@ describe('kactl sandbox start --tls --detach', () => {
     expect(elsewhere.stderr).not.toMatch(/\n\s+at /);
     // ...and with that variable, as the hint says, it works.
     expect((await kactl(dir, ['licenses', 'list', '--base-url', `https://localhost:${port}`], { NODE_EXTRA_CA_CERTS: caFile })).code).toBe(0);
+    // A profile of one's own can trust the authority too (profile add --ca-file), relative paths resolved.
+    const sellerKey = (profiles(dir).sandbox as { sellerKey?: string }).sellerKey!;
+    const added = await runKactl(['profile', 'add', 'mine', '--base-url', `https://localhost:${port}`, '--ca-file', path.relative(process.cwd(), caFile), '--seller-key-stdin'], { configDir: dir, input: sellerKey });
+    expect(added.code, added.stderr).toBe(0);
+    expect(profiles(dir).mine!.caFile).toBe(caFile);
+    expect((await kactl(dir, ['licenses', 'list', '--profile', 'mine'])).code).toBe(0);
 
     // kactl sandbox ca: the same authority, in each form.
     const summary = keep(await kactl(dir, ['sandbox', 'ca']));
