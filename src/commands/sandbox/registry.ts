@@ -31,6 +31,9 @@ export interface SandboxEntry {
   readonly profile?: string | null;
   /** Whether the profile name was picked automatically (`sandbox-<port>`), so `stop` may remove it. */
   readonly autoProfile?: boolean;
+  /** HTTPS (`--tls`) only: the authority's certificate file, and the host name the certificate names. */
+  readonly caFile?: string | null;
+  readonly hostname?: string | null;
   /** Where a `--detach` sandbox writes its log; null in the foreground. */
   readonly logFile?: string | null;
   /** ISO 8601. */
