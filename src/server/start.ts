@@ -6,6 +6,8 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { clientHandlers } from './client/index.js';
 import { clientPages } from './client/pages.js';
+import { domainNow } from './domain/clock.js';
+import { sweepPanelSignIns } from './domain/panel-sign-ins.js';
 import { panelPages } from './panel/panel-pages.js';
 import { resellerPages } from './reseller/shop-hook.js';
 import type { HandlerTable } from './dispatch/types.js';
@@ -17,6 +19,9 @@ import { SandboxConfigError, seedStore } from './store/seed.js';
 import { openStore, type Store } from './store/store.js';
 
 export { SandboxConfigError };
+
+/** How often expired customer panel sign-ins are dropped. */
+const PANEL_SWEEP_MS = 60_000;
 
 export interface SandboxOptions {
   /** Interface to listen on. Default `127.0.0.1`. */
@@ -118,6 +123,9 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
       adminToken: identity.adminToken,
     };
     log(`sandbox listening on ${baseUrl} (store ${store.location})`);
+    // Expired panel sign-ins go on a timer, not on a visitor's request; it never keeps the process alive.
+    const sweeper = setInterval(() => sweepPanelSignIns(store, domainNow(store, clock())), PANEL_SWEEP_MS);
+    sweeper.unref();
     let closing: Promise<void> | undefined;
     return {
       baseUrl,
@@ -125,6 +133,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
       info,
       store,
       close: () => {
+        clearInterval(sweeper);
         closing ??= sandbox.shutdown().finally(() => store.close());
         return closing;
       },

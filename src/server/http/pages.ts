@@ -8,6 +8,7 @@ import type { Params } from '../dispatch/params.js';
 import type { RequestInfo } from '../dispatch/types.js';
 import type { NewOutboxMessage } from '../domain/outbox.js';
 import type { Store } from '../store/store.js';
+import type { PageLimits } from './page-limits.js';
 
 export interface PageContext {
   readonly store: Store;
@@ -21,6 +22,8 @@ export interface PageContext {
   readonly outbox: { send(message: NewOutboxMessage): number };
   /** Values of the path's `:name` segments (`/sandbox/magic/:token` → `{ token }`), decoded. */
   readonly pathParams: Readonly<Record<string, string>>;
+  /** Attempt limits (page-limits.ts): the panel's sign-in and form posts, the shop hook's signatures. */
+  readonly limits: PageLimits;
 }
 
 export interface PageReply {

@@ -20,6 +20,7 @@ import type { RequestBasics } from './handler-context.js';
 import { InputError, MESSAGES } from './input-error.js';
 import { loggable, maskPageToken, requestLogLine } from './log-line.js';
 import { serveOutbox } from './outbox-endpoint.js';
+import { createPageLimits } from './page-limits.js';
 import { servePage } from './page-endpoint.js';
 import { CLIENT_RATE_LIMIT, FixedWindowLimiter, RATE_WINDOW_MS, SELLER_KEY_FAILURE_LIMIT, SELLER_RATE_LIMIT } from './rate-limiter.js';
 import { endAfterBody } from './read-body.js';
@@ -48,6 +49,7 @@ export function createSandboxServer(deps: ServerDeps): SandboxServer {
     client: new FixedWindowLimiter(CLIENT_RATE_LIMIT, RATE_WINDOW_MS, deps.clock),
     seller: new FixedWindowLimiter(SELLER_RATE_LIMIT, RATE_WINDOW_MS, deps.clock),
     sellerKeyFailures: new FixedWindowLimiter(SELLER_KEY_FAILURE_LIMIT, RATE_WINDOW_MS, deps.clock),
+    pages: createPageLimits(deps.clock, deps.options.rateLimit),
   };
   // The abort controllers of requests in flight that asked for a signal; a forced shutdown aborts them.
   const abortable = new Set<AbortController>();
@@ -164,7 +166,7 @@ export function createSandboxServer(deps: ServerDeps): SandboxServer {
       case 'clock':
         return { response: serveClock(req, input, { store: deps.store, adminToken: deps.identity.adminToken, clock: deps.clock }) };
       case 'page':
-        return andThen(servePage(deps, route.pages, req.method ?? 'GET', input.params, basics), (response) => ({ response }));
+        return andThen(servePage(deps, route.pages, req.method ?? 'GET', input.params, basics, limiters.pages), (response) => ({ response }));
     }
   }
 
