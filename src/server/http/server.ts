@@ -196,7 +196,7 @@ export function createSandboxServer(deps: ServerDeps): SandboxServer {
       pipeline(response.stream, res).catch(() => res.destroy());
       return;
     }
-    if (draining) endAfterBody(req, res, response.body as Buffer);
+    if (draining) endAfterBody(req, res, response.body);
     else if (Buffer.isBuffer(response.body)) res.end(response.body);
     else writeStreamed(res, response.body);
     if (!draining && !req.complete) req.resume();
