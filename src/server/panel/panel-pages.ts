@@ -25,6 +25,7 @@ import type { AppRow, UserRow } from '../domain/rows.js';
 import type { Params } from '../dispatch/params.js';
 import type { PageContext, PageReply, PageRoute } from '../http/pages.js';
 import { formatUtc, html, Html, renderPage } from '../client/page-layout.js';
+import { ownValue } from '../../util/own.js';
 import { anonymousSession, formTokenMatches, PANEL_COOKIE, panelVisitor, readCookie, sessionCookie, sessionOf, type PanelSession } from './panel-sessions.js';
 import { loaderPage } from './loader-page.js';
 import { streamPanelFile } from './panel-download.js';
@@ -49,7 +50,7 @@ const NOTICES: Readonly<Record<string, string>> = { hwid: PANEL_MESSAGES.hwidDon
 
 /** The notice `?done=` names; own properties only (`?done=constructor` names nothing). */
 function noticeFor(done: string | undefined): string | undefined {
-  return done !== undefined && Object.hasOwn(NOTICES, done) ? NOTICES[done] : undefined;
+  return done === undefined ? undefined : ownValue(NOTICES, done);
 }
 
 export function findPanelApp(ctx: PageContext): AppRow | undefined {

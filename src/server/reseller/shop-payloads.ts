@@ -10,6 +10,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { ShopName } from '../../api/seller-catalog/shop-products.js';
 import type { AppRow } from '../domain/rows.js';
+import { ownValue } from '../../util/own.js';
 
 /** The fields of a sale, as found in the payload (types unchecked). */
 export interface SaleFields {
@@ -33,7 +34,7 @@ interface ShopRules {
 const obj = (value: unknown): Record<string, unknown> => (typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {});
 const first = (value: unknown): Record<string, unknown> => obj(Array.isArray(value) ? value[0] : undefined);
 /** An own property only: a payload key named like an Object.prototype member is just absent. */
-const field = (record: Record<string, unknown>, name: string): unknown => (Object.hasOwn(record, name) ? record[name] : undefined);
+const field = (record: Record<string, unknown>, name: string): unknown => ownValue(record, name);
 
 export const SHOPS: Readonly<Record<ShopName, ShopRules>> = {
   sellix: {
