@@ -144,6 +144,21 @@ describe('shop hook: what the keys are comes from the signed sale and the app se
   });
 });
 
+describe("seller add's quantity from a shop's JSON body", () => {
+  it('reads digits only: "0x10" and "1e2" are not 16 and 100 keys', async () => {
+    const sb = await startTestSandbox();
+    for (const quantity of ['0x10', '1e2', ' 5 ']) {
+      const search = new URLSearchParams({ sellerkey: sb.info.sellerKey, type: 'add', expiry: '1', format: 'json' });
+      const res = await sb.request(`/api/seller/?${search.toString()}`, { method: 'POST', body: JSON.stringify({ data: { quantity } }), headers: { 'content-type': 'application/json' } });
+      expect(res.json.success, quantity).toBe(true);
+    }
+    expect(keysOf(sb)).toHaveLength(3);
+    const search = new URLSearchParams({ sellerkey: sb.info.sellerKey, type: 'add', expiry: '1', format: 'json' });
+    await sb.request(`/api/seller/?${search.toString()}`, { method: 'POST', body: JSON.stringify({ data: { quantity: '4' } }), headers: { 'content-type': 'application/json' } });
+    expect(keysOf(sb)).toHaveLength(7);
+  });
+});
+
 describe('shop hook: forged signatures', () => {
   it('with rate limits on, a client IP gets 10 wrong signatures a minute; then even a right one waits', async () => {
     const sb = await shopSetup({ rateLimit: true });
