@@ -5,6 +5,8 @@
 import type { AddressInfo, Server } from 'node:net';
 import { clientHandlers } from './client/index.js';
 import { clientPages } from './client/pages.js';
+import { domainNow } from './domain/clock.js';
+import { sweepPanelSignIns } from './domain/panel-sign-ins.js';
 import { panelPages } from './panel/panel-pages.js';
 import { resellerPages } from './reseller/shop-hook.js';
 import type { HandlerTable } from './dispatch/types.js';
@@ -16,6 +18,9 @@ import { SandboxConfigError, seedStore } from './store/seed.js';
 import { openStore, type Store } from './store/store.js';
 
 export { SandboxConfigError };
+
+/** How often expired customer panel sign-ins are dropped. */
+const PANEL_SWEEP_MS = 60_000;
 
 export interface SandboxOptions {
   /** Interface to listen on. Default `127.0.0.1`. */
@@ -132,6 +137,9 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
       ...(tls ? { caFile: tls.caFile, hostname: tls.hostname } : {}),
     };
     log(`sandbox listening on ${baseUrl} (store ${store.location})`);
+    // Expired panel sign-ins go on a timer, not on a visitor's request; it never keeps the process alive.
+    const sweeper = setInterval(() => sweepPanelSignIns(store, domainNow(store, clock())), PANEL_SWEEP_MS);
+    sweeper.unref();
     let closing: Promise<void> | undefined;
     return {
       baseUrl,
@@ -139,6 +147,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
       info,
       store,
       close: () => {
+        clearInterval(sweeper);
         closing ??= sandbox.shutdown().finally(() => store.close());
         return closing;
       },

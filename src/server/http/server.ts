@@ -25,9 +25,10 @@ import type { RequestBasics } from './handler-context.js';
 import { InputError, MESSAGES } from './input-error.js';
 import { loggable, maskPageToken, requestLogLine } from './log-line.js';
 import { serveOutbox } from './outbox-endpoint.js';
+import { createPageLimits } from './page-limits.js';
 import { servePage } from './page-endpoint.js';
 import { CLIENT_RATE_LIMIT, FixedWindowLimiter, RATE_WINDOW_MS, SELLER_KEY_FAILURE_LIMIT, SELLER_RATE_LIMIT } from './rate-limiter.js';
-import { discardBody } from './read-body.js';
+import { endAfterBody } from './read-body.js';
 import { andThen, isPromise, type MaybePromise } from './maybe-async.js';
 import { writeStreamed } from './write-streamed.js';
 import { MAX_HEADER_BYTES, readRequestInput, splitUrl, type RequestInput } from './request-input.js';
@@ -53,6 +54,7 @@ export function createSandboxServer(deps: ServerDeps): SandboxServer {
     client: new FixedWindowLimiter(CLIENT_RATE_LIMIT, RATE_WINDOW_MS, deps.clock),
     seller: new FixedWindowLimiter(SELLER_RATE_LIMIT, RATE_WINDOW_MS, deps.clock),
     sellerKeyFailures: new FixedWindowLimiter(SELLER_KEY_FAILURE_LIMIT, RATE_WINDOW_MS, deps.clock),
+    pages: createPageLimits(deps.clock, deps.options.rateLimit),
   };
   // The abort controllers of requests in flight that asked for a signal; a forced shutdown aborts them.
   const abortable = new Set<AbortController>();
@@ -175,7 +177,7 @@ export function createSandboxServer(deps: ServerDeps): SandboxServer {
       case 'clock':
         return { response: serveClock(req, input, { store: deps.store, adminToken: deps.identity.adminToken, clock: deps.clock }) };
       case 'page':
-        return andThen(servePage(deps, route.pages, req.method ?? 'GET', input.params, basics), (response) => ({ response }));
+        return andThen(servePage(deps, route.pages, req.method ?? 'GET', input.params, basics, limiters.pages), (response) => ({ response }));
     }
   }
 
@@ -186,9 +188,10 @@ export function createSandboxServer(deps: ServerDeps): SandboxServer {
       response.stream?.destroy();
       return;
     }
-    // A refused body may still be arriving: read and drop it (bounded) on an open connection, so
-    // the client sees our answer instead of a reset; a complete refused request is closed after.
-    const draining = refusedInput && !req.complete && !closing;
+    // A body may still be arriving (refused, or never read: a 404 or 405 to a POST): it is read
+    // and dropped (bounded) before the answer ends, so the client sees our answer instead of a
+    // reset; a complete refused request is closed after.
+    const draining = !req.complete && !closing && Buffer.isBuffer(response.body) && !response.stream;
     const closeConnection = closing || (refusedInput && !draining);
     // Filled in place rather than spread together: same names, same order, fewer objects.
     const headers: Record<string, string> = {};
@@ -204,10 +207,10 @@ export function createSandboxServer(deps: ServerDeps): SandboxServer {
       pipeline(response.stream, res).catch(() => res.destroy());
       return;
     }
-    if (Buffer.isBuffer(response.body)) res.end(response.body);
+    if (draining) endAfterBody(req, res, response.body);
+    else if (Buffer.isBuffer(response.body)) res.end(response.body);
     else writeStreamed(res, response.body);
-    if (draining) discardBody(req);
-    else if (closeConnection && !req.complete) req.resume();
+    if (!draining && !req.complete) req.resume();
   }
 
   return {
