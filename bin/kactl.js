@@ -9,22 +9,19 @@ const path = require('node:path');
 const BUNDLE = path.join(__dirname, '..', 'dist', 'bundle');
 
 // Answers known when the bundle was built, given before it loads (cold start is a measured
-// figure): the version, and a command's help when it goes to a pipe or file (commander wraps at
-// 80 columns without colour there; on a terminal it wraps at the terminal's width, so the
-// bundle answers). scripts/write-help.mjs writes one file per command;
+// figure): the version, and a command's help (`… --help` or `help …`) when it goes to a pipe or
+// file (commander wraps at 80 columns without colour there; on a terminal it wraps at the
+// terminal's width, so the bundle answers). A name with no file (a typo, an alias) goes to the
+// bundle, which says there is no such command. scripts/write-help.mjs writes one file per command;
 // test/unit/cli/static-help.test.ts keeps them equal to what the sources print.
 const args = process.argv.slice(2);
 let early;
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   early = 'version.txt';
-} else if (
-  (args.at(-1) === '--help' || args.at(-1) === '-h') &&
-  !process.stdout.isTTY &&
-  !process.env.FORCE_COLOR &&
-  !process.env.CLICOLOR_FORCE &&
-  args.slice(0, -1).every((word) => /^[a-z0-9_][a-z0-9_-]*$/.test(word))
-) {
-  early = `help/${['kactl', ...args.slice(0, -1)].join(' ')}.txt`;
+} else if (!process.stdout.isTTY && !process.env.FORCE_COLOR && !process.env.CLICOLOR_FORCE) {
+  // `kactl licenses create --help` and `kactl help licenses create` print the same text.
+  const words = args.at(-1) === '--help' || args.at(-1) === '-h' ? args.slice(0, -1) : args[0] === 'help' ? args.slice(1) : undefined;
+  if (words !== undefined && words.every((word) => /^[a-z0-9_][a-z0-9_-]*$/.test(word))) early = `help/${['kactl', ...words].join(' ')}.txt`;
 }
 let text;
 try {

@@ -8,6 +8,8 @@ import type { Context } from './context.js';
 import { addLeafGlobals, addProgramGlobals, collectGlobals, globalFlagsWithValue, HELP_CONFIG } from './commands/global-options.js';
 import { modulesFor } from './commands/registry.js';
 import { programEpilogue } from './commands/help/topics.js';
+import { explainParseError } from './commands/parse-errors.js';
+import { registerHelpCommand } from './commands/help/command.js';
 
 /** Set by the bundler (scripts/bundle.mjs); undefined when running from src/ or tsc's dist/. */
 declare const KACTL_BUNDLED_VERSION: string | undefined;
@@ -80,6 +82,7 @@ export async function buildProgram(ctx: Context, argv: readonly string[]): Promi
   // One module: the owner of the named command (several: the listing, or a name nobody owns).
   const only = modules.length === 1 ? commandName : undefined;
   for (const register of registrars) register(program, ctx, only);
+  registerHelpCommand(program, ctx);
 
   // Commander copies these settings to a subcommand only when it is created, so each command
   // gets them here. Only the commands a run can reach are set up: the program, the branch the
@@ -95,7 +98,12 @@ export async function buildProgram(ctx: Context, argv: readonly string[]): Promi
     command.configureOutput({
       writeOut: (text) => ctx.io.out(text),
       writeErr: (text) => ctx.io.err(text),
-      outputError: (text, write) => write(text),
+      // A parse error as our own errors read: one sentence, then the hints (a did-you-mean).
+      outputError: (text) => {
+        const { message, hints } = explainParseError(text, command);
+        ctx.output.error(message);
+        for (const hint of hints) ctx.output.hint(hint);
+      },
     });
     // Usage, not the whole help, after a bad flag or a missing argument.
     command.showHelpAfterError(`Usage: ${fullName(command)} ${command.usage()}\nRun '${fullName(command)} --help' for details.`);

@@ -5,21 +5,13 @@
  */
 import { ENV_VARS } from '../../env.js';
 import { EXIT_CODE_MEANINGS, ExitCode } from '../../errors.js';
+import { wrapWords } from '../../io/wrap.js';
 
 type ExitName = keyof typeof ExitCode;
 const EXIT_NAMES = Object.keys(ExitCode) as ExitName[];
 
 function wrap(text: string, width: number, indent: string): string[] {
-  const lines: string[] = [];
-  let current = '';
-  for (const word of text.split(/\s+/)) {
-    if (current !== '' && indent.length + current.length + 1 + word.length > width) {
-      lines.push(indent + current);
-      current = word;
-    } else current = current === '' ? word : `${current} ${word}`;
-  }
-  if (current !== '') lines.push(indent + current);
-  return lines;
+  return wrapWords(text, width, indent);
 }
 
 /** `kactl help environment`. */

@@ -8,12 +8,12 @@ import type { ListChoice } from './render.js';
 
 function parseColumns(raw: string): string[] {
   const names = raw.split(',').map((name) => name.trim()).filter((name) => name !== '');
-  if (names.length === 0) throw new InvalidArgumentError('give column names separated by commas, e.g. key,status');
+  if (names.length === 0) throw new InvalidArgumentError('Give column names separated by commas, e.g. key,status.');
   return names;
 }
 
 function parseLimit(raw: string): number {
-  if (!/^\d+$/.test(raw.trim()) || Number(raw) < 1) throw new InvalidArgumentError('give a whole number of rows, 1 or more');
+  if (!/^\d+$/.test(raw.trim()) || Number(raw) < 1) throw new InvalidArgumentError('Give a whole number of rows, 1 or more.');
   return Number(raw);
 }
 
