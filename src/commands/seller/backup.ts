@@ -84,16 +84,31 @@ export function writeNew(dir: string, base: string, content: string): string {
   }
 }
 
-/** Exports the records `op` will touch; returns the file and how many records it holds. */
-export async function writeBackup(ctx: Context, op: SellerOp, params: Readonly<Record<string, string>>, appName?: string): Promise<{ path: string; count: number }> {
+/** The list operation `op` backs up from, and where its answer keeps the records. */
+function backupList(op: SellerOp): { list: SellerOp; key: string; firstColumn: string } {
   const list = op.backupFrom === undefined ? undefined : findSellerOp(op.backupFrom);
   if (!list || list.response.kind !== 'list') throw new Error(`${op.type} has no list to back up from`);
+  return { list, key: list.response.key, firstColumn: list.response.columns[0]?.key ?? 'value' };
+}
+
+/** The records `op` may touch, as its backup holds them (one read of its list). */
+export async function readBackupRecords(ctx: Context, op: SellerOp, params: Readonly<Record<string, string>>): Promise<unknown[]> {
+  const { list, key, firstColumn } = backupList(op);
   const listParams = Object.fromEntries(list.params.filter((p) => params[p.wire] !== undefined).map((p) => [p.wire, params[p.wire]!]));
   const body = await (await ctx.sellerApi()).call(list.type, listParams, { effect: 'read', ...responseOptions(list) });
-  const records = listRows(body, list.response.key, list.response.columns[0]?.key ?? 'value').raw;
+  return listRows(body, key, firstColumn).raw;
+}
+
+/**
+ * Exports the records `op` will touch (`read`, when the caller has just read them); returns
+ * the file and how many records it holds.
+ */
+export async function writeBackup(ctx: Context, op: SellerOp, params: Readonly<Record<string, string>>, appName?: string, read?: unknown[]): Promise<{ path: string; count: number }> {
+  const { list, key } = backupList(op);
+  const records = read ?? (await readBackupRecords(ctx, op, params));
   return saveBackup(ctx, appName, op.type, {
     action: { type: op.type, command: opCommandLine(op), params: redactObject({ ...params }) },
-    source: { type: list.type, key: list.response.key },
+    source: { type: list.type, key },
     records,
     ...(TOUCHES_SUBSCRIPTIONS.has(op.type) ? await subscriptionsOf(ctx, records) : {}),
   });
