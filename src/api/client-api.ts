@@ -296,11 +296,12 @@ export class ClientApi {
     if (type === 'init' && message === 'invalidver') {
       const download = typeof body.download === 'string' ? body.download : '';
       const where = download === '' ? 'The server gives no download link.' : `Download link: ${download}`;
-      throw new ApiFailure(
-        `invalidver: the server wants another version than ${this.options.appVersion || '(none sent)'}. ${where}`,
-        body,
-        status,
-      );
+      // The next step: fetch the new build as the program would, or test as the version the app wants.
+      const hints = [
+        ...(download === '' ? [] : ['Download the new version as an outdated program would: kactl client update --out FILE']),
+        'Or init as the version the app wants: kactl client init --app-version VERSION (`kactl app details` shows it; `kactl profile add NAME --app-version VERSION` keeps it)',
+      ];
+      throw new ApiFailure(`invalidver: the server wants another version than ${this.options.appVersion || '(none sent)'}. ${where}`, body, status, { hints });
     }
     throw new ApiFailure(message, body, status);
   }
