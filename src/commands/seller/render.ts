@@ -27,7 +27,7 @@ export interface ListChoice {
 async function viewFor(ctx: Context, columns: readonly ColumnSpec[], choice: ListChoice = {}): Promise<ListView> {
   const needsNow = columns.some((c) => c.kind === 'timeleft');
   const now = needsNow ? nowForDisplay(ctx) : undefined;
-  return { ...choice, ...(now === undefined ? {} : { now: () => now }) };
+  return { ...choice, ...(now === undefined ? {} : { now: () => now }), columnsFlag: true };
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
