@@ -65,11 +65,15 @@ export async function serverChecks(target: ServerTarget, options: ServerCheckOpt
   try {
     const answer = await target.get(sellerUrl);
     const shape = shapeOf(answer);
-    sellerPathOk = shape.kind === 'json' && typeof shape.body.success === 'boolean';
+    // A server's answer to a path it has no route for (a kactl sandbox's is JSON too) is no API.
+    const message = shape.kind === 'json' && typeof shape.body.message === 'string' ? shape.body.message : undefined;
+    const noRoute = answer.status === 404 && message !== undefined && /^not found\.?$/i.test(message);
+    sellerPathOk = shape.kind === 'json' && typeof shape.body.success === 'boolean' && !noRoute;
+    const what = noRoute ? `HTTP 404 "${message}" (no such path)` : describeShape(shape, answer.status);
     results.push(
       sellerPathOk
-        ? pass('api path', `${base}/api/seller/ answers the API's JSON`)
-        : fail('api path', `${base}/api/seller/ answered ${describeShape(shape, answer.status)}; is ${base} the server's base URL (no /api/... path)?`, ExitCode.network),
+        ? pass('api path', `${base}/api/seller/ answers as a KeyAuth-style seller API does`)
+        : fail('api path', `${base}/api/seller/ answered ${what}; is ${base} the server's base URL (no /api/... path)?`, ExitCode.network),
     );
   } catch (error) {
     results.push(fail('api path', messageOf(error), ExitCode.network));
