@@ -59,6 +59,9 @@ describe('program updates (e2e)', () => {
     const init = await sb.kactl(['client', 'init', '--new', '--app-version', '1.0']);
     expect(init.code).toBe(1);
     expect(init.stderr).toContain(`Download link: ${filesUrl}/moved`);
+    // And the next step: fetch it as the program would, or test as the version the app wants.
+    expect(init.stderr).toContain('kactl client update --out FILE');
+    expect(init.stderr).toContain('kactl client init --app-version VERSION');
 
     const out = path.join(dir, 'new-loader.exe');
     const update = await sb.ok(['client', 'update', '--app-version', '1.0', '--out', out]);
