@@ -86,7 +86,7 @@ describe('profile add checks before it saves', () => {
   it("refuses a public key that did not sign the app's init (exit 5), and an unknown app", async () => {
     const wrongKey = await sb.kactl(['profile', 'add', 'wrongpk', '--base-url', sb.info.baseUrl, ...app(), '--public-key', 'ab'.repeat(32)]);
     expect(wrongKey.code, wrongKey.stderr).toBe(5);
-    expect(wrongKey.stderr).toMatch(/^ok   client app: /m);
+    expect(wrongKey.stderr).toMatch(/^ok {3}client app: /m);
     expect(wrongKey.stderr).toMatch(/^FAIL signature: /m);
     const wrongApp = await sb.kactl(['profile', 'add', 'wrongapp', '--base-url', sb.info.baseUrl, '--app-name', 'no-such-app', '--ownerid', sb.info.app.ownerid]);
     expect(wrongApp.code).not.toBe(0);

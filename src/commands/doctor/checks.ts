@@ -53,20 +53,13 @@ async function collectChecks(ctx: Context): Promise<CheckResult[]> {
     results.push(fail('base url', 'no server base URL is configured (--base-url, KACTL_BASE_URL or a profile)'));
     return results;
   }
-  const transport = await ctx.transport();
-  const sellerKey = settings.sellerKey.value;
   const { probeSellerKey, serverChecks } = await import('./server-checks.js');
   results.push(
     ...(await serverChecks(
       {
         baseUrl,
-        sellerKey,
-        appName: settings.appName.value,
-        ownerid: settings.ownerid.value,
-        appVersion: settings.appVersion.value,
-        publicKey: settings.publicKey.value,
-        signatureWindow: settings.signatureWindow.value,
-        get: (url) => transport.request({ method: 'GET', url, secrets: [sellerKey] }),
+        settings,
+        transport: await ctx.transport(),
         trySellerKey: async () => probeSellerKey(await ctx.sellerApi({ onWait: () => undefined })),
         now: ctx.now,
       },

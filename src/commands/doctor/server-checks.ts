@@ -7,23 +7,20 @@
  * to save. Nothing is changed: init's session is not kept.
  */
 import { ExitCode, KactlError } from '../../errors.js';
-import type { TransportResponse } from '../../api/transport.js';
+import type { Transport, TransportResponse } from '../../api/transport.js';
+import type { ResolvedSettings } from '../../config/settings.js';
 import type { SellerApi } from '../../api/seller-api.js';
 import { describeShape, shapeOf } from './probe.js';
 import { fail, messageOf, pass, skip, type CheckResult } from './results.js';
 
 /** The server and the values to check against it, and how to reach it. */
 export interface ServerTarget {
+  /** The base URL in use (present: the caller has made sure). */
   readonly baseUrl: string;
-  readonly sellerKey: string | undefined;
-  readonly appName: string | undefined;
-  readonly ownerid: string | undefined;
-  readonly appVersion: string | undefined;
-  readonly publicKey: string | undefined;
-  /** Largest accepted age of a signed answer, in seconds (the clock check). */
-  readonly signatureWindow: number;
-  /** A GET through the transport the target is reached with (its timeout, its trusted authority). */
-  get(url: string): Promise<TransportResponse>;
+  /** Where the seller key, app, version, public key and signature window come from. */
+  readonly settings: ResolvedSettings;
+  /** The transport the target is reached with (its timeout, its trusted authority). */
+  readonly transport: Transport;
   /** One read with the seller key through the seller API caller; throws as any call would. */
   trySellerKey(): Promise<void>;
   /** This computer's clock, ms. */
@@ -49,21 +46,47 @@ function reachableDetail(base: string, status: number, ms: number): string {
   return `the server at ${base} answers (${root}; ${ms} ms)`;
 }
 
+/** The values the checks read, and a GET through the target's transport (the seller key masked in `--verbose`). */
+interface Probe {
+  readonly sellerKey: string | undefined;
+  readonly appName: string | undefined;
+  readonly ownerid: string | undefined;
+  readonly appVersion: string | undefined;
+  readonly publicKey: string | undefined;
+  readonly signatureWindow: number;
+  get(url: string): Promise<TransportResponse>;
+}
+
+function probeOf(target: ServerTarget): Probe {
+  const { settings } = target;
+  const sellerKey = settings.sellerKey.value;
+  return {
+    sellerKey,
+    appName: settings.appName.value,
+    ownerid: settings.ownerid.value,
+    appVersion: settings.appVersion.value,
+    publicKey: settings.publicKey.value,
+    signatureWindow: settings.signatureWindow.value,
+    get: (url) => target.transport.request({ method: 'GET', url, secrets: [sellerKey] }),
+  };
+}
+
 export async function serverChecks(target: ServerTarget, options: ServerCheckOptions): Promise<CheckResult[]> {
   const results: CheckResult[] = [];
+  const probe = probeOf(target);
   const base = target.baseUrl.replace(/\/+$/, '');
   try {
-    const root = await target.get(`${base}/`);
+    const root = await probe.get(`${base}/`);
     results.push(pass('reachable', reachableDetail(base, root.status, Math.round(root.elapsedMs))));
   } catch (error) {
     results.push(fail('reachable', `${base}: ${messageOf(error)}`, ExitCode.network));
     return results;
   }
 
-  const sellerUrl = `${base}/api/seller/?${new URLSearchParams({ sellerkey: target.sellerKey ?? '', type: 'fetchallsubs' }).toString()}`;
+  const sellerUrl = `${base}/api/seller/?${new URLSearchParams({ sellerkey: probe.sellerKey ?? '', type: 'fetchallsubs' }).toString()}`;
   let sellerPathOk = false;
   try {
-    const answer = await target.get(sellerUrl);
+    const answer = await probe.get(sellerUrl);
     const shape = shapeOf(answer);
     // A server's answer to a path it has no route for (a kactl sandbox's is JSON too) is no API.
     const message = shape.kind === 'json' && typeof shape.body.message === 'string' ? shape.body.message : undefined;
@@ -79,7 +102,7 @@ export async function serverChecks(target: ServerTarget, options: ServerCheckOpt
     results.push(fail('api path', messageOf(error), ExitCode.network));
   }
 
-  if (target.sellerKey === undefined) results.push(skip('seller key', options.missing.sellerKey));
+  if (probe.sellerKey === undefined) results.push(skip('seller key', options.missing.sellerKey));
   else if (!sellerPathOk) results.push(skip('seller key', 'the seller API did not answer'));
   else {
     try {
@@ -91,12 +114,12 @@ export async function serverChecks(target: ServerTarget, options: ServerCheckOpt
     }
   }
 
-  results.push(...(await clientChecks(target, base, options)));
+  results.push(...(await clientChecks(probe, base, options, target.now)));
   return results;
 }
 
 /** init on the client API 1.3: app accepted, signature by the profile's key, clock skew. */
-async function clientChecks(target: ServerTarget, base: string, options: ServerCheckOptions): Promise<CheckResult[]> {
+async function clientChecks(target: Probe, base: string, options: ServerCheckOptions, now: () => number): Promise<CheckResult[]> {
   const { appName, ownerid } = target;
   const clock = (result: CheckResult): CheckResult[] => (options.clock ? [result] : []);
   if (appName === undefined || ownerid === undefined) {
@@ -137,7 +160,7 @@ async function clientChecks(target: ServerTarget, base: string, options: ServerC
   if (!options.clock) return results;
   if (stamp === undefined || !/^\d+$/.test(stamp)) results.push(skip('clock', 'the answer carries no signature timestamp'));
   else {
-    const skew = Math.round(target.now() / 1000 - Number(stamp));
+    const skew = Math.round(now() / 1000 - Number(stamp));
     const window = target.signatureWindow;
     const text = skew === 0 ? 'this computer and the server agree to the second' : `this computer is ${Math.abs(skew)} s ${skew > 0 ? 'ahead of' : 'behind'} the server`;
     results.push(Math.abs(skew) <= window ? pass('clock', text) : fail('clock', `${text}; answers older than ${window} s are refused`));

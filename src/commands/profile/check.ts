@@ -38,23 +38,17 @@ export async function checkProfile(ctx: Context, name: string, profile: ProfileD
     signal: ctx.signal,
     ...(ctx.globals.verbose ? { verbose: (line: string) => ctx.verbose(line) } : {}),
   });
-  const sellerKey = settings.sellerKey.value;
   try {
     const { probeSellerKey, serverChecks } = await import('../doctor/server-checks.js');
     return await serverChecks(
       {
         baseUrl,
-        sellerKey,
-        appName: settings.appName.value,
-        ownerid: settings.ownerid.value,
-        appVersion: settings.appVersion.value,
-        publicKey: settings.publicKey.value,
-        signatureWindow: settings.signatureWindow.value,
-        get: (url) => transport.request({ method: 'GET', url, secrets: [sellerKey] }),
+        settings,
+        transport,
         trySellerKey: async () => {
           const { SellerApi } = await import('../../api/seller-api.js');
           // One read, paced in memory: a profile not yet saved has no budget shared with others.
-          const api = new SellerApi({ baseUrl, sellerKey: sellerKey ?? '', ratePerMinute: settings.sellerRate.value, transport, warn: (line) => ctx.output.warn(line), onWait: () => undefined, now: ctx.now, signal: ctx.signal });
+          const api = new SellerApi({ baseUrl, sellerKey: settings.sellerKey.value ?? '', ratePerMinute: settings.sellerRate.value, transport, warn: (line) => ctx.output.warn(line), onWait: () => undefined, now: ctx.now, signal: ctx.signal });
           await probeSellerKey(api);
         },
         now: ctx.now,
