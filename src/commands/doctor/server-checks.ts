@@ -114,7 +114,7 @@ export async function serverChecks(target: ServerTarget, options: ServerCheckOpt
     }
   }
 
-  results.push(...(await clientChecks(probe, base, options, target.now)));
+  results.push(...(await clientChecks(probe, base, options, () => target.now())));
   return results;
 }
 
