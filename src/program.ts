@@ -9,7 +9,7 @@ import { addLeafGlobals, addProgramGlobals, collectGlobals, globalFlagsWithValue
 import { modulesFor } from './commands/registry.js';
 import { programEpilogue } from './commands/help/topics.js';
 import { explainParseError } from './commands/parse-errors.js';
-import { registerHelpCommand } from './commands/help/command.js';
+import { addHelpCommand } from './commands/help/command.js';
 
 /** Set by the bundler (scripts/bundle.mjs); undefined when running from src/ or tsc's dist/. */
 declare const KACTL_BUNDLED_VERSION: string | undefined;
@@ -82,7 +82,6 @@ export async function buildProgram(ctx: Context, argv: readonly string[]): Promi
   // One module: the owner of the named command (several: the listing, or a name nobody owns).
   const only = modules.length === 1 ? commandName : undefined;
   for (const register of registrars) register(program, ctx, only);
-  registerHelpCommand(program, ctx);
 
   // Commander copies these settings to a subcommand only when it is created, so each command
   // gets them here. Only the commands a run can reach are set up: the program, the branch the
@@ -108,6 +107,8 @@ export async function buildProgram(ctx: Context, argv: readonly string[]): Promi
     // Usage, not the whole help, after a bad flag or a missing argument.
     command.showHelpAfterError(`Usage: ${fullName(command)} ${command.usage()}\nRun '${fullName(command)} --help' for details.`);
     if (command !== program && command.commands.length === 0) addLeafGlobals(command);
+    // Ours reads every word (`kactl help licenses create`); set up with the others below.
+    if (command.commands.length > 0) addHelpCommand(command, ctx);
   };
   const branchHooked = new WeakSet<Command>();
   const configureBranch = (command: Command): void => {
@@ -127,6 +128,8 @@ export async function buildProgram(ctx: Context, argv: readonly string[]): Promi
     // branch now.
     let node = program;
     for (const word of commandWordsIn(argv)) {
+      // `kactl licenses help create` names create, as `kactl help licenses create` does.
+      if (word === 'help') continue;
       const sub = node.commands.find((c) => c.name() === word || c.aliases().includes(word));
       if (!sub) break;
       configureBranch(sub);

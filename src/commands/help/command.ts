@@ -1,10 +1,11 @@
 /**
  * `kactl help [command…]`: the help of the command the words name, however deep (`kactl help
  * licenses create` is the verb's help, as `kactl licenses create --help`), or of a topic
- * (`kactl help environment`). Commander's own help command reads only the first word, and
- * answers a name it does not know with the whole program's help; this one says there is no such
- * topic and suggests the nearest (exit 2). bin/kactl.js answers it from the help written at build
- * when the output is piped, as it does for `--help`.
+ * (`kactl help environment`); every group has one too (`kactl licenses help create`).
+ * Commander's own help command reads only the first word, and answers a name it does not know
+ * with the whole help; this one says there is no such topic and suggests the nearest (exit 2).
+ * bin/kactl.js answers `kactl help …` from the help written at build when the output is piped,
+ * as it does for `--help`.
  */
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
@@ -22,30 +23,50 @@ function findCommand(program: Command, words: readonly string[]): { found: Comma
   return { found: node };
 }
 
-export function registerHelpCommand(program: Command, ctx: Context): void {
-  program.helpCommand(false);
-  program
-    .command('help')
-    .argument('[command...]', 'a command (`licenses create`) or a topic (`environment`, `exit-codes`)')
-    .description('show the help of a command or a topic')
-    .addHelpText(
-      'after',
-      `
+/** `licenses` for `kactl licenses`, `` for the program: the words that lead to `command`. */
+function pathOf(command: Command): string[] {
+  const names: string[] = [];
+  for (let cmd: Command | null = command; cmd?.parent; cmd = cmd.parent) names.unshift(cmd.name());
+  return names;
+}
+
+function examplesFor(parent: Command): string {
+  const path = pathOf(parent);
+  if (path.length === 0) {
+    return `
 Examples:
   $ kactl help licenses create     # the same as kactl licenses create --help
   $ kactl help environment         # the variables kactl reads
-  $ kactl help exit-codes`,
-    )
+  $ kactl help exit-codes`;
+  }
+  const first = parent.commands.find((sub) => sub.name() !== 'help')?.name() ?? '';
+  return `
+Examples:
+  $ kactl ${path.join(' ')} help ${first}     # the same as kactl ${path.join(' ')} ${first} --help`;
+}
+
+/**
+ * Adds `help [command…]` to `parent` (the program, or a group: `kactl licenses help create`),
+ * in place of commander's, which reads one word.
+ */
+export function addHelpCommand(parent: Command, ctx: Context): void {
+  parent.helpCommand(false);
+  const path = pathOf(parent);
+  parent
+    .command('help')
+    .argument('[command...]', path.length === 0 ? 'a command (`licenses create`) or a topic (`environment`, `exit-codes`)' : 'a command')
+    .description(path.length === 0 ? 'show the help of a command or a topic' : 'show the help of a command')
+    .addHelpText('after', examplesFor(parent))
     .action((words: string[]) => {
-      const result = findCommand(program, words);
+      const result = findCommand(parent, words);
       if ('found' in result) {
         result.found.outputHelp();
         return;
       }
-      const asked = words.slice(0, result.missing + 1).join(' ');
+      const asked = [...path, ...words.slice(0, result.missing + 1)].join(' ');
       const suggestion = commandSuggestion(words[result.missing]!, result.parent);
       // The usage line under the error names the help that lists what there is at that level.
-      ctx.currentCommand = ['kactl', ...words.slice(0, result.missing)].join(' ');
+      ctx.currentCommand = ['kactl', ...path, ...words.slice(0, result.missing)].join(' ');
       throw new UsageError(`No help topic or command "${asked}".`, { hints: suggestion === undefined ? [] : [suggestion] });
     });
 }

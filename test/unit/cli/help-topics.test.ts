@@ -68,6 +68,14 @@ describe('help topics and version', () => {
     expect(deep.stderr).toContain("Run 'kactl licenses --help' for usage.");
   });
 
+  it('every group has the same help command: kactl client help 2fa enable is the verb\'s help', async () => {
+    expect((await runMain(['client', 'help', '2fa', 'enable'])).stdout).toBe((await runMain(['client', '2fa', 'enable', '--help'])).stdout);
+    const unknown = await runMain(['licenses', 'help', 'craete']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stdout).toBe('');
+    expect(unknown.stderr).toContain('error: No help topic or command "licenses craete".\nDid you mean create?\n');
+  });
+
   it('kactl version prints kactl, Node, platform and arch, and --json a record', async () => {
     const text = await runMain(['version']);
     expect(text.code).toBe(0);
