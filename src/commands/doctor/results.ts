@@ -1,4 +1,6 @@
 /** One line of a check report (`kactl doctor`, `kactl profile add`): which check, how it went, why. */
+import type { ExitCodeValue } from '../../errors.js';
+
 export type CheckStatus = 'pass' | 'fail' | 'skip';
 
 export interface CheckResult {
@@ -10,11 +12,11 @@ export interface CheckResult {
    * reached or is not the API, 3 for a refused key, 1 for a refused app, 5 for a signature.
    * `profile add` exits with it; doctor exits 1 for any failure and does not print it.
    */
-  readonly exitCode?: number;
+  readonly exitCode?: ExitCodeValue;
 }
 
 export const pass = (check: string, detail: string): CheckResult => ({ check, status: 'pass', detail });
-export const fail = (check: string, detail: string, exitCode?: number): CheckResult => ({ check, status: 'fail', detail, ...(exitCode === undefined ? {} : { exitCode }) });
+export const fail = (check: string, detail: string, exitCode?: ExitCodeValue): CheckResult => ({ check, status: 'fail', detail, ...(exitCode === undefined ? {} : { exitCode }) });
 export const skip = (check: string, detail: string): CheckResult => ({ check, status: 'skip', detail });
 
 export function messageOf(error: unknown): string {

@@ -5,10 +5,12 @@ import type { Context } from '../../context.js';
 import type { ProfileData } from '../../config/types.js';
 import { SETTING_SPECS } from '../../config/settings.js';
 import type { SettingKey } from '../../config/settings.js';
-import { KactlError, UsageError, type ExitCodeValue } from '../../errors.js';
+import { ExitCode, KactlError, UsageError } from '../../errors.js';
 import { checkProfileName, parseBaseUrl, parsePositiveInt, parsePublicKey } from './validate.js';
 import { parseDurationSeconds } from '../global-options.js';
-import { CHECKED_SETTINGS } from './check.js';
+
+/** The settings that decide what the profile reaches: a new value of one of them is checked (check.ts). */
+const CHECKED_SETTINGS: readonly SettingKey[] = ['baseUrl', 'sellerKey', 'appName', 'ownerid', 'appVersion', 'publicKey', 'caFile'];
 
 /** One flag per setting (settings.ts), named as the setting, plus how to read secrets and whether to activate. */
 type AddOptions = Partial<Pick<ProfileData, SettingKey>> & {
@@ -109,7 +111,7 @@ async function checkBeforeSaving(ctx: Context, name: string, profile: ProfileDat
   for (const r of results) ctx.output.note(`${resultMark(r.status, ctx.io.isStderrTTY)} ${r.check}: ${r.detail}`);
   const failed = results.filter((r) => r.status === 'fail');
   if (failed.length === 0) return;
-  throw new KactlError(`Profile ${name} was not saved: the ${failed.map((r) => r.check).join(', ')} check${failed.length === 1 ? '' : 's'} failed.`, (failed[0]!.exitCode ?? 4) as ExitCodeValue, {
+  throw new KactlError(`Profile ${name} was not saved: the ${failed.map((r) => r.check).join(', ')} check${failed.length === 1 ? '' : 's'} failed.`, failed[0]!.exitCode ?? ExitCode.network, {
     hints: ['Correct the value and run the command again, or save it unchecked with --force (the way without network, e.g. when CI creates profiles offline).'],
   });
 }

@@ -8,12 +8,8 @@
  */
 import type { Context } from '../../context.js';
 import type { ProfileData } from '../../config/types.js';
-import type { SettingKey } from '../../config/settings.js';
 import { UsageError } from '../../errors.js';
 import type { CheckResult } from '../doctor/results.js';
-
-/** The settings that decide what the profile reaches: changing one of them is checked. */
-export const CHECKED_SETTINGS: readonly SettingKey[] = ['baseUrl', 'sellerKey', 'appName', 'ownerid', 'appVersion', 'publicKey', 'caFile'];
 
 function readAuthority(name: string, caFile: string | undefined, read: (file: string) => string): string | undefined {
   if (caFile === undefined) return undefined;
