@@ -179,8 +179,8 @@ describe('kactl apply against a failing or hosted-like server', () => {
     }
   });
 
-  it('works against a sandbox that answers failures with HTTP 200, like the hosted service', async () => {
-    const sb = await startE2ESandbox({ args: ['--failure-status', '200'] });
+  it('works against a spec-strict sandbox that answers failures with HTTP 400', async () => {
+    const sb = await startE2ESandbox({ args: ['--failure-status', '400'] });
     try {
       const plan = await sb.json<PlanAnswer>(['apply', '-f', FIXTURE], { env: ENV });
       expect(plan.notDone).toEqual([]);

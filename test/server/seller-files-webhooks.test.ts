@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findFile } from '../../src/server/domain/files.js';
 import { findWebhook } from '../../src/server/domain/webhooks.js';
-import { expectFail, expectOk, sellerOk, startSellerSandbox, type TestSandbox } from './support/seller-helpers.js';
+import { expectEmptyList, expectFail, expectOk, sellerOk, startSellerSandbox, type TestSandbox } from './support/seller-helpers.js';
 
 const MB = 1024 * 1024;
 const AUTHED = "Authed paramater must be 1 if you want to require login first, or 0 if you don't want to.";
@@ -113,7 +113,7 @@ describe('upload', () => {
     const sb = await startSellerSandbox();
     expectFail(await sb.seller('upload', { url: `${base}/declared-huge.bin` }), 'File size limit is 75 MB.');
     expectFail(await sb.seller('upload', { url: `${base}/streamed-huge.bin` }), 'File size limit is 75 MB.');
-    expectFail(await sb.seller('fetchallfiles'), 'No files Found');
+    expectEmptyList(await sb.seller('fetchallfiles'), 'No files Found');
   });
 });
 
@@ -142,7 +142,7 @@ describe('editfile / fetchfile / fetchallfiles / delete', () => {
 
   it('fetchfile / fetchallfiles / delfile / delallfiles', async () => {
     const sb = await startSellerSandbox();
-    expectFail(await sb.seller('fetchfile', { id: '123456' }), 'No file Found with ID: 123456');
+    expectEmptyList(await sb.seller('fetchfile', { id: '123456' }), 'No file Found with ID: 123456');
     expectFail(await sb.seller('delallfiles'), 'Failed to delete all files!');
     const a = await upload(sb, `${base}/app-1.2.zip`);
     const b = await upload(sb, `${base}/v2/app-2.0.zip`);
@@ -153,7 +153,7 @@ describe('editfile / fetchfile / fetchallfiles / delete', () => {
     await sellerOk(sb, 'delfile', { fileid: a }, 'Successfully deleted files!');
     expectFail(await sb.seller('delfile', { fileid: a }), 'Failed to delete all files!');
     await sellerOk(sb, 'delallfiles', {}, 'Successfully deleted all files!');
-    expectFail(await sb.seller('fetchallfiles'), 'No files Found');
+    expectEmptyList(await sb.seller('fetchallfiles'), 'No files Found');
   });
 });
 
@@ -182,13 +182,13 @@ describe('webhooks', () => {
 
   it('delwebhook / delallwebhooks', async () => {
     const sb = await startSellerSandbox();
-    expectFail(await sb.seller('fetchallwebhooks'), 'No webhooks found');
+    expectEmptyList(await sb.seller('fetchallwebhooks'), 'No webhooks found');
     expectFail(await sb.seller('delallwebhooks'), 'Failed to find any webhooks!');
     await sellerOk(sb, 'addwebhook', { baseurl: 'https://api.example.com', authed: '1', webid: 'a' });
     await sellerOk(sb, 'addwebhook', { baseurl: 'https://api.example.com', authed: '1', webid: 'b' });
     await sellerOk(sb, 'delwebhook', { webid: 'a' }, 'Successfully deleted webhook!');
     expectFail(await sb.seller('delwebhook', { webid: 'a' }), 'Failed to delete webhook!');
     await sellerOk(sb, 'delallwebhooks', {}, 'Successfully deleted all webhooks!');
-    expectFail(await sb.seller('fetchallwebhooks'), 'No webhooks found');
+    expectEmptyList(await sb.seller('fetchallwebhooks'), 'No webhooks found');
   });
 });

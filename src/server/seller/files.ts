@@ -5,7 +5,7 @@
  */
 import { createFile, deleteAllFiles, deleteFile, fileNameFromUrl, findFile, humanSize, listFiles, updateFile } from '../domain/files.js';
 import type { Params } from '../dispatch/params.js';
-import { fail, ok } from '../dispatch/reply.js';
+import { fail, failWithStatus, ok } from '../dispatch/reply.js';
 import type { HandlerContext, HandlerTable, Reply } from '../dispatch/types.js';
 import { either, listReply } from './answers.js';
 import { measureUrl, type Measured } from './fetch-size.js';
@@ -53,7 +53,7 @@ async function editfile(ctx: HandlerContext, params: Params): Promise<Reply> {
 function fetchfile(ctx: HandlerContext, params: Params): Reply {
   const id = checkedParams(params, 'fetchfile', { required: ['id'] }).id;
   const file = findFile(ctx.store, ctx.app.id, id);
-  if (file === undefined) return fail(`No file Found with ID: ${id}`);
+  if (file === undefined) return failWithStatus(406, `No file Found with ID: ${id}`);
   return ok('Successfully retrieved file', { file: { id: file.id, url: file.url, name: file.name, size: file.size, authed: String(file.authed) } });
 }
 

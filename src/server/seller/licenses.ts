@@ -24,7 +24,7 @@ import type { Params } from '../dispatch/params.js';
 import { checkedParams } from './checked-params.js';
 import { fail, ok, reply } from '../dispatch/reply.js';
 import type { HandlerContext, HandlerTable, Reply } from '../dispatch/types.js';
-import { either, str } from './answers.js';
+import { either, found, str } from './answers.js';
 import { activateLicense } from './license-activate.js';
 import { addLicenses } from './license-create.js';
 import { cachedListReply } from './list-cache.js';
@@ -77,7 +77,7 @@ function info(ctx: HandlerContext, params: Params): Reply {
 }
 
 function verify(ctx: HandlerContext, params: Params): Reply {
-  return either(findLicense(ctx.store, ctx.app.id, key(params, 'verify')) !== undefined, 'Key Successfully Verified', 'Key Not Found');
+  return found(findLicense(ctx.store, ctx.app.id, key(params, 'verify')) !== undefined, 'Key Successfully Verified', 'Key Not Found');
 }
 
 function del(ctx: HandlerContext, params: Params): Reply {

@@ -9,7 +9,7 @@
  */
 import { wireParamsForType, type ParamSpec } from '../../api/seller-catalog/index.js';
 import type { Params } from '../dispatch/params.js';
-import { fail } from '../dispatch/reply.js';
+import { fail, failWithStatus } from '../dispatch/reply.js';
 import type { Reply } from '../dispatch/types.js';
 import { paramMessages } from './param-messages.js';
 import { rangeProblem } from './param-ranges.js';
@@ -78,8 +78,9 @@ export function checkParamList(type: string, specs: readonly ParamSpec[], params
     const messages = paramMessages(type, spec.wire);
     const { value, alias } = valueOf(params, spec);
     if (value === undefined) {
-      if (spec.required) return { reply: fail(messages.missing ?? `Missing parameter: ${spec.wire}`) };
-      continue;
+      if (!spec.required) continue;
+      const missing = messages.missing ?? `Missing parameter: ${spec.wire}`;
+      return { reply: messages.missingStatus === undefined ? fail(missing) : failWithStatus(messages.missingStatus, missing) };
     }
     if (spec.maxLength !== undefined && [...value].length > spec.maxLength) {
       return { reply: fail(messages.tooLong ?? `Invalid parameter: ${spec.wire} must be at most ${spec.maxLength} characters`) };

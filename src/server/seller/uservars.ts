@@ -5,7 +5,7 @@
 import { deleteUserVar, deleteUserVarsByName, getUserVar, listAppUserVars, setUserVar, USER_VAR_DATA_MAX, USER_VAR_NAME_MAX } from '../domain/user-vars.js';
 import { findUser, listUsers } from '../domain/users.js';
 import type { Params } from '../dispatch/params.js';
-import { fail, ok } from '../dispatch/reply.js';
+import { fail, failWithStatus, ok } from '../dispatch/reply.js';
 import type { HandlerContext, HandlerTable, Reply } from '../dispatch/types.js';
 import { either, listReply } from './answers.js';
 import { wantsText } from './params.js';
@@ -46,8 +46,7 @@ function getvar(ctx: HandlerContext, params: Params): Reply {
   const p = checkedParams(params, 'getvar', { required: ['user', 'var'] });
   const user = findUser(ctx.store, ctx.app.id, p.user);
   const row = user === undefined ? undefined : getUserVar(ctx.store, user.id, p.var);
-  // E answers 404 here; a failure is the failure status under docs/design.md's policy.
-  if (row === undefined) return fail('Variable not found for user');
+  if (row === undefined) return failWithStatus(404, 'Variable not found for user');
   const answer = ok('Successfully retrieved variable', { response: row.data });
   return wantsText(params) ? { ...answer, text: row.data } : answer;
 }
