@@ -28,7 +28,7 @@ describe('getsettings', () => {
     expect(Object.keys(body)).toEqual([
       'success', 'message', 'enabled', 'hwid-lock', 'version', 'download', 'webdownload', 'webhook', 'resellerstore',
       'disabledmsg', 'usernametakenmsg', 'licenseinvalidmsg', 'keytakenmsg', 'nosubmsg', 'userinvalidmsg', 'passinvalidmsg',
-      'hwidmismatchmsg', 'noactivesubmsg', 'blackedmsg', 'sellixsecret', 'cooldown', 'sandbox',
+      'hwidmismatchmsg', 'noactivesubmsg', 'blackedmsg', 'sellixsecret', 'cooldown', 'functions', 'messages', 'sandbox',
     ]);
   });
 
@@ -63,9 +63,9 @@ describe('updatesettings', () => {
     await sellerOk(sb, 'updatesettings', {}, 'Settings Update Successful');
   });
 
-  it('refuses a hwidcheck other than true or false', async () => {
+  it('refuses a hwidcheck that is not a boolean word, in E\'s words', async () => {
     const sb = await startSellerSandbox();
-    expectFail(await sb.seller('updatesettings', { hwidcheck: '1' }), 'The hwidcheck value must be "true" or "false"');
+    expectFail(await sb.seller('updatesettings', { hwidcheck: '2' }), 'The hwidcheck value must be "true" or "false"');
   });
 
   it('disables the app for clients with enabled=false', async () => {

@@ -136,8 +136,19 @@ describe('editfile / fetchfile / fetchallfiles / delete', () => {
     expectFail(await sb.seller('editfile', { id: '000000', url: `${base}/app-1.2.zip`, authed: '1' }), 'Failed to update file');
     expectFail(await sb.seller('editfile', { id, url: `${base}/gone.zip`, authed: '1' }), 'Failed to fetch file. HTTP Status: 404');
     expectFail(await sb.seller('editfile', { id, url: 'nope', authed: '1' }), 'URL is invalid');
-    expectFail(await sb.seller('editfile', { id, url: `${base}/app-1.2.zip` }), 'Missing parameter: authed');
+    expectFail(await sb.seller('editfile', { id, url: `${base}/app-1.2.zip`, authed: 'maybe' }), 'Invalid parameter: authed must be 1/0, true/false, yes/no or on/off');
     expect(findFile(sb.store, sb.app().id, id)?.authed).toBe(1);
+  });
+
+  it('editfile without authed changes the URL and keeps the login rule, as the hosted server (the Telegram bot sends the URL alone)', async () => {
+    const sb = await startSellerSandbox();
+    const id = await upload(sb, `${base}/app-1.2.zip`);
+    await sellerOk(sb, 'editfile', { id, url: `${base}/v2/app-2.0.zip` }, 'Successfully updated file');
+    expect(findFile(sb.store, sb.app().id, id)).toMatchObject({ url: `${base}/v2/app-2.0.zip`, authed: 1 });
+    await sellerOk(sb, 'editfile', { id, url: `${base}/v2/app-2.0.zip`, authed: 'false' });
+    expect(findFile(sb.store, sb.app().id, id)?.authed).toBe(0);
+    await sellerOk(sb, 'editfile', { id, url: `${base}/app-1.2.zip` });
+    expect(findFile(sb.store, sb.app().id, id)).toMatchObject({ url: `${base}/app-1.2.zip`, authed: 0 });
   });
 
   it('fetchfile / fetchallfiles / delfile / delallfiles', async () => {
@@ -175,7 +186,7 @@ describe('webhooks', () => {
     expectFail(await sb.seller('addwebhook', { baseurl: 'hooks/grant', authed: '1' }), "URL isn't a valid URL!");
     expectFail(await sb.seller('addwebhook', { baseurl: 'file:///tmp/x', authed: '1' }), "URL can't be a local path! Must be a remote URL accessible by the open internet!");
     expectFail(await sb.seller('addwebhook', { baseurl: 'https://api.example.com' }), AUTHED);
-    expectFail(await sb.seller('addwebhook', { baseurl: 'https://api.example.com', authed: 'true' }), AUTHED);
+    expectFail(await sb.seller('addwebhook', { baseurl: 'https://api.example.com', authed: 'sure' }), AUTHED);
     await sellerOk(sb, 'addwebhook', { baseurl: 'https://api.example.com', authed: '1', webid: 'grant' });
     expectFail(await sb.seller('addwebhook', { baseurl: 'https://api.example.com/2', authed: '1', webid: 'grant' }), 'Failed to add webhook!');
   });

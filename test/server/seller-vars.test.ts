@@ -30,7 +30,7 @@ describe('global variables', () => {
     await sellerOk(sb, 'addvar', { name: 'motd', data: 'x', authed: '0' });
     expectFail(await sb.seller('addvar', { name: 'motd', data: 'y', authed: '0' }), 'Varialbe name already exists!');
     expectFail(await sb.seller('addvar', { name: 'v2', data: 'y' }), AUTHED);
-    expectFail(await sb.seller('addvar', { name: 'v2', data: 'y', authed: 'yes' }), AUTHED);
+    expectFail(await sb.seller('addvar', { name: 'v2', data: 'y', authed: 'sure' }), AUTHED);
     expectFail(await sb.seller('addvar', { name: 'v2', data: 'y'.repeat(1001), authed: '0' }), 'Data is too long. Must be less than 1000 characters. Use files for larger data');
     expectFail(await sb.seller('addvar', { name: 'n'.repeat(50), data: 'y', authed: '0' }), 'Invalid parameter: name must be at most 49 characters');
     expectFail(await sb.seller('addvar', { name: 'v2', authed: '0' }), 'Missing parameter: data');

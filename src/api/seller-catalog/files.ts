@@ -10,6 +10,14 @@ function fileIdArg(wire: string): ParamSpec {
   return { wire, flag: 'id', positional: true, type: 'string', required: true, description: 'File id (6 digits)', completeFrom: 'fetchallfiles' };
 }
 
+/** `editfile`'s `authed`: E reads it without requiring it; absent, the file keeps its login rule. */
+const FILE_LOGIN_RULE: ParamSpec = {
+  ...REQUIRE_LOGIN,
+  required: false,
+  negatable: true,
+  description: 'Only logged-in users may download it (sends authed=1; --no-require-login sends 0; neither keeps the current rule)',
+};
+
 const FILE_URL: ParamSpec = {
   wire: 'url',
   flag: 'url',
@@ -58,8 +66,8 @@ export const FILES_OPS: readonly SellerOp[] = [
     type: 'editfile',
     group: 'files',
     command: ['edit'],
-    summary: "Point a file at a new URL and set its login rule",
-    params: [fileIdArg('id'), FILE_URL, REQUIRE_LOGIN],
+    summary: 'Point a file at a new URL, and change its login rule if asked',
+    params: [fileIdArg('id'), FILE_URL, FILE_LOGIN_RULE],
     response: { kind: 'message' },
     effect: 'write',
     textFormat: true,

@@ -50,6 +50,11 @@ export interface ParamSpec {
   readonly type: ParamType;
   /** Required by the server. The sandbox answers a missing one with the spec's error shape. */
   readonly required: boolean;
+  /**
+   * `bool01` only: the server keeps the current value when the parameter is absent, so the CLI
+   * has an off switch too (`--require-login` sends 1, `--no-require-login` 0, neither nothing).
+   */
+  readonly negatable?: boolean;
   /** One line for help text; says the unit where there is one. */
   readonly description: string;
   /** What the number means on the wire; help shows it and the flag name should say it. */

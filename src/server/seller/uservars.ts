@@ -18,15 +18,14 @@ function fetchalluservars(ctx: HandlerContext): Reply {
 
 /** `setvar`: an upsert; `readOnly` absent keeps an existing variable's flag (new: writable). */
 function setvar(ctx: HandlerContext, params: Params): Reply {
-  const p = checkedParams(params, 'setvar', { required: ['user', 'var', 'data'], optional: ['readOnly'] });
+  const p = checkedParams(params, 'setvar', { required: ['user', 'var', 'data'], optional: ['readOnly'], flags: ['readOnly'] });
   const target = p.user;
   const name = p.var;
   const data = p.data;
   // The store's column sizes (E: name ≤ 99, data ≤ 500); the page gives no wording for these.
   if ([...name].length > USER_VAR_NAME_MAX) return fail(`Invalid parameter: var must be at most ${USER_VAR_NAME_MAX} characters`);
   if ([...data].length > USER_VAR_DATA_MAX) return fail(`Invalid parameter: data must be at most ${USER_VAR_DATA_MAX} characters`);
-  const readOnlyText = p.readOnly;
-  const options = readOnlyText === undefined ? {} : { readOnly: readOnlyText === '1' };
+  const options = p.readOnly === undefined ? {} : { readOnly: p.readOnly };
   return ctx.store.tx(() => {
     if (target === 'all') {
       const users = listUsers(ctx.store, ctx.app.id);
