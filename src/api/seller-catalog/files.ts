@@ -55,8 +55,9 @@ export const FILES_OPS: readonly SellerOp[] = [
     command: ['upload'],
     summary: 'Add a file from a URL; the server downloads it once to measure it',
     params: [FILE_URL],
-    // The answer's message is "File ID <id> Uploaded Successfully", with the id beside it.
-    response: { kind: 'value', key: 'id' },
+    // The answer's message is "File ID <id> Uploaded Successfully", with the id beside it; the
+    // 2022 open-source server sends the message alone (docs/protocol/seller-api.md §1.6).
+    response: { kind: 'value', key: 'id', fromMessage: /^File ID (\S+) Uploaded Successfully/ },
     effect: 'write',
     textFormat: true,
     example: 'kactl files upload --url https://files.example.com/app-1.2.zip',

@@ -89,8 +89,12 @@ export type ResponseSpec =
   | { readonly kind: 'object'; readonly key: string; readonly fields: readonly ColumnSpec[] }
   /** Fields at the top level of the body (`stats`, `info`, `getsettings`, `userdata`). */
   | { readonly kind: 'flat'; readonly fields: readonly ColumnSpec[] }
-  /** A single value under `key` (`getkey` → `key`, `getvar` → `response`, `retrvvar` → `message`). */
-  | { readonly kind: 'value'; readonly key: string }
+  /**
+   * A single value under `key` (`getkey` → `key`, `getvar` → `response`, `retrvvar` → `message`).
+   * `fromMessage`: servers that send the value only inside the message (the first group of this
+   * pattern), so a success without `key` is still complete.
+   */
+  | { readonly kind: 'value'; readonly key: string; readonly fromMessage?: RegExp }
   /** New license keys: `key` for one, `keys` for several; `format=text` gives one a line. */
   | { readonly kind: 'keys' };
 
