@@ -1,8 +1,8 @@
 /**
  * `kactl apply`, `export` and `restore` through the built CLI against real sandboxes: a second
  * apply plans nothing; export → apply to an empty sandbox clones the app; --prune backs up and
- * restore puts back; a failure half way says what was done; the hosted habit of HTTP 200
- * failures changes nothing.
+ * restore puts back; a failure half way says what was done; a spec-strict sandbox (HTTP 400
+ * failures) changes nothing.
  */
 import fs from 'node:fs';
 import http from 'node:http';

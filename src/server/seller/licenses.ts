@@ -140,7 +140,7 @@ function edit(ctx: HandlerContext, params: Params): Reply {
 /** `addtime`: days onto every unused key (a used key's time lives on its user). */
 function addtime(ctx: HandlerContext, params: Params): Reply {
   const changed = addTimeToUnusedLicenses(ctx.store, ctx.app.id, daysToSeconds(numberParam(params, 'time', 0)));
-  // E answers this with 500; a business refusal is 400 under docs/design.md's policy.
+  // E answers this with 500; a business refusal is 200 (400 spec-strict) under docs/design.md's policy.
   return either(changed > 0, 'Added time to unused licenses!', 'Failed to add time! Key must not be used.');
 }
 
