@@ -21,6 +21,8 @@ export interface ServerDeps {
   readonly cors: boolean;
   /** The customer panel's advertised base URL, when it is not the sandbox's own. */
   readonly panelUrl?: () => string;
+  /** Serve HTTPS with this certificate and key (PEM) instead of plain HTTP. */
+  readonly tls?: { readonly cert: string; readonly key: string };
 }
 
 /** The two rate limiters of one server (client: per client IP and application; seller: per seller key). */

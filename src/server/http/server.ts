@@ -7,8 +7,13 @@
  * (400), unknown path (404), wrong method (405), URL too long (414), body too large (413),
  * a POST that is not a form (415), headers too large for the parser (431), a handler
  * exception (500, no stack trace). On /api/1.3/ these are signed like every other answer.
+ *
+ * With `deps.tls` the same server speaks HTTPS (HTTP/1.1 over TLS 1.2 or newer): node:https is
+ * node:http over a TLS socket, so everything above applies unchanged. A client that does not
+ * trust the certificate ends the handshake itself; the sandbox only notes it in its log.
  */
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import https from 'node:https';
 import type { Duplex } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { clientIp } from './client-ip.js';
@@ -35,7 +40,7 @@ export { maskPageToken } from './log-line.js';
 export { CLIENT_RATE_LIMIT, RATE_WINDOW_MS, SELLER_RATE_LIMIT } from './rate-limiter.js';
 
 export interface SandboxServer {
-  readonly server: http.Server;
+  readonly server: http.Server | https.Server;
   /**
    * Stops accepting connections, lets in-flight requests finish (after `graceMs` they are
    * aborted and their connections closed), then resolves.
@@ -82,7 +87,8 @@ export function createSandboxServer(deps: ServerDeps): SandboxServer {
     return controller.signal;
   }
 
-  const server = http.createServer({ maxHeaderSize: MAX_HEADER_BYTES, requestTimeout: 60_000, headersTimeout: 30_000, keepAliveTimeout: 5_000, requireHostHeader: false }, (req, res) => {
+  const httpOptions: http.ServerOptions = { maxHeaderSize: MAX_HEADER_BYTES, requestTimeout: 60_000, headersTimeout: 30_000, keepAliveTimeout: 5_000, requireHostHeader: false };
+  const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
     let pending: Promise<void> | undefined;
     try {
       pending = handleRequest(req, res);
@@ -92,8 +98,13 @@ export function createSandboxServer(deps: ServerDeps): SandboxServer {
     if (pending === undefined) return;
     const task = pending.catch((err: unknown) => lastResort(res, err, deps.log)).finally(() => inflight.delete(task));
     inflight.add(task);
-  });
+  };
+  const server = deps.tls
+    ? https.createServer({ ...httpOptions, cert: deps.tls.cert, key: deps.tls.key, minVersion: 'TLSv1.2', ALPNProtocols: ['http/1.1'] }, onRequest)
+    : http.createServer(httpOptions, onRequest);
   server.on('clientError', (err: Error & { code?: string }, socket: Duplex) => answerParserError(err, socket, deps.cors));
+  // A refused handshake (the client does not trust our authority, or speaks plain HTTP) never reaches a handler.
+  server.on('tlsClientError', (err: Error & { code?: string }) => deps.log(`TLS handshake refused: ${err.code ?? err.message}`));
 
   interface Answer {
     readonly response: EncodedResponse;
