@@ -30,7 +30,7 @@ export interface StartOptions {
   appName?: string;
   ownerid?: string;
   sellerKey?: string;
-  failureStatus: '400' | '200';
+  failureStatus: '200' | '400';
   rateLimit: boolean;
   trustProxy?: boolean;
   cors?: boolean;
@@ -85,7 +85,11 @@ export function registerSandboxStart(group: Command, ctx: Context): void {
     .option('--app-name <name>', 'name of the application created in an empty store')
     .option('--ownerid <id>', 'ownerid (10 characters) of the application created in an empty store')
     .option('--seller-key <key>', 'seller key (32 characters) created in an empty store')
-    .addOption(new Option('--failure-status <status>', 'HTTP status of business failures (200 mimics the hosted service)').choices(['400', '200']).default('400'))
+    .addOption(
+      new Option('--failure-status <status>', 'HTTP status of business failures: 200 as the hosted service answers them, 400 for the spec-strict mode')
+        .choices(['200', '400'])
+        .default('200'),
+    )
     .option('--no-rate-limit', 'turn off the seller (120/min) and client (200/min) rate limits')
     .option('--trust-proxy', 'take the client IP from X-Forwarded-For')
     .option('--cors', 'send Access-Control-Allow-Origin: * even when other machines can reach the sandbox')
@@ -104,8 +108,15 @@ Examples:
   $ kactl sandbox start --detach                          # background, free port; kactl sandbox stop ends it
   $ kactl sandbox start --port 8787 --data ./sandbox.db   # foreground until Ctrl-C
   $ kactl sandbox start --port 0 --data :memory: --json   # one JSON ready line, for scripts and CI
+  $ kactl sandbox start --failure-status 400              # spec-strict statuses instead of the hosted ones
   $ kactl sandbox start --tls --detach                    # HTTPS; the saved profile trusts the sandbox's authority
   $ sudo kactl sandbox start --tls --hostname ${DEFAULT_TLS_HOSTNAME} --port 443   # what the official C++ SDK needs
+
+Answers are the hosted service's by default: a business failure (wrong password, unknown key,
+"Client is not blacklisted") is HTTP 200 with "success":false, as official SDKs expect; the
+seller API keeps the hosted 406 for an empty list, 404 for an unknown seller key, 403 for a
+refused app; rate limits answer 1.2 and seller calls with the hosted 200 and 1.3 with 429.
+--failure-status 400 answers every failure 400 and every rate limit 429 with Retry-After.
 
 HTTPS (--tls): the certificate is made at each start for the host name, localhost, 127.0.0.1
 and ::1, and signed by a certificate authority kactl makes once per data folder (its key never
