@@ -11,7 +11,8 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { KACTL_BIN, cleanEnv, runKactl } from '../helpers/run-kactl.js';
 import { tempDir } from '../helpers/temp-dir.js';
-import { isAlive } from '../../src/commands/sandbox/self-process.js';
+import { isAlive } from '../helpers/processes.js';
+import { killRegisteredSandboxes } from '../helpers/leftover-sandboxes.js';
 import { totpCode } from '../../src/server/domain/twofa.js';
 
 const configDirs: string[] = [];
@@ -26,17 +27,7 @@ function freshConfig(): string {
 
 /** Whatever a failed test left running: every registered sandbox of our folders, and our children. */
 function killLeftovers(): void {
-  for (const dir of configDirs) {
-    const registry = path.join(dir, 'data', 'sandboxes');
-    for (const name of fs.existsSync(registry) ? fs.readdirSync(registry) : []) {
-      if (!name.endsWith('.json')) continue;
-      try {
-        process.kill((JSON.parse(fs.readFileSync(path.join(registry, name), 'utf8')) as { pid: number }).pid, 'SIGKILL');
-      } catch {
-        // gone already
-      }
-    }
-  }
+  killRegisteredSandboxes(configDirs.map((dir) => path.join(dir, 'data')));
   for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
 }
 afterAll(killLeftovers);
