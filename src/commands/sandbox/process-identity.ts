@@ -111,8 +111,9 @@ function run(file: string, args: string[]): string | undefined {
       stdio: ['ignore', 'pipe', 'ignore'],
       timeout: 5000,
       windowsHide: true,
-      // The C locale: `lstart` reads the same whatever the user's LANG.
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LC_ALL: 'C' },
+      // The C locale: `lstart` reads the same whatever the user's LANG. The rest of the
+      // environment stays (PowerShell needs SystemRoot and the like).
+      env: { ...process.env, LC_ALL: 'C' },
     });
     return out.trim() === '' ? undefined : out;
   } catch {
