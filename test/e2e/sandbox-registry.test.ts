@@ -11,7 +11,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { KACTL_BIN, runKactl } from '../helpers/run-kactl.js';
+import { KACTL_BIN, cleanEnv, runKactl } from '../helpers/run-kactl.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { isAlive } from '../helpers/processes.js';
 import { sandboxIdentity } from '../../src/commands/sandbox/process-identity.js';
@@ -114,6 +114,18 @@ describe('a pid reused by another process', () => {
     expect(fs.existsSync(configFile)).toBe(true);
     // Stale entries are swept; one that is no entry at all only once it is old (it may be half written).
     expect(fs.readdirSync(path.join(dir, 'data', 'sandboxes')).filter((name) => name.endsWith('.json'))).toEqual(['no-identity.json']);
+  });
+});
+
+describe('a sandbox run under a name that is not kactl', () => {
+  it('is refused (exit 2): `stop` could never tell it from another process', async () => {
+    const dir = tempDir('kactl-registry-');
+    const renamed = path.join(dir, 'ka');
+    fs.symlinkSync(KACTL_BIN, renamed);
+    const result = spawnSync(process.execPath, [renamed, 'sandbox', 'start', '--data', ':memory:', '--port', '0'], { env: cleanEnv(dir), encoding: 'utf8', timeout: 60_000 });
+    expect(result.status, result.stderr).toBe(2);
+    expect(result.stderr.split('\n')[0]).toBe('error: `sandbox stop` could not recognise this process by its command line: run it as `kactl sandbox start` (the script named kactl or kactl.js).');
+    expect(await status(dir)).toEqual([]);
   });
 });
 

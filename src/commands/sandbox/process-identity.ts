@@ -14,7 +14,7 @@
  *   second; argv joined by spaces).
  * - Windows: PowerShell's Win32_Process `CreationDate` (to the microsecond) and `CommandLine`.
  *
- * The command must also read as kactl's `sandbox start`: a script named kactl (kactl.js), then
+ * The command must also read as kactl's `sandbox start`: a script named kactl… (kactl.js), then
  * `sandbox start`. The store path is covered by the digest (the argv names it as it was typed,
  * or, without --data, the default), as a relative --data cannot be resolved from outside.
  */
@@ -59,10 +59,16 @@ type Reader = (pid: number) => RawProcess | undefined;
  * `hidepid`, no `ps`).
  */
 export function sandboxIdentity(pid: number, platform: NodeJS.Platform = process.platform): ProcessIdentity | undefined {
+  const identity = processIdentity(pid, platform);
+  return identity?.isSandbox ? identity.identity : undefined;
+}
+
+/** The identity of any running process, and whether its command reads as a kactl `sandbox start`. */
+export function processIdentity(pid: number, platform: NodeJS.Platform = process.platform): { identity: ProcessIdentity; isSandbox: boolean } | undefined {
   if (!isSignallablePid(pid)) return undefined;
   const raw = readerFor(platform)(pid);
-  if (raw === undefined || !isSandboxCommand(raw.words)) return undefined;
-  return { start: raw.start, command: createHash('sha256').update(raw.commandText).digest('hex') };
+  if (raw === undefined) return undefined;
+  return { identity: { start: raw.start, command: createHash('sha256').update(raw.commandText).digest('hex') }, isSandbox: isSandboxCommand(raw.words) };
 }
 
 export function sameIdentity(a: ProcessIdentity | undefined, b: ProcessIdentity): boolean {
@@ -71,7 +77,8 @@ export function sameIdentity(a: ProcessIdentity | undefined, b: ProcessIdentity)
 
 /** `… kactl[.js] … sandbox start …`: the script, then the command (global options may sit between). */
 export function isSandboxCommand(words: readonly string[]): boolean {
-  const script = words.findIndex((word) => /^kactl(\.[cm]?js)?$/i.test(baseName(word)));
+  // A packager may name the script kactl-cli or kactl.mjs; the identity check does the rest.
+  const script = words.findIndex((word) => /^kactl[\w.-]*$/i.test(baseName(word)));
   if (script < 0) return false;
   for (let i = script + 1; i < words.length - 1; i++) if (words[i] === 'sandbox' && words[i + 1] === 'start') return true;
   return false;

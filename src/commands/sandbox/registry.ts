@@ -19,7 +19,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ExitCode, KactlError, UsageError } from '../../errors.js';
-import { isIdentity, isSignallablePid, sameIdentity, sandboxIdentity, type ProcessIdentity } from './process-identity.js';
+import { isIdentity, isSignallablePid, processIdentity, sameIdentity, sandboxIdentity, type ProcessIdentity } from './process-identity.js';
 import { makeDir } from '../../util/make-dir.js';
 
 export const MEMORY_STORE = ':memory:';
@@ -145,13 +145,17 @@ function describe(entry: SandboxEntry): string {
  * told to `onStale`.
  */
 export function claimSandbox(dataDir: string, entry: Omit<SandboxEntry, 'id' | 'state' | 'process'>, onStale?: (entry: SandboxEntry) => void): SandboxEntry {
-  const identity = sandboxIdentity(entry.pid);
-  if (identity === undefined) {
+  const own = processIdentity(entry.pid);
+  if (own === undefined) {
     throw new KactlError(
       `kactl cannot read its own start time and command line (pid ${entry.pid}), which \`sandbox stop\` needs to tell this sandbox from a process that later reuses its pid.`,
       ExitCode.failure,
     );
   }
+  if (!own.isSandbox) {
+    throw new UsageError('`sandbox stop` could not recognise this process by its command line: run it as `kactl sandbox start` (the script named kactl or kactl.js).');
+  }
+  const { identity } = own;
   const id = entryId(entry.data, entry.pid);
   const file = entryPath(dataDir, id);
   const claimed: SandboxEntry = { ...entry, id, state: 'starting', process: identity };

@@ -51,6 +51,8 @@ describe('isSandboxCommand', () => {
     [['node', '/srv/kactl/bin/kactl.js', 'sandbox', 'stop'], false],
     [['node', '/srv/other.js', 'sandbox', 'start'], false],
     [['node', '/srv/kactl/bin/kactl.js', 'start', 'sandbox'], false],
+    [['node', '/usr/lib/node_modules/kactl/bin/kactl-cli.mjs', 'sandbox', 'start'], true],
+    [['node', '/usr/local/bin/ka', 'sandbox', 'start'], false],
   ])('%j → %s', (words, expected) => {
     expect(isSandboxCommand(words)).toBe(expected);
   });
