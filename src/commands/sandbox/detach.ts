@@ -44,10 +44,10 @@ export async function sandboxDetach(ctx: Context, command: Command, options: Sta
   } finally {
     fs.closeSync(logFd);
   }
-  const pipe = child.stdio[READY_FD] as Writable;
+  const pipe = child.stdio[READY_FD] as Writable | null;
   // A server that exits at once (a bad flag) closes the pipe under the write: its exit says why.
-  pipe.on('error', () => undefined);
-  sendSecrets(pipe, secrets);
+  pipe?.on('error', () => undefined);
+  if (pipe) sendSecrets(pipe, secrets);
   const report = await waitForReady(ctx, child);
   if (report === undefined) {
     // The server stopped before it was ready: its error is what it wrote to the log.
