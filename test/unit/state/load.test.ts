@@ -1,6 +1,6 @@
-/** The state/flows loader: schema problems and YAML errors name the line; ${VAR} and durations. */
+/** The state/flows loader: schema problems and YAML errors name the line; !env, $$ and durations. */
 import { describe, expect, it } from 'vitest';
-import { durationDays, parseText, withEnvironment } from '../../../src/state/load.js';
+import { durationDays, envName, parseText } from '../../../src/state/load.js';
 import { FLOWS_SCHEMA, STATE_SCHEMA } from '../../../src/state/schema.js';
 import { validate } from '../../../src/state/validate.js';
 
@@ -22,18 +22,34 @@ describe('state file loader', () => {
 
   it('names the line and what was expected', () => {
     expect(refusal('subscriptions:\n  - name: a\n    level: [1]\n')).toBe('f.yaml, line 3: subscriptions[0].level: expected integer or string, found array.');
-    expect(refusal('users:\n  - { username: a }\n')).toMatch(/^f\.yaml, line 2: users\[0\]: "subscription" is required \(and 1 more problem\)\.$/);
+    expect(refusal('users:\n  - { usrname: a }\n')).toMatch(/^f\.yaml, line 2: users\[0\]: "username" is required \(and 1 more problem\)\.$/);
     expect(refusal('team:\n  - { role: owner, username: x }\n')).toBe('f.yaml, line 2: team[0].role: expected one of reseller, manager.');
     expect(refusal('flows:\n  - name: x\n    steps:\n      - code: sms\n', FLOWS_SCHEMA)).toBe('f.yaml, line 4: flows[0].steps[0].code: expected one of totp, from-outbox.');
     expect(refusal('app:\n  enabled: "yes"\n')).toBe('f.yaml, line 2: app.enabled: expected boolean, found string.');
     expect(refusal('subscriptions: [\n')).toMatch(/^f\.yaml, line \d: not valid YAML or JSON: /);
   });
 
-  it('reads ${VAR} from the environment and refuses an unset one with its line', () => {
-    const loaded = parseText('f.yaml', 'users:\n  - { username: a, password: "${PW}x", subscription: s, expiry: 1 }\n', STATE_SCHEMA);
-    expect(withEnvironment(loaded, loaded.value, { PW: 'secret' })).toEqual({ users: [{ username: 'a', password: 'secretx', subscription: 's', expiry: 1 }] });
-    expect(() => withEnvironment(loaded, loaded.value, {})).toThrow('f.yaml, line 2: ${PW} is not set in the environment.');
-    expect(() => withEnvironment(loaded, loaded.value, { PW: '' })).not.toThrow();
+  it('reads !env NAME from the environment, marks what it read, and refuses an unset one with its line', () => {
+    const text = 'users:\n  - { username: a, password: !env PW, subscription: s, expiry: 1 }\n';
+    const loaded = parseText('f.yaml', text, STATE_SCHEMA, { env: { PW: 'secret' }, stateAt: [[]] });
+    expect(JSON.parse(JSON.stringify(loaded.value))).toEqual({ users: [{ username: 'a', password: 'secret', subscription: 's', expiry: 1 }] });
+    const [user] = loaded.value.users as object[];
+    expect(envName(user!, 'password')).toBe('PW');
+    expect(envName(user!, 'username')).toBeUndefined();
+    expect(() => parseText('f.yaml', text, STATE_SCHEMA, { env: {}, stateAt: [[]] })).toThrow('f.yaml, line 2: !env PW: PW is not set in the environment.');
+    expect(() => parseText('f.yaml', 'users:\n  - { username: !env "a b" }\n', STATE_SCHEMA, { env: {} })).toThrow(/line 2: not valid YAML or JSON: !env needs the name of an environment variable/);
+    expect(() => parseText('f.yaml', 'app: !secret x\n', STATE_SCHEMA)).toThrow(/line 1: not valid YAML or JSON: Unresolved tag: !secret/);
+  });
+
+  it('never reads ${…} in a state body (21.2): it is refused with its line; $$ stands for $', () => {
+    const env = { KACTL_SELLER_KEY: 'the-seller-key' };
+    const planted = 'uservars:\n  - { username: eve, name: note, value: "${KACTL_SELLER_KEY}" }\n';
+    expect(() => parseText('f.yaml', planted, STATE_SCHEMA, { env, stateAt: [[]] })).toThrow('f.yaml, line 2: "${KACTL_SELLER_KEY}" is not read from the environment: write the whole value as !env KACTL_SELLER_KEY, or $${…} for the text itself.');
+    const escaped = parseText('f.yaml', 'uservars:\n  - { username: eve, name: note, value: "$${KACTL_SELLER_KEY} costs $5, $$$$" }\n', STATE_SCHEMA, { env, stateAt: [[]] });
+    expect((escaped.value.uservars as { value: string }[])[0]!.value).toBe('${KACTL_SELLER_KEY} costs $5, $$');
+    // Outside a state body (a flows file's steps) text is left to the flow runner.
+    expect(parseText('f.yaml', 'flows:\n  - name: x\n    steps: [{ client: init, with: { k: "${saved}" } }]\n', FLOWS_SCHEMA, { env, stateAt: [['seed']] }).value.flows).toBeDefined();
+    expect(() => parseText('f.yaml', 'seed: { uservars: [{ username: e, name: n, value: "${X}" }] }\nflows: []\n', FLOWS_SCHEMA, { env, stateAt: [['seed']] })).toThrow(/line 1: "\$\{X\}" is not read from the environment/);
   });
 
   it('reads durations as days', () => {
