@@ -129,7 +129,8 @@ export function callProblems(actions: readonly Action[]): string[] {
           continue;
         }
         const problem = valueProblem(param, value);
-        if (problem) problems.push(`${action.section} ${action.id}: ${param.wire} "${param.secret ? '…' : value}": ${problem}`);
+        // The value is not repeated: it may be long, or read from the environment.
+        if (problem) problems.push(`${action.section} ${action.id}: ${call.type} ${param.wire}: ${problem}`);
       }
     }
   }

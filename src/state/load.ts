@@ -176,21 +176,21 @@ export function parseText(file: string, text: string, schema: JsonSchema, option
 }
 
 function megabytes(bytes: number): string {
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+  return `${(bytes / 1024 / 1024).toFixed(2)} MB`;
 }
 
 export function loadFile(file: string, schema: JsonSchema, options: LoadOptions = {}): LoadedFile {
   let text: string;
   try {
     const size = fs.statSync(file).size;
-    if (size > MAX_FILE_BYTES) throw new UsageError(`${file} is ${megabytes(size)}; kactl reads state and flows files of at most ${megabytes(MAX_FILE_BYTES)} (split it into several files).`);
+    if (size > MAX_FILE_BYTES) throw new UsageError(`${file} is ${megabytes(size)}; kactl reads state and flows files of at most ${MAX_FILE_BYTES / 1024 / 1024} MB (split it into several files).`);
     text = fs.readFileSync(file, 'utf8');
   } catch (error) {
     if (error instanceof UsageError) throw error;
     throw new UsageError(`Cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'}).`);
   }
   // A file that grew meanwhile, or a pipe or device whose size stat does not tell.
-  if (text.length > MAX_FILE_BYTES) throw new UsageError(`${file} is larger than ${megabytes(MAX_FILE_BYTES)}, the most kactl reads in a state or flows file (split it into several files).`);
+  if (text.length > MAX_FILE_BYTES) throw new UsageError(`${file} is larger than ${MAX_FILE_BYTES / 1024 / 1024} MB, the most kactl reads in a state or flows file (split it into several files).`);
   return parseText(file, text, schema, options);
 }
 

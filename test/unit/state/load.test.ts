@@ -1,6 +1,10 @@
 /** The state/flows loader: schema problems and YAML errors name the line; !env, $$ and durations. */
+import fs from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { durationDays, envName, parseText } from '../../../src/state/load.js';
+import { UsageError } from '../../../src/errors.js';
+import { durationDays, envName, loadFile, MAX_FILE_BYTES, parseText } from '../../../src/state/load.js';
+import { tempDir } from '../../helpers/temp-dir.js';
 import { FLOWS_SCHEMA, STATE_SCHEMA } from '../../../src/state/schema.js';
 import { validate } from '../../../src/state/validate.js';
 
@@ -50,6 +54,44 @@ describe('state file loader', () => {
     // Outside a state body (a flows file's steps) text is left to the flow runner.
     expect(parseText('f.yaml', 'flows:\n  - name: x\n    steps: [{ client: init, with: { k: "${saved}" } }]\n', FLOWS_SCHEMA, { env, stateAt: [['seed']] }).value.flows).toBeDefined();
     expect(() => parseText('f.yaml', 'seed: { uservars: [{ username: e, name: n, value: "${X}" }] }\nflows: []\n', FLOWS_SCHEMA, { env, stateAt: [['seed']] })).toThrow(/line 1: "\$\{X\}" is not read from the environment/);
+  });
+
+  it('refuses what apply cannot mean: .nan, .inf, zero and negative durations, non-http URLs (20.10, 21.17)', () => {
+    const licence = (expiry: string) => refusal(`licenses:\n  - { key: K, level: 1, expiry: ${expiry} }\n`);
+    expect(licence('.nan')).toBe('f.yaml, line 2: licenses[0].expiry: expected string or number, found .nan.');
+    expect(licence('-.inf')).toBe('f.yaml, line 2: licenses[0].expiry: expected string or number, found -.inf.');
+    expect(licence('-3')).toBe('f.yaml, line 2: licenses[0].expiry: expected more than 0.');
+    expect(licence('0d')).toMatch(/^f\.yaml, line 2: licenses\[0\]\.expiry: "0d" is not valid here/);
+    expect(licence('1e+300d')).toMatch(/"1e\+300d" is not valid here/);
+    expect(refusal('webhooks:\n  - { id: w, url: "ftp://x.test/y" }\n')).toMatch(/^f\.yaml, line 2: webhooks\[0\]\.url: "ftp:\/\/x\.test\/y" is not valid here/);
+    expect(refusal('subscriptions:\n  - { name: s, level: 0 }\n')).toBe('f.yaml, line 2: subscriptions[0].level: expected at least 1.');
+  });
+
+  it('takes only its own keys: constructor, __proto__ and toString are unknown keys, not inherited matches (21.17)', () => {
+    expect(refusal('constructor: 1\n')).toMatch(/^f\.yaml, line 1: constructor: unknown key "constructor"/);
+    expect(refusal('users:\n  - { username: u, subscription: s, expiry: 1d, __proto__: { x: 1 } }\n')).toMatch(/^f\.yaml, line 2: users\[0\]\.__proto__: unknown key "__proto__"/);
+    expect(refusal('app:\n  toString: x\n')).toMatch(/^f\.yaml, line 2: app\.toString: unknown key "toString"/);
+    expect(({} as Record<string, unknown>).x).toBeUndefined();
+  });
+
+  it('answers an alias bomb with exit 2 and a line, not an unexpected failure (21.17)', () => {
+    const bomb = ['a: &a [x, x, x, x, x, x, x, x, x, x]', ...['b', 'c', 'd', 'e'].map((n, i) => `${n}: &${n} [${Array(10).fill(`*${'abcd'[i]}`).join(', ')}]`)].join('\n');
+    let error: unknown;
+    try {
+      parseText('f.yaml', bomb, STATE_SCHEMA);
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(UsageError);
+    expect((error as UsageError).exitCode).toBe(2);
+    expect((error as UsageError).message).toMatch(/^f\.yaml, line 2: not valid YAML or JSON: .*resource exhaustion/);
+  });
+
+  it('refuses a file over the size cap before reading it (21.17: 100 MB ran out of memory)', () => {
+    const file = path.join(tempDir(), 'big.yaml');
+    fs.writeFileSync(file, '');
+    fs.truncateSync(file, MAX_FILE_BYTES + 1);
+    expect(() => loadFile(file, STATE_SCHEMA)).toThrow(`${file} is 4.00 MB; kactl reads state and flows files of at most 4 MB (split it into several files).`);
   });
 
   it('reads durations as days', () => {
