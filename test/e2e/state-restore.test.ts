@@ -129,8 +129,8 @@ describe('kactl restore after deleting keys, users and webhooks', () => {
     // From bob's machine: the HWID lock holds the HWID that came back with him.
     const elsewhere = await a.kactl(['client', 'login', '--username', 'bob', '--password-stdin'], { input: 'bob-new-pass-1' });
     expect(elsewhere.stderr).toContain("HWID doesn't match");
-    const signed = JSON.parse((await a.ok(['client', 'login', '--username', 'bob', '--password-stdin', '--json', '--hwid', 'BOB-HWID-000000000000001'], { input: 'bob-new-pass-1' })).stdout);
-    expect(signed.info.subscriptions.map((s: { subscription: string }) => s.subscription).sort()).toEqual(['default', 'pro']);
+    const signed = JSON.parse((await a.ok(['client', 'login', '--username', 'bob', '--password-stdin', '--json', '--hwid', 'BOB-HWID-000000000000001'], { input: 'bob-new-pass-1' })).stdout) as { info: { subscriptions: { subscription: string }[] } };
+    expect(signed.info.subscriptions.map((s) => s.subscription).sort()).toEqual(['default', 'pro']);
   }, SLOW);
 
   it('export then apply to a second sandbox gives an equal export', async () => {

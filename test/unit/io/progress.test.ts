@@ -30,10 +30,10 @@ describe('createProgress with a time left', () => {
     const { io, written } = fakeIO(true);
     let now = 0;
     const progress = createProgress(io, { total: 10, label: 'Restoring', eta: { now: () => now, estimateMs: 600_000 } });
-    expect(written.at(-1)).toMatch(/Restoring \[░+\]  0\/10  10m left$/);
+    expect(written.at(-1)).toMatch(/Restoring \[░+\] {2}0\/10 {2}10m left$/);
     now = 30_000;
     progress.update(5);
-    expect(written.at(-1)).toMatch(/Restoring \[█+░+\]  5\/10  30s left$/);
+    expect(written.at(-1)).toMatch(/Restoring \[█+░+\] {2}5\/10 {2}30s left$/);
     progress.stop();
     expect(timeLeftText(400)).toBe('under a second');
     expect(timeLeftText(612_000)).toBe('about 10m 12s');
