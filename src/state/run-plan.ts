@@ -42,6 +42,8 @@ export interface RunOptions {
   quiet?: boolean;
   /** What a call took while planning, for the estimate. */
   roundTripMs?: number;
+  /** The API to run with instead of the profile's (a sandbox's seed: its own server and key). */
+  api?: SellerApi;
 }
 
 /** Side by side when nothing is paced: enough to keep a local server busy, not to flood it. */
@@ -106,7 +108,7 @@ export async function runPlan(ctx: Context, actions: readonly Action[], options:
   const bar: { progress?: Progress } = {};
   // Ctrl-C must not cut an action in two: this API's calls end only when the process does.
   const own = new AbortController();
-  const api = await ctx.sellerApi({
+  const api = options.api ?? await ctx.sellerApi({
     signal: own.signal,
     onWait: (ms) => {
       const progress = bar.progress;

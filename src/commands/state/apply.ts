@@ -74,6 +74,8 @@ export interface ApplyStateOptions {
   restoring?: boolean;
   /** Asked after the plan is shown and before the first change (restore's y/N). */
   confirm?: () => Promise<void>;
+  /** Carry the plan out through `api` itself, not a profile's (a sandbox's seed). */
+  ownApi?: boolean;
 }
 
 function plural(count: number, one: string, many = `${one}s`): string {
@@ -118,7 +120,12 @@ export async function applyState(ctx: Context, api: SellerApi, state: Record<str
   if (deletions.length > 0) await guardPrune(ctx, api, deletions);
   const { runPlan } = await import('../../state/run-plan.js');
   const roundTripMs = api.meanRoundTripMs();
-  const result = await runPlan(ctx, actions, { label: restoring ? 'Restoring' : 'Applying', quiet: options.quiet ?? false, ...(roundTripMs === undefined ? {} : { roundTripMs }) });
+  const result = await runPlan(ctx, actions, {
+    label: restoring ? 'Restoring' : 'Applying',
+    quiet: options.quiet ?? false,
+    ...(roundTripMs === undefined ? {} : { roundTripMs }),
+    ...(options.ownApi ? { api } : {}),
+  });
   const randomPasswords = result.done.flatMap((a) => (a.randomPassword === undefined ? [] : [a.randomPassword]));
   if (json) {
     ctx.output.json({
