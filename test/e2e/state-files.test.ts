@@ -77,6 +77,15 @@ describe('the environment reaches a state file only where it says !env (21.2)', 
     expect(started.code).toBe(2);
     expect(started.stderr).toContain(`${seed}, line 2: "\${KACTL_SELLER_KEY}" is not read from the environment`);
     expect(started.stdout + started.stderr).not.toContain('S'.repeat(32));
+    // What the file asks for by name, it gets.
+    const named = writeFile('named.yaml', 'variables:\n  from-env: { value: !env SEED_VALUE }\n  priced: { value: "costs $$5" }\n');
+    const seeded = await startE2ESandbox({ args: ['--seed', named], env: { SEED_VALUE: 'seed-value-0042' } });
+    try {
+      const vars = JSON.parse((await seeded.ok(['vars', 'list', '--json'])).stdout) as { varid: string; msg: string }[];
+      expect(Object.fromEntries(vars.map((v) => [v.varid, v.msg]))).toEqual({ 'from-env': 'seed-value-0042', priced: 'costs $5' });
+    } finally {
+      await seeded.stop();
+    }
 
     const flows = writeFile('flows.yaml', [
       'seed:',
