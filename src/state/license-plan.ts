@@ -83,8 +83,8 @@ const BIND_CALLS = (key: string, user: string): Call[] => [
 function describe(d: Row): string[] {
   const status = text(d.status);
   return [
-    `level ${text(d.level ?? '1')}`,
-    `expiry ${text(d.expiry)}`,
+    `level ${d.level === undefined ? '1' : idOf(d, 'level')}`,
+    `expiry ${idOf(d, 'expiry')}`,
     ...(d.note === undefined ? [] : [`note ${shown(d, 'note')}`]),
     ...(d.usedby === undefined ? [] : [`used by ${idOf(d, 'usedby')}`]),
     ...(status === 'banned' ? [`banned${text(d.banreason) === '' ? '' : ` (${shown(d, 'banreason')})`}`] : []),
@@ -128,7 +128,7 @@ function updateKey(d: Row, c: Row, id: string, plan: Planning, users: ReadonlySe
       return replaceAction({
         section: 'licenses',
         id,
-        detail: [`level: ${text(c.level)} → ${level}`],
+        detail: [`level: ${text(c.level)} → ${idOf(d, 'level')}`],
         probe: { create: probe, remove: { type: 'del', params: { key: LATER } }, id: 'license KACTL-PROBE-…' },
         remove: { type: 'del', params: { key } },
         create: addCall(d, 1, key),
@@ -136,7 +136,7 @@ function updateKey(d: Row, c: Row, id: string, plan: Planning, users: ReadonlySe
         what: `license ${id}`,
       });
     }
-    plan.leftOut.push(`license ${id}: level ${text(c.level)} on the server, ${level} in the file; only an unused key's level can change (a new key replaces it).`);
+    plan.leftOut.push(`license ${id}: level ${text(c.level)} on the server, ${idOf(d, 'level')} in the file; only an unused key's level can change (a new key replaces it).`);
   }
   const detail: string[] = [];
   const calls: Call[] = [];
@@ -145,7 +145,7 @@ function updateKey(d: Row, c: Row, id: string, plan: Planning, users: ReadonlySe
     calls.push({ type: 'setnote', params: { key, note: text(d.note) } });
   }
   if (durationSeconds(d.expiry as string) !== Number(c.expires)) {
-    detail.push(`expiry: "${durationText(Number(c.expires))}" → "${text(d.expiry)}"`);
+    detail.push(`expiry: "${durationText(Number(c.expires))}" → "${idOf(d, 'expiry')}"`);
     calls.push({ type: 'edit', params: { key, expiry: String(durationSeconds(d.expiry as string)) } });
   }
   // Whom a key is bound to can only go from nobody to someone.
@@ -233,13 +233,13 @@ export function planLicenses(desired: Row[], current: Row[], plan: Planning, use
     const matching = current.filter((c) => !fixedKeys.has(text(c.key)) && text(c.level) === level && text(c.note) === note);
     for (const c of matching) claimed.add(text(c.key));
     const missing = Number(d.count ?? 1) - matching.length;
-    const id = `${text(d.count ?? 1)} × level ${level}${note ? ` note ${shown(d, 'note')}` : ''}`;
+    const id = `${text(d.count ?? 1)} × level ${d.level === undefined ? '1' : idOf(d, 'level')}${note ? ` note ${shown(d, 'note')}` : ''}`;
     if (missing <= 0) continue;
     out.actions.push({
       section: 'licenses',
       verb: 'create',
       id,
-      detail: [`${missing} new key${missing === 1 ? '' : 's'}`, `expiry ${text(d.expiry)}`],
+      detail: [`${missing} new key${missing === 1 ? '' : 's'}`, `expiry ${idOf(d, 'expiry')}`],
       calls: chunkSizes(missing, KEYS_PER_CALL).map((size) => addCall(d, size)),
     });
   }

@@ -247,9 +247,9 @@ export function keyed(
 
 export function planSubscriptions(desired: Row[], current: Row[], plan: Planning): Action[] {
   return keyed(desired, current, (r) => text(r.name), (r) => text(r.name), {
-    create: (d) => ({ section: 'subscriptions', verb: 'create', id: idOf(d, 'name'), detail: [`level ${text(d.level)}`], calls: [{ type: 'addsub', params: { name: text(d.name), level: text(d.level) } }] }),
+    create: (d) => ({ section: 'subscriptions', verb: 'create', id: idOf(d, 'name'), detail: [`level ${idOf(d, 'level')}`], calls: [{ type: 'addsub', params: { name: text(d.name), level: text(d.level) } }] }),
     update: (d, c) => (text(d.level) === text(c.level) ? undefined : {
-      section: 'subscriptions', verb: 'update', id: idOf(d, 'name'), detail: [`level: ${text(c.level)} → ${text(d.level)}`], calls: [{ type: 'editsub', params: { sub: text(d.name), level: text(d.level) } }],
+      section: 'subscriptions', verb: 'update', id: idOf(d, 'name'), detail: [`level: ${text(c.level)} → ${idOf(d, 'level')}`], calls: [{ type: 'editsub', params: { sub: text(d.name), level: text(d.level) } }],
     }),
     remove: (c) => ({ section: 'subscriptions', verb: 'delete', id: text(c.name), detail: [], calls: [{ type: 'delappsub', params: { name: text(c.name) } }] }),
   }, plan);
@@ -300,10 +300,10 @@ export function planUservars(desired: Row[], current: Row[], plan: Planning): Ac
 
 export function planChannels(desired: Row[], current: Row[], plan: Planning): Action[] {
   return keyed(desired, current, (r) => text(r.name), (r) => text(r.name), {
-    create: (d) => ({ section: 'channels', verb: 'create', id: idOf(d, 'name'), detail: [`delay ${text(d.delay ?? 0)} s`], calls: [{ type: 'addchannel', params: { name: text(d.name), delay: text(d.delay ?? 0) } }] }),
+    create: (d) => ({ section: 'channels', verb: 'create', id: idOf(d, 'name'), detail: [`delay ${d.delay === undefined ? '0' : idOf(d, 'delay')} s`], calls: [{ type: 'addchannel', params: { name: text(d.name), delay: text(d.delay ?? 0) } }] }),
     // Created in seconds but edited in minutes (the server multiplies the edit by 60).
     update: (d, c) => (d.delay === undefined || Number(d.delay) === Number(c.delay) ? undefined : {
-      section: 'channels', verb: 'update', id: idOf(d, 'name'), detail: [`delay: ${text(c.delay)} s → ${text(d.delay)} s`], calls: [{ type: 'editchan', params: { name: text(d.name), delay: String(Number(d.delay) / 60) } }],
+      section: 'channels', verb: 'update', id: idOf(d, 'name'), detail: [`delay: ${text(c.delay)} s → ${idOf(d, 'delay')} s`], calls: [{ type: 'editchan', params: { name: text(d.name), delay: String(Number(d.delay) / 60) } }],
     }),
     remove: (c) => ({ section: 'channels', verb: 'delete', id: text(c.name), detail: [], calls: [{ type: 'delchannel', params: { name: text(c.name) } }] }),
   }, plan);
@@ -345,7 +345,7 @@ export function planTeam(desired: Row[], current: Row[], plan: Planning): Action
       const params: Record<string, string> = { role: d.role === 'manager' ? 'Manager' : 'Reseller', user: text(d.username), pass: text(d.password), email: text(d.email) };
       if (d.keylevels !== undefined) params.keylevels = text(d.keylevels);
       if (d.perms !== undefined) params.perms = text(d.perms);
-      return { section: 'team', verb: 'create', id: idOf(d, 'username'), detail: [text(d.role), ...(d.keylevels === undefined ? [] : [`keylevels ${text(d.keylevels)}`])], calls: [{ type: 'addAccount', params }] };
+      return { section: 'team', verb: 'create', id: idOf(d, 'username'), detail: [idOf(d, 'role'), ...(d.keylevels === undefined ? [] : [`keylevels ${idOf(d, 'keylevels')}`])], calls: [{ type: 'addAccount', params }] };
     },
     remove: (c) => ({ section: 'team', verb: 'delete', id: text(c.username), detail: [text(c.role)], calls: [{ type: 'deleteAccount', params: { user: text(c.username) } }] }),
   }, plan);

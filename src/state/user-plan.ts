@@ -25,8 +25,9 @@ interface WantedSub {
   name: string;
   at?: number;
   seconds?: number;
-  /** As the file wrote it. */
-  expiry: string;
+  /** Name and expiry as a plan may show them (never a value read from the environment). */
+  shownName: string;
+  shownExpiry: string;
 }
 
 /** `2030-01-31T12:00:00Z` ↔ Unix seconds. */
@@ -43,12 +44,17 @@ export function isMoment(value: unknown): value is string {
 }
 
 function wantedSubs(d: Row): WantedSub[] {
-  const listed = Array.isArray(d.subscriptions) ? (d.subscriptions as Row[]) : d.subscription === undefined ? [] : [{ name: d.subscription, expiry: d.expiry }];
-  return listed.map((s) => ({
-    name: text(s.name),
-    expiry: text(s.expiry),
-    ...(isMoment(s.expiry) ? { at: momentSeconds(s.expiry) } : { seconds: durationSeconds(s.expiry as string) }),
-  }));
+  const listed = Array.isArray(d.subscriptions) ? (d.subscriptions as Row[]) : d.subscription === undefined ? [] : [{ row: d, name: 'subscription', expiry: 'expiry' }];
+  return listed.map((entry) => {
+    // One subscription is the user row's own two fields; several are rows of their own.
+    const { row, name, expiry } = 'row' in entry ? (entry as { row: Row; name: string; expiry: string }) : { row: entry, name: 'name', expiry: 'expiry' };
+    return {
+      name: text(row[name]),
+      shownName: idOf(row, name),
+      shownExpiry: idOf(row, expiry),
+      ...(isMoment(row[expiry]) ? { at: momentSeconds(row[expiry]) } : { seconds: durationSeconds(row[expiry] as string) }),
+    };
+  });
 }
 
 /** Seconds from `now` that `sub` should run, or 0 when it has ended. */
@@ -75,7 +81,7 @@ async function settleMoments(io: ActionIO, user: string, subs: readonly WantedSu
 }
 
 function describeSubs(d: Row): string[] {
-  return wantedSubs(d).map((s) => (s.at === undefined ? `subscription ${s.name}, expiry ${s.expiry}` : `subscription ${s.name} until ${s.expiry}`));
+  return wantedSubs(d).map((s) => (s.at === undefined ? `subscription ${s.shownName}, expiry ${s.shownExpiry}` : `subscription ${s.shownName} until ${s.shownExpiry}`));
 }
 
 function createUser(d: Row, fallbackSub: string | undefined, plan: Planning): Action | undefined {
