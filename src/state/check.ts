@@ -9,6 +9,7 @@
  * and say why, since the server (or a backup of it) holds something no state file can.
  */
 import { findSellerOp } from '../api/seller-catalog/index.js';
+import { ownValue } from '../util/own.js';
 import { valueProblem } from '../commands/seller/param-options.js';
 import { durationSeconds } from './load.js';
 import { LATER, text } from './records.js';
@@ -82,8 +83,7 @@ function recordProblems(section: string, row: Row): [string, string][] {
 }
 
 function itemSchema(section: string): JsonSchema | undefined {
-  const property = Object.hasOwn(STATE_SCHEMA.properties ?? {}, section) ? STATE_SCHEMA.properties![section] : undefined;
-  return property?.items;
+  return ownValue(STATE_SCHEMA.properties ?? {}, section)?.items;
 }
 
 /** Every problem of a state body (its schema, then the rules above), each at its path. */

@@ -19,6 +19,7 @@ import { APP_SETTINGS } from './app-settings.js';
 import { APP_SETTING_ALIASES } from './schema.js';
 import { durationSeconds, envName } from './load.js';
 import { replaceAction } from './replace.js';
+import { ownValue } from '../util/own.js';
 
 export interface Call {
   type: string;
@@ -143,7 +144,7 @@ function settingWire(name: string): string {
 }
 
 function canonicalName(name: string): string {
-  return Object.hasOwn(APP_SETTING_ALIASES, name) ? APP_SETTING_ALIASES[name]! : name;
+  return ownValue(APP_SETTING_ALIASES, name) ?? name;
 }
 
 export function canonicalSettings(app: Row): Record<string, string> {

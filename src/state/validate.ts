@@ -7,6 +7,7 @@
  * Names are looked up as own properties only: a key called `constructor` or `__proto__` is an
  * unknown key like any other, never a match for something every object inherits.
  */
+import { ownValue } from '../util/own.js';
 import type { JsonSchema } from './schema.js';
 
 export type DocPath = readonly (string | number)[];
@@ -31,10 +32,6 @@ function typeOf(value: unknown): string {
 function typeMatches(value: unknown, type: string): boolean {
   const actual = typeOf(value);
   return actual === type || (type === 'number' && actual === 'integer');
-}
-
-function own<T>(record: Readonly<Record<string, T>> | undefined, name: string): T | undefined {
-  return record !== undefined && Object.hasOwn(record, name) ? record[name] : undefined;
 }
 
 function numberProblems(value: number, schema: JsonSchema): string[] {
@@ -64,7 +61,7 @@ export function validate(value: unknown, schema: JsonSchema, path: DocPath = [])
     const object = value as Record<string, unknown>;
     for (const name of schema.required ?? []) if (!Object.hasOwn(object, name)) problems.push({ path, message: `"${name}" is required` });
     for (const [name, item] of Object.entries(object)) {
-      const known = own(schema.properties, name);
+      const known = schema.properties === undefined ? undefined : ownValue(schema.properties, name);
       if (known) problems.push(...validate(item, known, [...path, name]));
       else if (schema.additionalProperties === false) {
         const allowed = Object.keys(schema.properties ?? {});

@@ -31,7 +31,7 @@ import { isBlacklisted } from './blacklists.js';
 import { realNow } from './clock.js';
 import { appMessage } from './messages.js';
 import { failure, success, type Failure, type Outcome } from './outcome.js';
-import { verifyPassword } from './passwords.js';
+import { verifyPasswordOrDummy } from './passwords.js';
 import type { AppRow, SessionRow, UserRow } from './rows.js';
 import { findLiveSession, validateSession } from './sessions.js';
 import { verifyTotp } from './twofa.js';
@@ -180,8 +180,9 @@ async function checkCredential(user: UserRow, credential: LoginCredential): Prom
       return expected !== null && sameText(expected, credential.token) ? 'ok' : 'mismatch';
     }
     case 'password':
-      if (credential.pass === undefined || user.passwordHash === null) return 'mismatch';
-      return (await verifyPassword(credential.pass, user.passwordHash)) ? 'ok' : 'mismatch';
+      if (credential.pass === undefined) return 'mismatch';
+      // No password: refused after the same scrypt, so the time does not tell the account has none.
+      return (await verifyPasswordOrDummy(credential.pass, user.passwordHash)) ? 'ok' : 'mismatch';
   }
 }
 
