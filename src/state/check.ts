@@ -20,8 +20,8 @@ import { isMoment } from './user-plan.js';
 import { validate } from './validate.js';
 import type { DocPath, Problem } from './validate.js';
 
-/** The longest duration kactl sends: well past any licence, and within what servers store. */
-export const MAX_DURATION_DAYS = 10_000_000;
+/** The longest duration kactl sends: what the sandbox stores (src/server/README.md, "Key durations"), well past any licence. */
+export const MAX_DURATION_DAYS = 100_000;
 
 function durationProblem(value: unknown): string | undefined {
   if (value === undefined) return undefined;
