@@ -79,13 +79,27 @@ export async function planState(api: SellerApi, state: Row, plan: Planning): Pro
     ['team', r.planTeam],
   ];
   for (const [section, planSection] of later) {
-    const desired = rows(section);
+    const desired = section === 'uservars' ? await uservarsOfUsers(rows(section), desiredUsers, actions, () => read('users'), plan) : rows(section);
     if (desired !== undefined) actions.push(...planSection(desired, await read(section), plan));
   }
   const whitelists = rows('whitelists');
   if (whitelists !== undefined) actions.push(...r.planWhitelists(whitelists));
   const deletions = actions.filter((a) => a.verb === 'delete').reverse();
   return [...actions.filter((a) => a.verb !== 'delete'), ...deletions];
+}
+
+/**
+ * The user variables whose user is on the server or made by this plan; the others are left
+ * out with a reason (a user the plan could not make takes their variables with them).
+ */
+async function uservarsOfUsers(desired: Row[] | undefined, desiredUsers: Row[] | undefined, actions: readonly Action[], current: () => Promise<Row[]>, plan: Planning): Promise<Row[] | undefined> {
+  if (desired === undefined || desiredUsers === undefined) return desired;
+  // A lane names its user as the server does (an id may hide a value from the environment).
+  const users = new Set([...(await current()).map((u) => r.text(u.username)), ...actions.filter((a) => a.section === 'users' && a.verb === 'create').map((a) => a.lane?.replace(/^user:/, ''))]);
+  const kept = desired.filter((v) => users.has(r.text(v.username)));
+  const dropped = [...new Set(desired.filter((v) => !kept.includes(v)).map((v) => r.idOf(v, 'username')))];
+  for (const user of dropped) plan.leftOut.push(`user variables of ${user}: ${user} is neither on the server nor made by this run.`);
+  return kept;
 }
 
 /** Users given a subscription that is neither on the server nor in the file, and why each cannot be made. */

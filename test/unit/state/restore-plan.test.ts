@@ -9,7 +9,8 @@ import { ApiFailure } from '../../../src/errors.js';
 import { callProblems, stateProblems } from '../../../src/state/check.js';
 import { bindKey, compensation, planLicenses } from '../../../src/state/license-plan.js';
 import { parseText } from '../../../src/state/load.js';
-import { planLine } from '../../../src/state/plan.js';
+import { planLine, planState } from '../../../src/state/plan.js';
+import type { SellerApi } from '../../../src/api/seller-api.js';
 import type { ActionIO, Call } from '../../../src/state/records.js';
 import { planning, planVariables } from '../../../src/state/records.js';
 import { HalfDoneReplace } from '../../../src/state/replace.js';
@@ -154,6 +155,27 @@ describe('checks before the first call', () => {
     expect(stateProblems({ licenses: [{ key: 'K', expiry: '1d', status: 'used' }], users: [{ username: 'u' }] }).map((p) => `${p.path.join('.')}: ${p.message}`)).toEqual([
       'licenses.0.usedby: a used key needs usedby (who used it)',
       'users.0.subscription: a user needs subscription and expiry, or subscriptions',
+    ]);
+  });
+});
+
+describe('planState', () => {
+  it('leaves out a user whose subscription is gone, and their variables with them (the run would stop at setvar)', async () => {
+    const lists: Record<string, Record<string, unknown>> = {
+      fetchallsubs: { subs: [{ name: 'default', level: '1' }] },
+      fetchallusers: { users: [] },
+      fetchalluservars: { vars: [] },
+    };
+    const api = { call: (type: string) => Promise.resolve({ success: true, ...lists[type] }) } as unknown as SellerApi;
+    const plan = planning({ createOnly: true });
+    const actions = await planState(api, {
+      users: [{ username: 'amy', subscription: 'default', expiry: '1d' }, { username: 'zed', subscriptions: [{ name: 'gone', expiry: '1d' }] }],
+      uservars: [{ username: 'amy', name: 'a', value: '1' }, { username: 'zed', name: 'z', value: '2' }],
+    }, plan);
+    expect(actions.map(planLine)).toEqual(['+ create user amy (subscription default, expiry 1d, a random password)', '+ create uservar amy/a (value "1")']);
+    expect(plan.leftOut).toEqual([
+      'user zed: there is no subscription "gone" on the server or in the file (the subscriptions are default).',
+      'user variables of zed: zed is neither on the server nor made by this run.',
     ]);
   });
 });
