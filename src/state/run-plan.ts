@@ -47,7 +47,7 @@ export interface RunOptions {
 }
 
 /** Side by side when nothing is paced: enough to keep a local server busy, not to flood it. */
-const UNPACED_CONCURRENCY = 32;
+const UNPACED_CONCURRENCY = 8;
 /** A call's round trip when none was measured. */
 const DEFAULT_ROUND_TRIP_MS = 100;
 /** Below this, an estimate is not worth a line. */
