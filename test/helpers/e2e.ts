@@ -29,6 +29,12 @@ export interface E2ESandbox {
   configDir: string;
   /** Run the built CLI against this sandbox (no terminal, NO_COLOR). */
   kactl(args: readonly string[], options?: KactlOptions): Promise<SpawnResult>;
+  /**
+   * Run kactl's main() in this process against this sandbox, with the same environment as
+   * `kactl()` (test/helpers/run-main.ts): the same code as the built CLI runs, without a process
+   * start, for a test that runs many commands and spawns the binary for a share of them.
+   */
+  inProcess(args: readonly string[], options?: Pick<KactlOptions, 'env' | 'input'>): Promise<SpawnResult>;
   /** `kactl …` that must exit 0 (the failure message shows the command and its stderr). */
   ok(args: readonly string[], options?: KactlOptions): Promise<SpawnResult>;
   /** `kactl …` that must exit 0; returns stdout parsed as JSON. */
@@ -91,6 +97,11 @@ export async function startE2ESandbox(options: StartOptions = {}): Promise<E2ESa
     configDir,
     process: child,
     kactl,
+    async inProcess(cmd, opts = {}) {
+      const { runMain } = await import('./run-main.js');
+      const result = await runMain(cmd, { env: cleanEnv(configDir, opts.env), ...(opts.input !== undefined ? { stdin: opts.input } : {}) });
+      return { ...result, signal: null };
+    },
     async ok(cmd: readonly string[], opts: KactlOptions = {}): Promise<SpawnResult> {
       const result = await kactl(cmd, opts);
       expect(result.code, `kactl ${cmd.join(' ')}\n${result.stderr}`).toBe(0);
