@@ -23,6 +23,7 @@ import {
 import type { ClientOp, ClientParam } from '../../src/api/client-catalog/index.js';
 import { isSensitiveName } from '../../src/api/redact.js';
 import { numberedSection, spans, tableRows } from '../helpers/markdown-tables.js';
+import type { Row } from '../helpers/markdown-tables.js';
 
 type Ops = readonly ClientOp[];
 type Check = (ops: Ops) => string[];
@@ -31,12 +32,21 @@ const ROOT = join(import.meta.dirname, '../..');
 const OPERATIONS = readFileSync(join(ROOT, 'docs/operations.md'), 'utf8');
 const PROTOCOL = readFileSync(join(ROOT, 'docs/protocol/client-api.md'), 'utf8');
 
+const OPERATION_ROWS = tableRows(OPERATIONS);
 /** docs/operations.md's numbered client rows, by number. */
-const CLIENT_ROWS = new Map(
-  tableRows(OPERATIONS)
-    .filter((row) => row.heading === 'Client API' && row.cells['#'] !== undefined)
-    .map((row) => [Number(row.cells['#']), row]),
-);
+const CLIENT_ROWS = new Map(OPERATION_ROWS.filter((row) => row.heading === 'Client API' && row.cells['#'] !== undefined).map((row) => [Number(row.cells['#']), row]));
+
+/** The row of a type beyond the specification: under that heading, naming the type, with a `kactl client` command. */
+function beyondRow(type: string): Row | undefined {
+  return OPERATION_ROWS.find(
+    (row) => row.heading === 'Beyond the specification' && spans(row.cells['`type`'] ?? '')[0] === type && spans(row.cells['kactl command'] ?? '').some((span) => span.startsWith('kactl client ')),
+  );
+}
+
+/** The docs/operations.md row of a record. */
+function rowOf(op: ClientOp): Row | undefined {
+  return op.docs.row === undefined ? beyondRow(op.type) : CLIENT_ROWS.get(op.docs.row);
+}
 
 /** docs/protocol/client-api.md §4.30: type → its main parameters. */
 const GLANCE = new Map(
@@ -95,6 +105,7 @@ const checks = {
 
   docsRowNamesTheType: (ops) =>
     ops.flatMap((op, i) => {
+      if (op.docs.row === undefined) return beyondRow(op.type) ? [] : [`${op.type}: no numbered row, and no row under "Beyond the specification"`];
       if (ops.findIndex((o) => o.docs.row === op.docs.row) !== i) return [`${op.type}: row ${op.docs.row} is another record's`];
       const row = CLIENT_ROWS.get(op.docs.row);
       if (row === undefined) return [`${op.type}: docs/operations.md has no client row ${op.docs.row}`];
@@ -104,7 +115,7 @@ const checks = {
 
   defaultApiAsTheRowSays: (ops) =>
     ops.flatMap((op) => {
-      const says12 = (CLIENT_ROWS.get(op.docs.row)?.cells['Operation'] ?? '').includes('(1.2 and 1.3)');
+      const says12 = (rowOf(op)?.cells['Operation'] ?? '').includes('(1.2 and 1.3)');
       return says12 === (op.api === '1.2') ? [] : [`${op.type}: sent to ${op.api}, its row ${says12 ? 'says' : 'does not say'} "(1.2 and 1.3)"`];
     }),
 
@@ -166,6 +177,7 @@ const BROKEN: readonly [keyof typeof checks, string, (ops: Ops) => Ops][] = [
   ['secretsAreRedacted', 'a secret the redactor does not know', (ops) => patch(ops, 'ban', (op) => ({ ...op, params: op.params.map((p) => (p.wire === 'reason' ? { ...p, secret: true as const } : p)) }))],
   ['docsRowNamesTheType', 'the row of another type', (ops) => patch(ops, 'getvar', (op) => ({ ...op, docs: { ...op.docs, row: 13 } }))],
   ['docsRowNamesTheType', 'a row the page lacks', (ops) => patch(ops, 'fetchOnline', (op) => ({ ...op, docs: { ...op.docs, row: 999 } }))],
+  ['docsRowNamesTheType', 'no number and no row beyond the specification', (ops) => patch(ops, 'fetchOnline', (op) => ({ ...op, docs: { section: op.docs.section } }))],
   ['defaultApiAsTheRowSays', 'chat sent to 1.3 by default', (ops) => patch(ops, 'chatget', (op) => ({ ...op, api: '1.3' }))],
   ['defaultApiAsTheRowSays', 'a 1.3 type sent to 1.2', (ops) => patch(ops, 'fetchStats', (op) => ({ ...op, api: '1.2' }))],
   ['docsSectionNamesTheType', 'a section about another type', (ops) => patch(ops, 'log', (op) => ({ ...op, docs: { ...op.docs, section: '§4.17' } }))],
@@ -197,11 +209,11 @@ describe('client catalog', () => {
     expect(Object.keys(checks).filter((name) => !covered.has(name as keyof typeof checks))).toEqual([]);
   });
 
-  it('is in the order of its docs rows, every client row of the page with a type of its own included', () => {
-    expect(CLIENT_CATALOG.map((op) => op.docs.row)).toEqual([...CLIENT_CATALOG.map((op) => op.docs.row)].sort((a, b) => a - b));
+  it('has a record for every numbered client row with a type of its own, in their order', () => {
     // The numbered rows whose `type` cell is exactly one type (29 is `init` again, 30 and 31 have none).
     const typed = [...CLIENT_ROWS.values()].filter((row) => /^`[^`]+`$/.test(row.cells['`type`'] ?? '')).map((row) => spans(row.cells['`type`']!)[0]);
-    expect(typed).toEqual(clientTypes());
+    expect(typed).toEqual(CLIENT_CATALOG.filter((op) => op.docs.row !== undefined).map((op) => op.type));
+    expect(clientTypes()).toEqual(CLIENT_CATALOG.map((op) => op.type));
   });
 
   it('imports nothing at runtime but its own folder (cold start)', () => {

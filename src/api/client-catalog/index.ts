@@ -14,8 +14,8 @@ import type { ExpectedField } from '../answer.js';
 
 export type { ClientApiVersion, ClientEffect, ClientOp, ClientParam, ClientQuirks, SuccessShape } from './types.js';
 
-/** Every record, by its docs/operations.md row. */
-export const CLIENT_CATALOG: readonly ClientOp[] = [...LOGIN_OPS, ...ACCOUNT_OPS, ...DATA_OPS].sort((a, b) => a.docs.row - b.docs.row);
+/** Every record, by its docs/operations.md row (the types beyond the specification last). */
+export const CLIENT_CATALOG: readonly ClientOp[] = [...LOGIN_OPS, ...ACCOUNT_OPS, ...DATA_OPS].sort((a, b) => (a.docs.row ?? Infinity) - (b.docs.row ?? Infinity));
 
 const BY_TYPE = new Map(CLIENT_CATALOG.map((op) => [op.type, op]));
 

@@ -80,8 +80,10 @@ export interface ClientOp {
   readonly success: SuccessShape;
   readonly quirks?: ClientQuirks;
   /**
-   * Where the type is written down: its numbered row in docs/operations.md, and its section of
-   * docs/protocol/client-api.md (`§4.9`). The docs are checked against both.
+   * Where the type is written down: its section of docs/protocol/client-api.md (`§4.9`), and its
+   * numbered row in docs/operations.md when the interface specification names it (a type beyond
+   * the specification has no number: its row is under "Beyond the specification"). The docs are
+   * checked against both.
    */
-  readonly docs: { readonly row: number; readonly section: string };
+  readonly docs: { readonly row?: number; readonly section: string };
 }
