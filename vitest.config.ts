@@ -3,7 +3,8 @@ import { testsThatRunTheBuild } from './test/helpers/test-kinds.js';
 
 // Unit and server tests that run dist/ (the CLI's bundle, the built sandbox): with the e2e and
 // browser tests, only `npm test` runs them, after it builds. The fast loop is the rest of unit
-// and server: `npm run test:fast` (`vitest run --project unit --project server`).
+// and server: `npm run test:fast` (those two projects, with a worker per core: vitest's default
+// for a run, one less than the cores, would leave one of a two-core machine's idle).
 const RUN_THE_BUILD = testsThatRunTheBuild(import.meta.dirname, ['test/unit', 'test/server']);
 
 export default defineConfig({
