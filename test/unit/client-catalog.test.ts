@@ -22,11 +22,13 @@ import {
 } from '../../src/api/client-catalog/index.js';
 import type { ClientOp, ClientParam } from '../../src/api/client-catalog/index.js';
 import { isSensitiveName } from '../../src/api/redact.js';
+import { foreignImports, itHoldsItsChecks } from '../helpers/catalog-checks.js';
+import type { Broken, Check as CatalogCheck } from '../helpers/catalog-checks.js';
 import { numberedSection, spans, tableRows } from '../helpers/markdown-tables.js';
 import type { Row } from '../helpers/markdown-tables.js';
 
 type Ops = readonly ClientOp[];
-type Check = (ops: Ops) => string[];
+type Check = CatalogCheck<ClientOp>;
 
 const ROOT = join(import.meta.dirname, '../..');
 const OPERATIONS = readFileSync(join(ROOT, 'docs/operations.md'), 'utf8');
@@ -160,7 +162,7 @@ function withoutKey(op: ClientOp, key: keyof ClientOp): ClientOp {
   return copy as unknown as ClientOp;
 }
 
-const BROKEN: readonly [keyof typeof checks, string, (ops: Ops) => Ops][] = [
+const BROKEN: readonly Broken<ClientOp, keyof typeof checks>[] = [
   ['typesUniqueAndWireShaped', 'a type entered twice', (ops) => [...ops, ops[3]!]],
   ['typesUniqueAndWireShaped', 'a space in a type', (ops) => patch(ops, 'fetchStats', (op) => ({ ...op, type: 'fetch Stats' }))],
   ['effectDeclared', 'effect left out', (ops) => patch(ops, 'login', (op) => withoutKey(op, 'effect'))],
@@ -187,27 +189,10 @@ const BROKEN: readonly [keyof typeof checks, string, (ops: Ops) => Ops][] = [
   ['paramsAsTheProtocolTable', 'a type the table lacks', (ops) => patch(ops, 'check', (op) => ({ ...op, type: 'checkAgain' }))],
 ];
 
-/** Modules a source file imports at runtime from outside its own folder (`import type` is erased). */
-function foreignRuntimeImports(source: string): string[] {
-  const specifiers = [...source.matchAll(/^(?:import|export)\s(?!type\s)(?:[^;]*?\sfrom\s+)?'([^']+)'/gm)].map((m) => m[1]!);
-  return specifiers.filter((from) => !/^\.\/[a-z-]+\.js$/.test(from));
-}
-
 // ---------------------------------------------------------------- tests
 
 describe('client catalog', () => {
-  it.each(Object.entries(checks))('%s holds for the catalog', (_name, check: Check) => {
-    expect(check(CLIENT_CATALOG)).toEqual([]);
-  });
-
-  it.each(BROKEN)('%s catches: %s', (name, _what, breakIt) => {
-    expect(checks[name](breakIt(CLIENT_CATALOG)).length).toBeGreaterThan(0);
-  });
-
-  it('has a broken copy for every check', () => {
-    const covered = new Set(BROKEN.map(([name]) => name));
-    expect(Object.keys(checks).filter((name) => !covered.has(name as keyof typeof checks))).toEqual([]);
-  });
+  itHoldsItsChecks(CLIENT_CATALOG, checks, BROKEN);
 
   it('has a record for every numbered client row with a type of its own, in their order', () => {
     // The numbered rows whose `type` cell is exactly one type (29 is `init` again, 30 and 31 have none).
@@ -217,11 +202,11 @@ describe('client catalog', () => {
   });
 
   it('imports nothing at runtime but its own folder (cold start)', () => {
-    expect(foreignRuntimeImports("import { x } from './data.js';\nimport type { Y } from '../answer.js';\nimport 'undici';")).toEqual(['undici']);
+    expect(foreignImports("import { x } from './data.js';\nimport type { Y } from '../answer.js';\nimport 'undici';", false)).toEqual(['undici']);
     const dir = join(ROOT, 'src/api/client-catalog');
     const files = readdirSync(dir).filter((f) => f.endsWith('.ts'));
     expect(files).toContain('index.ts');
-    for (const file of files) expect(foreignRuntimeImports(readFileSync(join(dir, file), 'utf8')), file).toEqual([]);
+    for (const file of files) expect(foreignImports(readFileSync(join(dir, file), 'utf8'), false), file).toEqual([]);
   });
 });
 

@@ -21,9 +21,11 @@ import {
 } from '../../src/api/seller-catalog/index.js';
 import type { ParamSpec, SellerGroup, SellerOp } from '../../src/api/seller-catalog/types.js';
 import { col } from '../../src/api/seller-catalog/columns.js';
+import { foreignImports, itHoldsItsChecks } from '../helpers/catalog-checks.js';
+import type { Broken, Check as CatalogCheck } from '../helpers/catalog-checks.js';
 
 type Ops = readonly SellerOp[];
-type Check = (ops: Ops) => string[];
+type Check = CatalogCheck<SellerOp>;
 
 const GROUPS: readonly SellerGroup[] = [
   'app', 'licenses', 'users', 'subs', 'sessions', 'vars', 'uservars', 'webhooks',
@@ -607,7 +609,7 @@ function editParam(ops: Ops, key: string, wire: string, change: Partial<ParamSpe
   return withParams(ops, key, (params) => params.map((p) => (p.wire === wire ? { ...p, ...change } : p)));
 }
 
-const BROKEN: readonly [keyof typeof checks, string, (ops: Ops) => Ops][] = [
+const BROKEN: readonly Broken<SellerOp, keyof typeof checks>[] = [
   ['everyExpectedTypePresent', 'setseller removed', (ops) => ops.filter((op) => op.type !== 'setseller')],
   ['everyExpectedTypePresent', 'getkey in the wrong group', (ops) => patch(ops, 'getkey', (op) => ({ ...op, group: 'licenses' }))],
   ['noUnexpectedType', 'a misspelt type', (ops) => patch(ops, 'delblacks', (op) => ({ ...op, type: 'delblack s' }))],
@@ -670,27 +672,10 @@ const BROKEN: readonly [keyof typeof checks, string, (ops: Ops) => Ops][] = [
   ['everyGroupHasOpsAndDescription', 'logs emptied', (ops) => ops.filter((op) => op.group !== 'logs')],
 ];
 
-/** Modules a source file imports or re-exports from outside its own folder (types too: keep it simple). */
-function foreignImports(source: string): string[] {
-  const specifiers = [...source.matchAll(/^(?:import|export)\s(?:[^;]*?\sfrom\s+)?'([^']+)'/gm)].map((m) => m[1]!);
-  return specifiers.filter((from) => !/^\.\/[a-z-]+\.js$/.test(from));
-}
-
 // ---------------------------------------------------------------- tests
 
 describe('seller catalog', () => {
-  it.each(Object.entries(checks))('%s holds for the catalog', (_name, check: Check) => {
-    expect(check(SELLER_CATALOG)).toEqual([]);
-  });
-
-  it.each(BROKEN)('%s catches: %s', (name, _what, breakIt) => {
-    expect(checks[name](breakIt(SELLER_CATALOG)).length).toBeGreaterThan(0);
-  });
-
-  it('has a broken copy for every check', () => {
-    const covered = new Set(BROKEN.map(([name]) => name));
-    expect(Object.keys(checks).filter((name) => !covered.has(name as keyof typeof checks))).toEqual([]);
-  });
+  itHoldsItsChecks(SELLER_CATALOG, checks, BROKEN);
 
   it('names every exception to the backup rule once, for a real bulk operation', () => {
     for (const key of Object.keys(LISTS_OF_OTHER_RECORDS)) {
