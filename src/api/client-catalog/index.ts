@@ -3,8 +3,9 @@
  * what a record holds), in the order of docs/operations.md's client rows. Plain data plus small
  * lookups; nothing here imports at runtime beyond this folder.
  *
- * The sandbox answers exactly these types (src/server/client/index.ts), and docs/operations.md
- * names no other client type: test/unit/client-catalog.test.ts holds both.
+ * The sandbox answers exactly these types (src/server/client/index.ts;
+ * test/server/client-registry.test.ts), and docs/operations.md names no other client type
+ * (test/unit/docs/operations-table.test.ts).
  */
 import { ACCOUNT_OPS } from './account.js';
 import { DATA_OPS } from './data.js';

@@ -5,8 +5,9 @@
  *    after a dropped connection, the fields a success must carry, the answers it must read
  *    specially;
  *  - the commands' reading of answers that lie about success (src/commands/client/answers.ts);
- *  - the checks that hold docs/operations.md, docs/protocol/client-api.md and the sandbox's
- *    client handlers to it (test/unit/client-catalog.test.ts).
+ *  - the checks that hold docs/operations.md and docs/protocol/client-api.md to it
+ *    (test/unit/client-catalog.test.ts), and the sandbox's client handlers
+ *    (test/server/client-registry.test.ts).
  * A type no record names (`kactl client call anything`) is sent to 1.3, never retried, and its
  * success is taken as it comes.
  */
