@@ -36,7 +36,11 @@ try {
 if (text !== undefined) {
   // Nothing else is set up on this path (not even the signal handlers): it is all of the cost.
   process.stdout.on('error', (error) => {
-    if (error.code !== 'EPIPE') throw error;
+    if (error.code !== 'EPIPE') {
+      // `kactl --version > /dev/full`: one sentence, as the bundle would say it.
+      process.stderr.write(`error: Can't write to standard output: ${error.message}.\n`);
+      process.exit(1);
+    }
     process.exit(0);
   });
   process.stdout.write(early === 'version.txt' ? `${text}\n` : text);
@@ -53,10 +57,12 @@ if (text !== undefined) {
   process.on('SIGTERM', onSignal);
 
   // The reader went away (`kactl licenses list | head -1`): stop what is running (a bulk job must
-  // not go on creating keys nobody will see) and leave quietly, as other Unix tools do.
+  // not go on creating keys nobody will see) and leave quietly, as other Unix tools do. Any other
+  // failure (a full disk, `> /dev/full`) is the bundle's to report: its next write to stdout
+  // fails with a sentence (src/io/streams.ts), and stderr's own failures have nowhere to go.
   for (const stream of [process.stdout, process.stderr]) {
     stream.on('error', (error) => {
-      if (error.code !== 'EPIPE') throw error;
+      if (error.code !== 'EPIPE') return;
       controller.abort(new Error('EPIPE'));
       process.exit(process.exitCode ?? 0);
     });

@@ -9,7 +9,8 @@ import type { SystemDeps } from './context.js';
 import { Context } from './context.js';
 import { LazyInput } from './io/streams.js';
 import { buildProgram } from './program.js';
-import { ExitCode, InterruptedError, KactlError, PartialFailure, UsageError } from './errors.js';
+import { ExitCode, InterruptedError, KactlError, PartialFailure, SetupError, UsageError } from './errors.js';
+import { storageFailure } from './io/storage-errors.js';
 
 export async function main(argv: readonly string[], deps: Partial<SystemDeps> = {}): Promise<number> {
   const ctx = new Context({
@@ -24,7 +25,9 @@ export async function main(argv: readonly string[], deps: Partial<SystemDeps> = 
   try {
     const program = await buildProgram(ctx, argv);
     await program.parseAsync([...argv], { from: 'user' });
-    return ctx.exitCode;
+    // A terminal reports a failed write after it returns: the run did not deliver all it printed.
+    const late = ctx.io.stdoutFailure();
+    return late ? reportError(ctx, late) : ctx.exitCode;
   } catch (error) {
     return reportError(ctx, error);
   } finally {
@@ -35,10 +38,12 @@ export async function main(argv: readonly string[], deps: Partial<SystemDeps> = 
 function reportError(ctx: Context, error: unknown): number {
   if (error instanceof CommanderError) return commanderExitCode(error);
   // An abort from Ctrl-C surfaces as whatever the interrupted call threw; the signal is the truth.
-  const failure = ctx.signal.aborted && !(error instanceof KactlError) ? new InterruptedError() : error;
+  // A file-system refusal (a full disk, a read-only folder) becomes its sentence.
+  const failure = ctx.signal.aborted && !(error instanceof KactlError) ? new InterruptedError() : (storageFailure(error, ctx) ?? error);
   if (failure instanceof KactlError) {
-    // A bulk job that stopped part way has printed what it made; one JSON document on stdout.
-    if (ctx.output.wantsJson && !(failure instanceof PartialFailure)) printJsonError(ctx, failure.exitCode, failure.message, serverBody(failure));
+    // A bulk job that stopped part way has printed what it made; one JSON document on stdout,
+    // unless stdout is what failed.
+    if (ctx.output.wantsJson && !(failure instanceof PartialFailure) && !stdoutFailed(failure)) printJsonError(ctx, failure.exitCode, failure.message, serverBody(failure));
     ctx.output.error(failure.message);
     for (const hint of failure.hints) ctx.io.err(`${ctx.output.dim(hint)}\n`);
     if (failure instanceof UsageError) ctx.io.err(ctx.output.dim(`Run '${ctx.currentCommand} --help' for usage.`) + '\n');
@@ -52,6 +57,10 @@ function reportError(ctx: Context, error: unknown): number {
   if (ctx.globals.verbose) printCause(ctx, failure);
   else ctx.io.err(ctx.output.dim('Run again with --verbose for the stack trace.') + '\n');
   return ExitCode.failure;
+}
+
+function stdoutFailed(error: KactlError): boolean {
+  return error instanceof SetupError && error.stream === 'stdout';
 }
 
 /** Exit codes of faults: something broke (network, a bad or badly signed answer), not a refusal. */
@@ -79,7 +88,11 @@ function serverBody(error: KactlError): Record<string, unknown> | undefined {
 function printJsonError(ctx: Context, code: number, message: string, body: Record<string, unknown> | undefined): void {
   // `sandbox start --json` is a server whose stdout is its ready line, read line by line.
   if (ctx.currentCommand === 'kactl sandbox start') return;
-  ctx.output.json({ ...body, success: false, message, error: { code, message } });
+  try {
+    ctx.output.json({ ...body, success: false, message, error: { code, message } });
+  } catch {
+    // stdout refuses writes too: the sentence on stderr is all there can be.
+  }
 }
 
 function printCause(ctx: Context, error: unknown): void {

@@ -78,6 +78,8 @@ export class Context {
   private resolved: ResolvedSettings | undefined;
   private transportInstance: Transport | undefined;
   private waitLine: ((text: string) => (() => void) | undefined) | undefined;
+  /** The pacing state folder could not be written: later seller callers pace in memory. */
+  private pacingInMemory = false;
   /** How far a sandbox's domain clock runs from ours (ms), once one has answered. */
   private serverClockOffsetMs = 0;
   /** Set by a command that ends without an error but must not exit 0 (rare). */
@@ -188,8 +190,10 @@ export class Context {
     if (!this.transportInstance) {
       const { Transport } = await import('./api/transport.js');
       const settings = await this.settings();
+      const ca = await this.trustedAuthority(settings);
       this.transportInstance = new Transport({
         timeoutMs: settings.timeout.value * 1000,
+        ...(ca === undefined ? {} : { ca }),
         signal: this.signal,
         onSandboxNow: (seconds: number) => {
           this.serverClockOffsetMs = seconds * 1000 - this.now();
@@ -198,6 +202,25 @@ export class Context {
       });
     }
     return this.transportInstance;
+  }
+
+  /**
+   * The certificate authority (PEM) the profile trusts, read from its `caFile`: only while the
+   * base URL in use is the profile's own (a `--base-url` elsewhere keeps the system's roots).
+   */
+  private async trustedAuthority(settings: ResolvedSettings): Promise<string | undefined> {
+    const caFile = settings.caFile.value;
+    if (caFile === undefined) return undefined;
+    const profile = await this.currentProfile();
+    if (profile?.baseUrl !== settings.baseUrl.value) return undefined;
+    const fs = await import('node:fs');
+    try {
+      return fs.readFileSync(caFile, 'utf8');
+    } catch (error) {
+      throw new UsageError(`The certificate authority of profile "${settings.profile.value ?? '?'}" (${caFile}) cannot be read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.`, {
+        hints: ['Start its sandbox again (kactl sandbox start --tls) to save it anew, or remove the profile.'],
+      });
+    }
   }
 
   /**
@@ -249,12 +272,19 @@ export class Context {
     const baseUrl = requireSetting(settings.baseUrl.value, 'server base URL', '--base-url or KACTL_BASE_URL');
     const sellerKey = requireSetting(settings.sellerKey.value, 'seller key', 'KACTL_SELLER_KEY or `kactl profile add … --seller-key-stdin`');
     const { SellerApi } = await import('./api/seller-api.js');
+    const { skippedWrite } = await import('./io/storage-errors.js');
     const path = await import('node:path');
     return new SellerApi({
       baseUrl,
       sellerKey,
       ratePerMinute: settings.sellerRate.value,
-      stateDir: path.join(this.dataDir, 'pacing'),
+      // A read-only or full data folder costs only the record other kactl processes share:
+      // said once, and the rest of the run paces in memory.
+      ...(this.pacingInMemory ? {} : { stateDir: path.join(this.dataDir, 'pacing') }),
+      onPacingStateUnwritable: (error: unknown, stateDir: string) => {
+        this.pacingInMemory = true;
+        this.output.warn(skippedWrite(error, 'The seller API budget is counted in memory for this run only', stateDir, this));
+      },
       transport: await this.transport(),
       warn: (line: string) => this.output.warn(line),
       onWait: options.onWait ?? ((ms: number) => this.showWait(pacingNote(ms))),

@@ -5,7 +5,12 @@
  */
 export const ExitCode = {
   ok: 0,
-  /** The server answered `success:false`, or a bulk job ended short. */
+  /**
+   * The server answered `success:false`, a bulk job ended short, or this machine would not let
+   * the run finish (a full or read-only disk, a closed output, a native module built for another
+   * Node): the run did not complete, and neither the command line (2) nor the network (4) is
+   * what to fix.
+   */
   failure: 1,
   /** Bad flag or argument, or input needed while there is no terminal. */
   usage: 2,
@@ -28,7 +33,8 @@ export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
  */
 export const EXIT_CODE_MEANINGS: Readonly<Record<keyof typeof ExitCode, string>> = {
   ok: 'Done as asked.',
-  failure: 'The server answered success:false (its message is printed), or a bulk job made only part of what was asked.',
+  failure:
+    'The server answered success:false (its message is printed), a bulk job made only part of what was asked, or this machine stopped the run: a file, folder or output kactl must write is full, read-only or forbidden, or the sandbox\'s native module was built for another Node (the message names the path and what to change).',
   usage: 'A wrong flag or argument, a cancelled confirmation, or input needed while there is no terminal to ask on.',
   auth: 'The seller key was refused, or the client session is unknown, expired or not validated.',
   network: 'The server could not be reached, timed out, failed (5xx), or answered something that is not the expected JSON.',
@@ -122,6 +128,22 @@ export class PartialFailure extends KactlError {
   constructor(message: string, partial: unknown, cause?: unknown) {
     super(message, ExitCode.failure, { cause });
     this.partial = partial;
+  }
+}
+
+/**
+ * This machine stopped the run: a file, folder or stream kactl must write is full, read-only or
+ * forbidden (ENOSPC, EROFS, EACCES, EIO…), or a native module does not load in this Node. The
+ * sentence names the path or stream and what to change (`KACTL_CONFIG_DIR`, `KACTL_DATA_DIR`, a
+ * rebuild command). Exit 1: the run did not complete, and neither the command line (2) nor the
+ * server (4) is at fault, so running the same thing again elsewhere or later would not help.
+ */
+export class SetupError extends KactlError {
+  /** `stdout` when standard output itself failed: nothing more may be printed there. */
+  readonly stream: 'stdout' | undefined;
+  constructor(message: string, options?: { cause?: unknown; hints?: readonly string[]; stream?: 'stdout' }) {
+    super(message, ExitCode.failure, options);
+    this.stream = options?.stream;
   }
 }
 

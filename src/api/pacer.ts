@@ -10,12 +10,15 @@
  * little after we record them, and not all equally late.
  *
  * The file is named from a SHA-256 of the key, never the key itself. Without a state folder
- * the record is kept in memory, shared by the Pacers of this process.
+ * the record is kept in memory, shared by the Pacers of this process. So it is when the folder
+ * cannot be written (read-only, full): the record only saves the server's budget, so a run that
+ * cannot keep it goes on with what it could read, in memory, and says so once.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { withFileLock } from '../util/file-lock.js';
+import { makeDir } from '../util/make-dir.js';
 import { defaultSleep } from './retry.js';
 import type { Sleep } from './retry.js';
 
@@ -42,6 +45,8 @@ export interface PacerOptions {
    * called when the wait is over (to clear a line drawn in place).
    */
   onWait?: (ms: number) => void | (() => void);
+  /** Told once when the state folder cannot be written and pacing goes on in memory. */
+  onStateUnwritable?: (error: unknown, stateDir: string) => void;
 }
 
 interface PaceState {
@@ -67,11 +72,13 @@ export class Pacer {
   private readonly limit: number;
   private readonly spanMs: number;
   private readonly fingerprint: string;
-  private readonly file: string | undefined;
+  /** The shared state file; undefined once pacing is in memory. */
+  private file: string | undefined;
   private readonly stateDir: string | undefined;
   private readonly now: () => number;
   private readonly sleep: Sleep;
   private readonly onWait: PacerOptions['onWait'];
+  private readonly onStateUnwritable: PacerOptions['onStateUnwritable'];
 
   constructor(options: PacerOptions) {
     this.limit = Math.max(0, Math.floor(options.limit));
@@ -82,6 +89,7 @@ export class Pacer {
     this.now = options.now ?? Date.now;
     this.sleep = options.sleep ?? defaultSleep;
     this.onWait = options.onWait;
+    this.onStateUnwritable = options.onStateUnwritable;
   }
 
   /** Waits until a call fits in the budget, then records it. Returns the total time waited (ms). */
@@ -89,7 +97,7 @@ export class Pacer {
     if (this.limit === 0) return 0;
     let waited = 0;
     for (;;) {
-      const waitMs = this.file === undefined ? this.takeInMemory() : await this.takeInFile(this.file);
+      const waitMs = this.file === undefined ? this.takeInMemory() : await this.takeInFileOrMemory(this.file);
       if (waitMs === 0) return waited;
       const done = this.onWait?.(waitMs);
       try {
@@ -117,8 +125,22 @@ export class Pacer {
     return waitMs;
   }
 
+  private async takeInFileOrMemory(file: string): Promise<number> {
+    try {
+      return await this.takeInFile(file);
+    } catch (error) {
+      // Only the file system's refusals; a lock another process holds too long is still an error.
+      if (typeof (error as NodeJS.ErrnoException).code !== 'string' || typeof (error as NodeJS.ErrnoException).syscall !== 'string') throw error;
+      this.file = undefined;
+      // The calls other processes recorded still count, as far as they can be read.
+      memoryState.set(this.fingerprint, [...(memoryState.get(this.fingerprint) ?? []), ...readState(file).calls]);
+      this.onStateUnwritable?.(error, this.stateDir as string);
+      return this.takeInMemory();
+    }
+  }
+
   private async takeInFile(file: string): Promise<number> {
-    fs.mkdirSync(this.stateDir as string, { recursive: true, mode: 0o700 });
+    makeDir(this.stateDir as string);
     return withFileLock(`${file}.lock`, () => {
       const { calls, waitMs } = this.take(readState(file).calls);
       if (waitMs === 0) writeState(file, { version: 1, calls });
@@ -141,6 +163,12 @@ function readState(file: string): PaceState {
 function writeState(file: string, state: PaceState): void {
   // Write then rename, so a reader never sees half a file.
   const temp = `${file}.${randomBytes(4).toString('hex')}.tmp`;
-  fs.writeFileSync(temp, JSON.stringify(state), { mode: 0o600 });
-  fs.renameSync(temp, file);
+  try {
+    fs.writeFileSync(temp, JSON.stringify(state), { mode: 0o600 });
+    fs.renameSync(temp, file);
+  } catch (error) {
+    // A full disk leaves no half-written temporary file behind.
+    fs.rmSync(temp, { force: true });
+    throw error;
+  }
 }

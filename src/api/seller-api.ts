@@ -34,6 +34,8 @@ export interface SellerApiOptions extends CallerOptions {
   stateDir?: string;
   /** Told before a pacing wait; default: a `warn` line. */
   onWait?: (ms: number) => void | (() => void);
+  /** Told once when `stateDir` cannot be written and pacing goes on in memory for this run. */
+  onPacingStateUnwritable?: (error: unknown, stateDir: string) => void;
 }
 
 /** A parameter value; `undefined` and `null` are left out of the query. */
@@ -50,6 +52,11 @@ export interface SellerCallOptions {
   format?: 'text';
   signal?: AbortSignal;
   timeoutMs?: number;
+  /**
+   * Ctrl-C does not cut the HTTP request short (pacing and retry waits still stop): for a write
+   * whose answer says what it made (`add`), so a run stopped mid-call still learns its keys.
+   */
+  finishOnInterrupt?: boolean;
 }
 
 /** Refused-key messages (docs/protocol/seller-api.md §1.3 and its older variants) and what to check for each. */
@@ -93,6 +100,7 @@ export class SellerApi {
       ...(options.stateDir === undefined ? {} : { stateDir: options.stateDir }),
       now: this.now,
       ...(options.sleep ? { sleep: options.sleep } : {}),
+      ...(options.onPacingStateUnwritable ? { onStateUnwritable: options.onPacingStateUnwritable } : {}),
       onWait:
         options.onWait ??
         ((ms) => options.warn(`pacing: waiting ${(ms / 1000).toFixed(1)} s for the seller API budget (${limit} call${limit === 1 ? '' : 's'} a minute).`)),
@@ -131,6 +139,7 @@ export class SellerApi {
     }
     const url = this.requestUrl(type, params, options.format);
     const signal = joinSignals(this.options.signal, options.signal);
+    const requestSignal = options.finishOnInterrupt ? options.signal : signal;
 
     const attempt = async (): Promise<Answer & { text: string }> => {
       await this.pacer.acquire(signal);
@@ -138,7 +147,8 @@ export class SellerApi {
         method: 'GET',
         url,
         secrets: [this.options.sellerKey],
-        ...(signal ? { signal } : {}),
+        ...(requestSignal ? { signal: requestSignal } : {}),
+        ...(options.finishOnInterrupt ? { finishOnInterrupt: true } : {}),
         ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
       });
       return options.format === 'text' ? this.readText(res) : { ...readJsonAnswer(res, { redact: this.redact, nowMs: this.now(), ...this.rateWindow() }), text: res.body.toString('utf8') };

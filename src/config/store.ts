@@ -13,6 +13,7 @@ import path from 'node:path';
 import type Conf from 'conf';
 import type { ConfigFile, ProfileData } from './types.js';
 import { withFileLockSync } from '../util/file-lock.js';
+import { makeDir } from '../util/make-dir.js';
 
 const FILE_MODE = 0o600;
 const DIR_MODE = 0o700;
@@ -29,7 +30,8 @@ export class ConfigStore {
   private readonly lockPath: string;
 
   constructor(readonly dir: string) {
-    fs.mkdirSync(dir, { recursive: true, mode: DIR_MODE });
+    // The folder is made by the first write: reading needs none, so a folder that cannot be
+    // made (a read-only home) fails only the commands that save something, with its reason.
     // conf's own name for the file (cwd + configName + .json).
     this.path = path.join(dir, 'config.json');
     this.lockPath = path.join(dir, '.config.lock');
@@ -61,6 +63,7 @@ export class ConfigStore {
    * it in place. Returns what was written.
    */
   update(change: (config: ConfigFile) => void): ConfigFile {
+    makeDir(this.dir, DIR_MODE);
     return withFileLockSync(this.lockPath, () => {
       const config = this.read();
       change(config);

@@ -3,8 +3,11 @@
  * Commands never touch process.stdout/stderr/stdin directly: they get this object from the
  * Context, so tests can run `main()` in-process with buffers and any TTY combination.
  */
+import fs from 'node:fs';
 import type { EnvRecord } from '../env.js';
 import { envFlag, readEnv } from '../env.js';
+import type { SetupError } from '../errors.js';
+import { stdoutFailure } from './storage-errors.js';
 
 export interface InputStream extends NodeJS.ReadableStream {
   isTTY?: boolean;
@@ -39,10 +42,15 @@ export interface IOStreams {
    * terminal (saying "there is no terminal" there would be untrue), else `there is no terminal`.
    */
   readonly noPromptReason: string;
-  /** Write to stdout (data only). */
-  out(text: string): void;
-  /** Write to stderr (everything that is not data). */
+  /**
+   * Write to stdout (data only). Throws SetupError (exit 1) when stdout refuses the write (a
+   * full disk, `> /dev/full`), so the command can say where the work it did went instead.
+   */
+  out(data: string | Uint8Array): void;
+  /** Write to stderr (everything that is not data). Never throws: there is nowhere left to say it. */
   err(text: string): void;
+  /** Why stdout failed after its last write (a terminal's error arrives later), if it did. */
+  stdoutFailure(): SetupError | undefined;
 }
 
 /**
@@ -83,6 +91,65 @@ function colorFor(isTTY: boolean, env: EnvRecord, noColor: boolean): boolean {
   return isTTY;
 }
 
+/** The error a stream has met, unless it is EPIPE (the reader left: bin/kactl.js ends the run quietly). */
+function streamError(stream: OutputStream): Error | undefined {
+  const errored = (stream as { errored?: unknown }).errored;
+  if (!(errored instanceof Error) || (errored as NodeJS.ErrnoException).code === 'EPIPE') return undefined;
+  return errored;
+}
+
+/**
+ * The file descriptor behind stdout when it is a file or a device (`> keys.txt`, `> /dev/full`).
+ * Node writes those with one write(2) and ignores a short count, so a nearly full disk would drop
+ * the end of a write without a word; kactl writes them itself, to the last byte or a clear error.
+ */
+function fileDescriptor(stream: OutputStream): number | undefined {
+  const fd = (stream as { fd?: unknown }).fd;
+  if (typeof fd !== 'number' || stream.isTTY === true) return undefined;
+  try {
+    const stat = fs.fstatSync(fd);
+    return stat.isFile() || stat.isCharacterDevice() ? fd : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Writes all of `data` to `fd`; returns the bytes left when the file asks to wait (EAGAIN). */
+function writeAll(fd: number, data: string | Uint8Array): Buffer | undefined {
+  const bytes = typeof data === 'string' ? Buffer.from(data) : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+  let done = 0;
+  while (done < bytes.length) {
+    try {
+      done += fs.writeSync(fd, bytes, done);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EAGAIN') return bytes.subarray(done);
+      throw error;
+    }
+  }
+  return undefined;
+}
+
+/** stdout's writer: every refusal becomes SetupError at the write that met it. */
+function stdoutWriter(stdout: OutputStream): (data: string | Uint8Array) => void {
+  let fd: number | undefined | null = null;
+  return (data) => {
+    fd = fd === null ? fileDescriptor(stdout) : fd;
+    const before = streamError(stdout);
+    if (before) throw stdoutFailure(before);
+    let rest: string | Uint8Array | undefined = data;
+    if (fd !== undefined) {
+      try {
+        rest = writeAll(fd, data);
+      } catch (error) {
+        throw stdoutFailure(error);
+      }
+    }
+    if (rest !== undefined) stdout.write(rest);
+    const after = streamError(stdout);
+    if (after) throw stdoutFailure(after);
+  };
+}
+
 export function createIOStreams(options: StreamOptions): IOStreams {
   const { stdout, stderr, env } = options;
   const noColor = options.noColor ?? false;
@@ -105,11 +172,17 @@ export function createIOStreams(options: StreamOptions): IOStreams {
     columns: (isStdoutTTY ? stdout.columns : undefined) ?? (isStderrTTY ? stderr.columns : undefined) ?? 80,
     canPrompt: () => isStdinTTY && isStderrTTY && !inCI,
     noPromptReason: isStdinTTY && isStderrTTY && inCI ? 'CI is set, so kactl does not ask' : 'there is no terminal to ask on',
-    out: (text) => {
-      stdout.write(text);
-    },
+    out: stdoutWriter(stdout),
     err: (text) => {
-      stderr.write(text);
+      try {
+        stderr.write(text);
+      } catch {
+        // A stderr that cannot be written to leaves nowhere to report it.
+      }
+    },
+    stdoutFailure: () => {
+      const error = streamError(stdout);
+      return error ? stdoutFailure(error) : undefined;
     },
   };
 }

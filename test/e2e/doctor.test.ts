@@ -26,6 +26,12 @@ beforeAll(async () => {
   sb = await startE2ESandbox();
   htmlServer = http.createServer((req, res) => {
     const cloudflare = req.url?.startsWith('/cf/') === true;
+    if (req.url?.startsWith('/escapes/') === true) {
+      // A hostile page: its title would retitle the terminal, clear it and paint it red.
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end('<html><head><title>\u001b]0;pwned\u0007\u001b[2J\u001b[31mHello\u009b0m\u0008</title></head></html>');
+      return;
+    }
     res.writeHead(cloudflare ? 403 : 200, { 'content-type': 'text/html; charset=utf-8', ...(cloudflare ? { server: 'cloudflare', 'cf-ray': '8a1b2c3d4e5f-AMS' } : {}) });
     res.end(cloudflare ? '<!DOCTYPE html><html><head><title>Just a moment...</title></head><body>Cloudflare</body></html>' : '<!doctype html><html><head><title>Welcome to nginx!</title></head></html>');
   });
@@ -49,7 +55,10 @@ describe('kactl doctor', () => {
   it('passes every check against a sandbox, one line each', async () => {
     const { code, checks, text } = await doctor([]);
     expect(code).toBe(0);
-    expect(checks.map((c) => c.check)).toEqual(['node', 'permissions', 'reachable', 'api path', 'seller key', 'client app', 'signature', 'clock']);
+    expect(checks.map((c) => c.check)).toEqual([
+      'node', 'sandbox module', 'permissions', 'config folder', 'data folder', 'free space',
+      'reachable', 'api path', 'seller key', 'client app', 'signature', 'clock',
+    ]);
     for (const c of checks) expect(c.status, `${c.check}: ${c.detail}`).toBe('pass');
     // Piped: words, not marks; one line per check.
     expect(text.trimEnd().split('\n')).toHaveLength(checks.length);
@@ -78,6 +87,13 @@ describe('kactl doctor', () => {
     const cloudflare = await doctor(['--base-url', `${htmlUrl}/cf`]);
     expect(statusOf(cloudflare.checks, 'api path').detail).toContain('a Cloudflare page ("Just a moment...")');
     expect(statusOf(cloudflare.checks, 'client app').detail).toContain('Cloudflare page');
+  });
+
+  it('prints a page title without the control characters that would drive the terminal', async () => {
+    const { checks, text } = await doctor(['--base-url', `${htmlUrl}/escapes`]);
+    expect(statusOf(checks, 'api path').detail).toContain('an HTML page ("]0;pwned[2J[31mHello0m")');
+    // eslint-disable-next-line no-control-regex -- the point: none of them reaches the terminal
+    expect(text).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
   });
 
   it('says a wrong seller key is refused, without printing it', async () => {

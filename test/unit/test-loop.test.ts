@@ -11,12 +11,17 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { STAMP_FILE, sourceStamp, staleBuildReason } from '../../scripts/source-stamp.mjs';
 import { tempDir } from '../helpers/temp-dir.js';
-import { testsThatRunTheBuild } from '../helpers/test-kinds.js';
+import { BUILD_HELPERS, IMPORTS_A_BUILD_HELPER, testsThatRunTheBuild } from '../helpers/test-kinds.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
-/** What a test reaching the build must mention: the bundle or built files, the launcher, a script that loads dist/. */
+/** What the code of a test reaching the build mentions: the bundle or built files, the launcher, a script that loads dist/. */
 const REACHES_THE_BUILD = /dist\/|KACTL_BIN|bin\/kactl|sandbox-child|bench\//;
+
+/** A test file's code without its comments (block comments and whole-line `//` ones), which may name such files freely. */
+function codeOf(source: string): string {
+  return source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+}
 
 describe('the fast loop', () => {
   it('leaves out every unit and server test that reaches dist/', () => {
@@ -24,9 +29,17 @@ describe('the fast loop', () => {
     const reaching = ['test/unit', 'test/server']
       .flatMap((dir) => fs.readdirSync(path.join(ROOT, dir), { recursive: true, encoding: 'utf8' }).map((file) => path.posix.join(dir, file.split(path.sep).join('/'))))
       .filter((file) => file.endsWith('.test.ts') && file !== 'test/unit/test-loop.test.ts')
-      .filter((file) => REACHES_THE_BUILD.test(fs.readFileSync(path.join(ROOT, file), 'utf8')));
+      .filter((file) => REACHES_THE_BUILD.test(codeOf(fs.readFileSync(path.join(ROOT, file), 'utf8'))));
     expect(reaching.length).toBeGreaterThan(0);
     expect(reaching.filter((file) => !routed.has(file))).toEqual([]);
+  });
+
+  it('lists every helper that imports a build helper as one itself', () => {
+    const dir = path.join(ROOT, 'test/helpers');
+    const helpers = fs.readdirSync(dir).filter((file) => file.endsWith('.ts'));
+    const importing = helpers.filter((file) => IMPORTS_A_BUILD_HELPER.test(fs.readFileSync(path.join(dir, file), 'utf8'))).map((file) => file.replace(/\.ts$/, ''));
+    expect(importing.length).toBeGreaterThan(0);
+    expect(importing.filter((name) => !BUILD_HELPERS.includes(name))).toEqual([]);
   });
 
   it('routes a file by the helper it imports', () => {

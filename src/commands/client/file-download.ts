@@ -44,7 +44,7 @@ async function fileDownloadRun(ctx: Context, id: string, options: DownloadOption
   const bytes = Buffer.from(hex, 'hex');
   if (options.out === undefined) {
     if (ctx.io.isStdoutTTY && looksBinary(bytes)) throw new UsageError(`File ${id} is binary (${bytes.length} bytes); save it with --out PATH or redirect stdout.`);
-    ctx.io.stdout.write(bytes);
+    ctx.io.out(bytes);
     return;
   }
   const fs = await import('node:fs/promises');
@@ -53,6 +53,9 @@ async function fileDownloadRun(ctx: Context, id: string, options: DownloadOption
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EEXIST') throw new UsageError(`${options.out} exists; add --force to overwrite it.`);
+    // A full or read-only disk: the sentence of every write kactl could not make (exit 1).
+    const { pathFailure, storageErrno } = await import('../../io/storage-errors.js');
+    if (storageErrno(error) !== undefined) throw pathFailure(error, options.out, ctx);
     throw new UsageError(`Cannot write ${options.out} (${code ?? (error as Error).message}).`);
   }
   if (ctx.output.wantsJson) return ctx.output.json({ ...body, contents: undefined, path: options.out, bytes: bytes.length });

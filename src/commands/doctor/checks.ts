@@ -1,14 +1,15 @@
 /**
- * The checks `kactl doctor` runs, in order, each one result line. Later checks that need an
+ * The checks `kactl doctor` runs, in order, each one result line: this machine first
+ * (local-checks.ts), then the server. Later checks that need an
  * earlier one (the server must answer before its key can be judged) are skipped, not failed,
  * when it failed. Nothing is changed: init's session is not kept, no profile is written.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import type { Context } from '../../context.js';
 import { KactlError } from '../../errors.js';
 import type { TransportResponse } from '../../api/transport.js';
+import { stripControl } from '../../io/format.js';
 import { describeShape, shapeOf } from './probe.js';
+import { checkFreeSpace, checkNativeModule, checkPermissions, checkWritable } from './local-checks.js';
 
 export type CheckStatus = 'pass' | 'fail' | 'skip';
 
@@ -40,45 +41,20 @@ export function checkNode(version: string): CheckResult {
   return pass('node', eol ? `Node ${version} (works, but Node ${major} reached its end of life on ${eol}; Node 22 or 24 is maintained)` : `Node ${version}`);
 }
 
-function modeOf(file: string): number | undefined {
-  try {
-    return fs.statSync(file).mode & 0o777;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * Files that hold keys must be 0600 (nobody else may read them). Their folders are created 0700,
- * but a folder the user made (`mkdir`, 0755) is only wrong when others may write to it: reading
- * it shows file names, writing it lets them swap config.json.
- */
-export function checkPermissions(configDir: string, dataDir: string): CheckResult {
-  const FOLDER = { mode: 0o700, forbidden: 0o022 };
-  const FILE = { mode: 0o600, forbidden: 0o077 };
-  const wanted: [string, typeof FOLDER][] = [
-    [configDir, FOLDER],
-    [path.join(configDir, 'config.json'), FILE],
-  ];
-  const backups = path.join(dataDir, 'backups');
-  if (modeOf(backups) !== undefined) {
-    wanted.push([backups, FOLDER]);
-    for (const name of fs.readdirSync(backups)) wanted.push([path.join(backups, name), FILE]);
-  }
-  const wrong = wanted
-    .map(([file, rule]) => ({ file, mode: rule.mode, actual: modeOf(file), forbidden: rule.forbidden }))
-    .filter(({ actual, forbidden }) => actual !== undefined && (actual & forbidden) !== 0);
-  if (wrong.length > 0) {
-    const first = wrong[0]!;
-    const more = wrong.length > 1 ? ` and ${wrong.length - 1} more` : '';
-    return fail('permissions', `${first.file} is ${first.actual!.toString(8).padStart(4, '0')}${more}; run: chmod ${first.mode.toString(8)} ${first.file}`);
-  }
-  return pass('permissions', `config and backups private to you (${configDir})`);
-}
-
-/** Everything doctor reports, in order. */
+/** Everything doctor reports, in order. Details quote servers (a page title, a refusal): never raw control characters. */
 export async function runChecks(ctx: Context): Promise<CheckResult[]> {
-  const results: CheckResult[] = [checkNode(ctx.runtime.node), checkPermissions(ctx.configDir, ctx.dataDir)];
+  return (await collectChecks(ctx)).map((result) => ({ ...result, detail: stripControl(result.detail) }));
+}
+
+async function collectChecks(ctx: Context): Promise<CheckResult[]> {
+  const results: CheckResult[] = [
+    checkNode(ctx.runtime.node),
+    await checkNativeModule(ctx.runtime.node),
+    checkPermissions(ctx.configDir, ctx.dataDir),
+    checkWritable('config folder', ctx.configDir, 'KACTL_CONFIG_DIR'),
+    checkWritable('data folder', ctx.dataDir, 'KACTL_DATA_DIR'),
+    checkFreeSpace(ctx.dataDir),
+  ];
   let settings;
   try {
     settings = await ctx.settings();

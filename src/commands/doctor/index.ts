@@ -11,7 +11,7 @@ const WORDS = { pass: 'ok  ', fail: 'FAIL', skip: 'skip' } as const;
 export function registerDoctorCommand(program: Command, ctx: Context): void {
   program
     .command('doctor')
-    .description('check the setup: server reachable, API path, seller key, client app, signature key, clock, file permissions, Node')
+    .description('check the setup: Node, the sandbox module, file permissions, folders writable, free space, server reachable, API path, seller key, client app, signature key, clock')
     .addHelpText(
       'after',
       `

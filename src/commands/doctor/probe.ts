@@ -3,6 +3,7 @@
  * named as such, since it means the request never reached the application), or something else.
  */
 import type { TransportResponse } from '../../api/transport.js';
+import { stripControl } from '../../io/format.js';
 
 export type BodyShape =
   | { readonly kind: 'json'; readonly body: Record<string, unknown> }
@@ -12,7 +13,8 @@ export type BodyShape =
 
 function titleOf(html: string): string {
   const match = /<title[^>]*>([^<]{0,120})<\/title>/i.exec(html);
-  return match ? match[1]!.trim().replace(/\s+/g, ' ') : '';
+  // A page's title is the server's text: it must not drive the terminal (escapes, a new title).
+  return match ? stripControl(match[1]!.replace(/\s+/g, ' ')).trim() : '';
 }
 
 export function shapeOf(response: TransportResponse): BodyShape {
@@ -31,7 +33,7 @@ export function shapeOf(response: TransportResponse): BodyShape {
   const cloudflare = /cloudflare/i.test(headers['server'] ?? '') || headers['cf-ray'] !== undefined || /cloudflare/i.test(text.slice(0, 20_000));
   if (isHtml && cloudflare) return { kind: 'cloudflare', title: titleOf(text) };
   if (isHtml) return { kind: 'html', title: titleOf(text) };
-  return { kind: 'other', excerpt: trimmed.slice(0, 60).replace(/\s+/g, ' ') };
+  return { kind: 'other', excerpt: stripControl(trimmed.slice(0, 60).replace(/\s+/g, ' ')) };
 }
 
 /** One phrase for an answer that is not the API's JSON. */

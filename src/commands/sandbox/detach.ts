@@ -15,6 +15,7 @@ import { announceReady, isReadyReport, type ReadyReport } from './ready.js';
 import { registryDir } from './registry.js';
 import { selfCommand } from './self-process.js';
 import { READY_FD, type StartOptions } from './start.js';
+import { makeDir } from '../../util/make-dir.js';
 
 /** Opening a large store and seeding it takes well under this; beyond it something is wrong. */
 const READY_TIMEOUT_MS = 60_000;
@@ -22,7 +23,7 @@ const READY_TIMEOUT_MS = 60_000;
 export async function sandboxDetach(ctx: Context, command: Command, _options: StartOptions): Promise<void> {
   const args = forwardedArgs(command);
   const dir = registryDir(ctx.dataDir);
-  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  makeDir(dir);
   const stamp = new Date(ctx.now()).toISOString().replace(/[-:]/g, '').replace(/\..*$/, '');
   const logFile = path.join(dir, `sandbox-${stamp}-${randomBytes(3).toString('hex')}.log`);
   const logFd = fs.openSync(logFile, 'a', 0o600);

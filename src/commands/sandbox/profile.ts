@@ -22,6 +22,9 @@ export function sandboxProfileFields(info: SandboxInfo, options: { rateLimited: 
     publicKey: info.publicKey,
     secret: info.app.secret,
     adminToken: info.adminToken,
+    // HTTPS: the profile trusts this sandbox's authority (and only it); over HTTP an earlier
+    // HTTPS sandbox's authority is dropped (undefined removes the field).
+    caFile: info.caFile,
     // Without the server's limit there is nothing to pace for.
     sellerRate: options.rateLimited ? SANDBOX_SELLER_RATE : 0,
   };

@@ -14,6 +14,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { UsageError } from '../../errors.js';
 import { isAlive, looksLikeSandbox } from './self-process.js';
+import { makeDir } from '../../util/make-dir.js';
 
 export const MEMORY_STORE = ':memory:';
 
@@ -30,6 +31,9 @@ export interface SandboxEntry {
   readonly profile?: string | null;
   /** Whether the profile name was picked automatically (`sandbox-<port>`), so `stop` may remove it. */
   readonly autoProfile?: boolean;
+  /** HTTPS (`--tls`) only: the authority's certificate file, and the host name the certificate names. */
+  readonly caFile?: string | null;
+  readonly hostname?: string | null;
   /** Where a `--detach` sandbox writes its log; null in the foreground. */
   readonly logFile?: string | null;
   /** ISO 8601. */
@@ -105,7 +109,7 @@ export function claimSandbox(dataDir: string, entry: Omit<SandboxEntry, 'id' | '
   const id = entryId(entry.data, entry.pid);
   const file = entryPath(dataDir, id);
   const claimed: SandboxEntry = { ...entry, id, state: 'starting' };
-  fs.mkdirSync(registryDir(dataDir), { recursive: true, mode: 0o700 });
+  makeDir(registryDir(dataDir));
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       fs.writeFileSync(file, JSON.stringify(claimed), { flag: 'wx', mode: 0o600 });

@@ -21,6 +21,7 @@ import { forgetAutoProfile, runningSandboxes, SANDBOX_PROFILE, sandboxProfileFie
 import { claimSandbox, MEMORY_STORE, releaseSandbox, updateSandbox, type SandboxEntry } from './registry.js';
 import { selfPid } from './self-process.js';
 import { announceReady, type ReadyReport } from './ready.js';
+import { checkTlsHostname, DEFAULT_TLS_HOSTNAME } from '../../server/tls/names.js';
 
 export interface StartOptions {
   host: string;
@@ -40,10 +41,21 @@ export interface StartOptions {
   /** Internal: this process is the background server of `--detach`, logging to this file. */
   backgroundLog?: string;
   seed?: string;
+  tls?: boolean;
+  hostname?: string;
 }
 
 /** The file descriptor on which a background server hands its ready report to `--detach`. */
 export const READY_FD = 3;
+
+/** `--hostname`: a host name for the HTTPS certificate (names.ts says what one is). */
+function parseHostname(raw: string): string {
+  try {
+    return checkTlsHostname(raw);
+  } catch (error) {
+    throw new InvalidArgumentError((error as Error).message);
+  }
+}
 
 function parsePort(raw: string): number {
   const port = parsePositiveInt(raw);
@@ -83,6 +95,8 @@ export function registerSandboxStart(group: Command, ctx: Context): void {
     .addOption(new Option('--background-log <file>').hideHelp())
     .option('--panel-url <url>', 'base URL the customer panel link advertises (default: the sandbox\'s own)', parsePanelUrl)
     .option('--seed <file>', 'apply this state file (kactl apply) before reporting ready')
+    .option('--tls', "serve HTTPS (TLS 1.2+) with a certificate signed by this data folder's own authority (see kactl sandbox ca)")
+    .option('--hostname <name>', `with --tls: the host name the certificate names besides localhost, 127.0.0.1 and ::1 (default ${DEFAULT_TLS_HOSTNAME})`, parseHostname)
     .addHelpText(
       'after',
       `
@@ -90,11 +104,20 @@ Examples:
   $ kactl sandbox start --detach                          # background, free port; kactl sandbox stop ends it
   $ kactl sandbox start --port 8787 --data ./sandbox.db   # foreground until Ctrl-C
   $ kactl sandbox start --port 0 --data :memory: --json   # one JSON ready line, for scripts and CI
+  $ kactl sandbox start --tls --detach                    # HTTPS; the saved profile trusts the sandbox's authority
+  $ sudo kactl sandbox start --tls --hostname ${DEFAULT_TLS_HOSTNAME} --port 443   # what the official C++ SDK needs
+
+HTTPS (--tls): the certificate is made at each start for the host name, localhost, 127.0.0.1
+and ::1, and signed by a certificate authority kactl makes once per data folder (its key never
+leaves that folder). Programs must trust that authority: \`kactl sandbox ca --help\` says how;
+\`kactl sandbox connect <sdk>\` prints the lines to change in your program. Port 443 needs
+root (or CAP_NET_BIND_SERVICE) on Linux and macOS before 10.14; Windows needs nothing.
 
 One sandbox per store file: a second start on the same file is refused and names the one
 serving it. See the running ones with: kactl sandbox status`,
     )
     .action(async (options: StartOptions, command: Command) => {
+      if (options.hostname !== undefined && !options.tls) throw new UsageError('--hostname names the HTTPS certificate: give it with --tls.');
       if (options.detach) {
         const { sandboxDetach } = await import('./detach.js');
         await sandboxDetach(ctx, command, options);
@@ -132,12 +155,13 @@ export async function sandboxStartRun(ctx: Context, options: StartOptions): Prom
       ...(options.appName ? { appName: options.appName } : {}),
       ...(options.ownerid ? { ownerid: options.ownerid } : {}),
       ...(options.sellerKey ? { sellerKey: options.sellerKey } : {}),
+      ...(options.tls ? { tls: { dataDir: ctx.dataDir, hostname: options.hostname } } : {}),
       // In the background the request log is the point of the log file; in front, --verbose.
       log: background ? (line: string) => ctx.io.err(`${new Date(ctx.now()).toISOString()} ${line}\n`) : (line: string) => ctx.verbose(line),
     });
   } catch (error) {
     releaseSandbox(ctx.dataDir, claim);
-    throw await startFailure(error, options);
+    throw await startFailure(ctx, error, options, data);
   }
   let entry: SandboxEntry = claim;
   try {
@@ -147,7 +171,14 @@ export async function sandboxStartRun(ctx: Context, options: StartOptions): Prom
     const port = Number(new URL(info.baseUrl).port);
     const profile = options.profile ? await chooseProfile(ctx, options.profileName, claim.id, port) : undefined;
     const active = profile ? await saveSandboxProfile(ctx, profile.name, info, options.rateLimit) : undefined;
-    entry = { ...claim, state: 'ready', baseUrl: info.baseUrl, profile: profile?.name ?? null, autoProfile: profile?.auto ?? false };
+    entry = {
+      ...claim,
+      state: 'ready',
+      baseUrl: info.baseUrl,
+      profile: profile?.name ?? null,
+      autoProfile: profile?.auto ?? false,
+      ...(info.caFile !== undefined ? { caFile: info.caFile, hostname: info.hostname ?? null } : {}),
+    };
     updateSandbox(ctx.dataDir, entry);
     const { getClockOffset } = await import('../../server/domain/clock.js');
     const report: ReadyReport = { info, pid: selfPid, data, profile: profile?.name ?? null, active: active ?? null, logFile: options.backgroundLog ?? null, clockOffset: getClockOffset(sandbox.store) };
@@ -177,14 +208,33 @@ function handOver(report: ReadyReport): void {
   }
 }
 
-/** What the listen or the seed failed on, as the usage error it is. */
-async function startFailure(error: unknown, options: StartOptions): Promise<unknown> {
+/**
+ * What the listen or the seed failed on, as the usage error it is; a store module built for
+ * another Node, or a store file that cannot be written, as the one sentence that says what to do.
+ */
+async function startFailure(ctx: Context, error: unknown, options: StartOptions, data: string): Promise<unknown> {
   const { SandboxConfigError } = await import('../../server/start.js');
   if (error instanceof SandboxConfigError) return new UsageError(error.message);
+  const { nativeModuleFailure } = await import('../../server/store/native-module.js');
+  const native = nativeModuleFailure(error, ctx.runtime.node);
+  if (native !== undefined) return native;
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (typeof code === 'string' && /^SQLITE_(FULL|READONLY|CANTOPEN|IOERR|PERM)/.test(code)) {
+    const { pathFailure } = await import('../../io/storage-errors.js');
+    return pathFailure(error, data, ctx);
+  }
   const where = `port ${options.port} on ${options.host}`;
   if (code === 'EADDRINUSE') return new UsageError(`The ${where} is already in use; pick another with --port N, or --port 0 for a free one.`);
-  if (code === 'EACCES') return new UsageError(`The ${where} needs privileges kactl does not have; pick a port above 1023, or --port 0 for a free one.`);
+  if (code === 'EACCES') {
+    return new UsageError(`The ${where} needs privileges kactl does not have; pick a port above 1023, or --port 0 for a free one.`, {
+      hints:
+        options.port < 1024
+          ? [
+              'Ports below 1024 need root on Linux: run it with sudo, or once: sudo setcap cap_net_bind_service=+ep "$(command -v node)", or lower the floor: sudo sysctl net.ipv4.ip_unprivileged_port_start=443',
+            ]
+          : [],
+    });
+  }
   if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') return new UsageError(`Cannot listen on ${options.host}: it is not an address of this machine (--host).`);
   return error;
 }

@@ -15,7 +15,9 @@ import type { Context } from '../../context.js';
 import { findSellerOp, opCommandLine } from '../../api/seller-catalog/index.js';
 import type { SellerOp } from '../../api/seller-catalog/index.js';
 import { redactObject } from '../../api/redact.js';
-import { ExitCode, KactlError } from '../../errors.js';
+import { ExitCode, KactlError, SetupError } from '../../errors.js';
+import { pathFailure, storageErrno } from '../../io/storage-errors.js';
+import { makeDir } from '../../util/make-dir.js';
 import { responseOptions } from './call-options.js';
 import { listRows } from './render.js';
 
@@ -69,7 +71,7 @@ async function subscriptionsOf(ctx: Context, users: unknown[]): Promise<Pick<Bac
 
 /** Writes `content` to a new file in `dir` (never over an existing one), 0600. */
 export function writeNew(dir: string, base: string, content: string): string {
-  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  makeDir(dir);
   fs.chmodSync(dir, 0o700);
   for (let n = 1; ; n++) {
     const file = path.join(dir, n === 1 ? `${base}.json` : `${base}-${n}.json`);
@@ -121,7 +123,12 @@ export async function saveBackup(ctx: Context, appName: string | undefined, what
   try {
     return { path: writeNew(path.join(ctx.dataDir, 'backups'), base, `${JSON.stringify(backup, null, 2)}\n`), count: content.records.length };
   } catch (error) {
+    const dir = path.join(ctx.dataDir, 'backups');
+    // A full or read-only data folder: the sentence names the variable that moves it.
+    if (storageErrno(error) !== undefined) {
+      throw new SetupError(pathFailure(error, dir, ctx).message, { cause: error, hints: ['The backup comes first, so nothing was changed.'] });
+    }
     const code = (error as NodeJS.ErrnoException).code ?? 'error';
-    throw new KactlError(`Could not write the backup in ${path.join(ctx.dataDir, 'backups')} (${code}).`, ExitCode.failure, { cause: error });
+    throw new KactlError(`Could not write the backup in ${dir} (${code}).`, ExitCode.failure, { cause: error });
   }
 }

@@ -2,21 +2,34 @@
  * `kactl licenses create --amount N …`: any number of keys, made in calls of at most 100 (the
  * server's cap) paced to the seller budget by SellerApi, with a progress bar on a terminal.
  *
- * Keys go out as they arrive: one a line on stdout, or appended to `--out FILE` (created new;
- * `--force` overwrites), so a run cut short still leaves every key it made. `--json` prints one
- * JSON array at the end (to the file with `--out`). If a call fails after some keys were made,
- * those keys are printed, stderr says how many of how many are missing, and the exit code is 1.
- * Creation is never retried blindly (only a rate-limit refusal is): a retried call could make
- * keys twice.
+ * Keys go out as they arrive: one a line on stdout, or appended to `--out FILE` (key-sink.ts), so
+ * a run cut short still leaves every key it made. `--json` prints one JSON array at the end (to
+ * the file with `--out`). Creation is never retried blindly (only a rate-limit refusal is): a
+ * retried call could make keys twice.
+ *
+ * Every key the server made is accounted for, whatever stops the run:
+ * - a refused call: the keys made are printed, stderr says how many of how many are missing and
+ *   the `--amount` that makes the rest, exit 1;
+ * - a call whose answer was lost (timeout, reset, 5xx): the key list read before the first call
+ *   and again now says what that call made (key-readback.ts), and those keys are printed too;
+ * - Ctrl-C: the call in flight finishes (its answer names keys already made), then the run stops
+ *   with exit 130;
+ * - stdout or the file refusing a write (a full disk): the run stops, and the keys it could not
+ *   take go to a recovery file or stderr (key-rescue.ts), named in the message.
  */
-import fs from 'node:fs';
 import type { Context } from '../../context.js';
 import { pacingNote } from '../../context.js';
 import { findSellerOp } from '../../api/seller-catalog/index.js';
 import type { SellerOp } from '../../api/seller-catalog/index.js';
-import { ApiFailure, InterruptedError, NetworkError, PartialFailure, UsageError } from '../../errors.js';
+import type { SellerApi } from '../../api/seller-api.js';
+import { TransportError } from '../../api/api-errors.js';
+import { ApiFailure, ExitCode, InterruptedError, KactlError, NetworkError, PartialFailure, UsageError } from '../../errors.js';
 import { isQuotaMessage } from '../../api/retry.js';
 import { createProgress } from '../../io/progress.js';
+import type { Progress } from '../../io/progress.js';
+import { keysMadeUnseen, serverKeys } from './key-readback.js';
+import { rescueKeys } from './key-rescue.js';
+import { openSink, type KeySink } from './key-sink.js';
 import { printDryRun } from './dry-run.js';
 import { responseOptions } from './call-options.js';
 
@@ -45,49 +58,6 @@ export function keysFrom(body: Record<string, unknown>): string[] {
   if (Array.isArray(body.keys)) return body.keys.filter((k): k is string => typeof k === 'string' && k !== '');
   if (typeof body.key === 'string' && body.key !== '') return [body.key];
   throw new NetworkError('The server reported success but its answer holds no keys.');
-}
-
-/** Where the keys go: stdout or a file, one a line as they come, or one JSON array at the end. */
-interface KeySink {
-  add(keys: readonly string[]): void;
-  finish(all: readonly string[]): void;
-  /** For messages: "on stdout" / "in keys.txt". */
-  readonly where: string;
-}
-
-function openSink(ctx: Context, options: CreateOptions, json: boolean): KeySink {
-  if (options.out === undefined) {
-    return {
-      where: 'on stdout',
-      add: (keys) => {
-        if (!json) for (const key of keys) ctx.output.line(key);
-      },
-      finish: (all) => {
-        if (json) ctx.output.json(all);
-      },
-    };
-  }
-  const file = options.out;
-  let fd: number;
-  try {
-    // License keys are secrets: 0600 like backups, also when --force reuses an existing file.
-    fd = fs.openSync(file, options.force ? 'w' : 'wx', 0o600);
-    fs.fchmodSync(fd, 0o600);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EEXIST') throw new UsageError(`${file} already exists; add --force to overwrite it.`);
-    throw new UsageError(`Can't write --out ${file} (${code ?? 'error'}).`);
-  }
-  return {
-    where: `in ${file}`,
-    add: (keys) => {
-      if (!json && keys.length > 0) fs.writeSync(fd, `${keys.join('\n')}\n`);
-    },
-    finish: (all) => {
-      if (json) fs.writeSync(fd, `${JSON.stringify(all, null, 2)}\n`);
-      fs.closeSync(fd);
-    },
-  };
 }
 
 function checkRequest(params: Readonly<Record<string, string>>): number {
@@ -129,8 +99,7 @@ export async function createLicenses(ctx: Context, op: SellerOp, params: Readonl
 
   if (params.level !== undefined) await warnIfNoSubscriptionAt(ctx, params.level);
 
-  const json = ctx.output.wantsJson;
-  const sink = openSink(ctx, options, json);
+  const sink = openSink(ctx, { ...(options.out === undefined ? {} : { out: options.out }), force: options.force, json: ctx.output.wantsJson });
   // A bar over the keys would be noise for a single call.
   const progress = createProgress(ctx.io, { total: amount, label: 'Creating licenses', enabled: calls.length > 1 });
   // Pacing waits: beside the bar when one is drawn, else the Context's single wait line.
@@ -141,36 +110,147 @@ export async function createLicenses(ctx: Context, op: SellerOp, params: Readonl
       return () => progress.status(undefined);
     },
   });
-  const made: string[] = [];
+  const before = await keysBefore(ctx, api);
+  const run = await makeKeys(ctx, api, op, calls, sink, progress);
+  // An answer lost in transit: the server's list says what that call made.
+  let unread = 0;
+  if (run.unsure > 0) {
+    const found = await readBack(ctx, api, before, new Set(run.made), params);
+    if (found === undefined) unread = run.unsure;
+    else if (found.length > 0) {
+      run.made.push(...found);
+      progress.above(() => sink.add(found));
+      progress.update(run.made.length);
+      ctx.output.warn(
+        found.length <= run.unsure
+          ? `The answer to one call was lost; the ${plural(found.length, 'key')} it made ${found.length === 1 ? 'was' : 'were'} read back from the server.`
+          : `The answer to one call was lost; ${found.length} keys with this level and note were read back, more than it asked for (${run.unsure}): another process may be making such keys too.`,
+      );
+    }
+  }
+  progress.stop();
+  sink.finish(run.made);
+  const undelivered = run.made.filter((key) => !sink.delivered.has(key));
+  const rescued = undelivered.length > 0 ? rescueKeys(ctx, undelivered, sink) : undefined;
+  const made = run.made.length;
+  const missing = Math.max(0, amount - made);
+  const place = whereKeysAre(made, sink, undelivered.length, rescued);
+  if (ctx.signal.aborted) {
+    ctx.output.note(`Interrupted after ${made} of ${amount} licenses.${place}${missing > 0 ? ` Run again with --amount ${missing} to make the rest.` : ''}`);
+    throw new InterruptedError();
+  }
+  // Done when every key asked for is made and delivered, even if an answer had to be read back.
+  if (missing === 0 && sink.failure === undefined && unread === 0) {
+    ctx.output.success(`Created ${plural(made, 'license')}${options.out === undefined ? '' : ` in ${options.out}`}.`);
+    return;
+  }
+  const error = run.failure;
+  const reason = error instanceof Error ? error.message : String(error);
+  // The seller API's quota is per 24 hours: running again at once would only be refused again.
+  const quota = error instanceof ApiFailure && isQuotaMessage(error.message);
+  const next =
+    unread > 0
+      ? ` The call that failed may have made up to ${unread} more keys that kactl could not read back: check \`kactl licenses list\` before making the other ${missing}.`
+      : missing === 0
+        ? ''
+        : quota
+          ? ` The server's limit is per 24 hours (${reason.replace(/\.$/, '')}): make the other ${missing} once its window allows, at most ${KEYS_PER_DAY} a day.`
+          : ` Run again with --amount ${missing} to make the rest.`;
+  if (`${place}${next}` !== '') ctx.output.note(`${place}${next}`.trim());
+  // Nothing made: the failure is the whole story, with its own exit code (3 for a refused key…).
+  if (made === 0 && sink.failure === undefined) throw error;
+  // Everything asked for was made: what failed was only where the keys went.
+  if (missing === 0 && sink.failure !== undefined) throw sink.failure;
+  const why = sink.failure !== undefined ? sink.failure.message : `The call that failed said: ${reason}`;
+  throw new PartialFailure(`Created ${made} of ${amount} licenses; ${missing} are missing. ${why}`, run.made, sink.failure ?? error);
+}
+
+/** `1 key`, `5 keys`. */
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+/** " The 200 keys made are in keys.txt (100) and in /…/recovery/….txt (100, which keys.txt could not take)." */
+function whereKeysAre(made: number, sink: KeySink, undelivered: number, rescued: string | undefined): string {
+  if (made === 0) return '';
+  const subject = `The ${plural(made, 'key')} made ${made === 1 ? 'is' : 'are'}`;
+  if (undelivered === 0 || rescued === undefined) return ` ${subject} ${sink.where}.`;
+  if (undelivered === made) return ` ${subject} ${rescued} (${sink.name} could not take ${made === 1 ? 'it' : 'them'}).`;
+  return ` ${subject} ${sink.where} (${made - undelivered}) and ${rescued} (${undelivered}, which ${sink.name} could not take).`;
+}
+
+/** How a run went: the keys the answers named, and what stopped it early, if anything did. */
+interface Run {
+  readonly made: string[];
+  /** A failed call; a refused write is the sink's `failure`. */
+  failure?: unknown;
+  /** The keys the failed call asked for when its answer was lost, so it may have made them. */
+  unsure: number;
+}
+
+/** Connection failures before the request could reach the server: nothing can have been made. */
+const NOT_SENT: ReadonlySet<string> = new Set(['refused', 'dns', 'connect-timeout', 'unreachable', 'tls']);
+
+/** True when a call may have done its work though its answer never arrived whole. */
+function answerLost(error: unknown): boolean {
+  if (error instanceof TransportError) return !NOT_SENT.has(error.kind);
+  return !(error instanceof KactlError) || error.exitCode === ExitCode.network;
+}
+
+/** The calls, one after the other, each one's keys delivered as they come. */
+async function makeKeys(ctx: Context, api: SellerApi, op: SellerOp, calls: readonly Record<string, string>[], sink: KeySink, progress: Progress): Promise<Run> {
+  const run: Run = { made: [], unsure: 0 };
+  let inFlight = false;
+  // Ctrl-C lets the call in flight finish: its answer names keys the server has already made.
+  const onInterrupt = (): void => {
+    if (inFlight) progress.above(() => ctx.output.note('Stopping after the call in flight, so the keys it makes are not lost; Ctrl-C again stops at once.'));
+  };
+  ctx.signal.addEventListener('abort', onInterrupt, { once: true });
   try {
     for (const call of calls) {
-      const keys = keysFrom(await api.call(op.type, call, { effect: op.effect }));
+      // A sink that refuses keys stops the run: more keys would only have nowhere to go.
+      if (ctx.signal.aborted || sink.failure !== undefined) break;
+      let keys: string[];
+      inFlight = true;
+      try {
+        keys = keysFrom(await api.call(op.type, call, { effect: op.effect, finishOnInterrupt: true }));
+      } catch (error) {
+        if (answerLost(error)) run.unsure = Number(call.amount);
+        throw error;
+      } finally {
+        inFlight = false;
+      }
+      run.made.push(...keys);
       progress.above(() => sink.add(keys));
-      made.push(...keys);
-      progress.update(made.length);
+      progress.update(run.made.length);
       const asked = Number(call.amount);
       if (keys.length < asked) throw new NetworkError(`The server made ${keys.length} of the ${asked} keys one call asked for.`);
     }
   } catch (error) {
-    progress.stop();
-    sink.finish(made);
-    if (ctx.signal.aborted) {
-      ctx.output.note(`Interrupted after ${made.length} of ${amount} licenses; the keys made are ${sink.where}.`);
-      throw new InterruptedError();
-    }
-    // Nothing made: the failure is the whole story, with its own exit code (3 for a refused key…).
-    if (made.length === 0) throw error;
-    const missing = amount - made.length;
-    const reason = error instanceof Error ? error.message : String(error);
-    // The seller API's quota is per 24 hours: running again at once would only be refused again.
-    const quota = error instanceof ApiFailure && isQuotaMessage(error.message);
-    const next = quota
-      ? `The server's limit is per 24 hours (${reason.replace(/\.$/, '')}): make the other ${missing} once its window allows, at most ${KEYS_PER_DAY} a day.`
-      : `Run again with --amount ${missing} to make the rest.`;
-    ctx.output.note(`The ${made.length} keys made are ${sink.where}. ${next}`);
-    throw new PartialFailure(`Created ${made.length} of ${amount} licenses; ${missing} are missing. The call that failed said: ${reason}`, made, error);
+    run.failure = error;
+  } finally {
+    ctx.signal.removeEventListener('abort', onInterrupt);
   }
-  progress.stop();
-  sink.finish(made);
-  ctx.output.success(`Created ${made.length} license${made.length === 1 ? '' : 's'}${options.out === undefined ? '' : ` in ${options.out}`}.`);
+  return run;
+}
+
+/** The keys on the server before the first call, or undefined when they cannot be read. */
+async function keysBefore(ctx: Context, api: SellerApi): Promise<Set<string> | undefined> {
+  try {
+    return await serverKeys(api);
+  } catch (error) {
+    // A refused key or a dead server: the first call says so with its own error.
+    if (ctx.signal.aborted) throw error;
+    return undefined;
+  }
+}
+
+/** The keys a lost answer held, read back; undefined when that cannot be told. */
+async function readBack(ctx: Context, api: SellerApi, before: Set<string> | undefined, known: Set<string>, params: Readonly<Record<string, string>>): Promise<string[] | undefined> {
+  if (before === undefined || ctx.signal.aborted) return undefined;
+  try {
+    return await keysMadeUnseen(api, before, known, params);
+  } catch {
+    return undefined;
+  }
 }

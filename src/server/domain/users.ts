@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import type { Store } from '../store/store.js';
 import { failure, success, type Outcome } from './outcome.js';
 import type { UserRow } from './rows.js';
+import { endAppPanelSignIns } from './panel-sign-ins.js';
 import { deleteSessionsOf } from './sessions.js';
 
 /** How the real service stores an email: SHA-1 hex of the lower-cased address, never the address. */
@@ -132,9 +133,10 @@ export function renameUser(store: Store, appId: number, from: string, to: string
  */
 export function deleteUser(store: Store, appId: number, username: string): boolean {
   return store.tx(() => {
-    const deleted = store.run('DELETE FROM users WHERE appId = ? AND username = ?', appId, username).changes > 0;
-    if (deleted) deleteSessionsOf(store, appId, username);
-    return deleted;
+    if (findUser(store, appId, username) === undefined) return false;
+    // Sessions first: ending the panel sign-ins needs the user's row.
+    deleteSessionsOf(store, appId, username);
+    return store.run('DELETE FROM users WHERE appId = ? AND username = ?', appId, username).changes > 0;
   });
 }
 
@@ -143,6 +145,7 @@ export function deleteAllUsers(store: Store, appId: number): number {
   return store.tx(() => {
     const count = store.run('DELETE FROM users WHERE appId = ?', appId).changes;
     store.run('DELETE FROM sessions WHERE appId = ? AND credential IS NOT NULL', appId);
+    endAppPanelSignIns(store, appId);
     return count;
   });
 }

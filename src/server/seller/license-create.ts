@@ -32,7 +32,8 @@ export function shopQuantity(body: string | undefined): number | undefined {
   if (typeof data !== 'object' || data === null) return undefined;
   const record = data as { quantity?: unknown; order?: { quantity?: unknown } | null; Quantity?: unknown };
   for (const candidate of [record.quantity, record.order?.quantity, record.Quantity]) {
-    const n = typeof candidate === 'string' ? Number(candidate) : candidate;
+    // Digits only as text: Number() would also read "0x10", "1e2" or " 5 ".
+    const n = typeof candidate === 'string' && /^\d+$/.test(candidate) ? Number(candidate) : candidate;
     if (typeof n === 'number' && Number.isInteger(n)) return n;
   }
   return undefined;

@@ -3,6 +3,7 @@
  * The catalog says what a parameter must be; this table says how the real server words the
  * refusal where the page records it. Anything not listed gets the generic wording of params.ts.
  */
+import { ownValue } from '../../util/own.js';
 
 export interface ParamMessages {
   /** The parameter is absent (or empty, which the sanitiser turns into absent). */
@@ -53,5 +54,6 @@ export const PARAM_MESSAGES: Readonly<Record<string, Readonly<Record<string, Par
 };
 
 export function paramMessages(type: string, wire: string): ParamMessages {
-  return PARAM_MESSAGES[type]?.[wire] ?? {};
+  const forType = ownValue(PARAM_MESSAGES, type);
+  return (forType === undefined ? undefined : ownValue(forType, wire)) ?? {};
 }

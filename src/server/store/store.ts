@@ -11,6 +11,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { migrate } from './migrations.js';
 import { pragma, retain } from './native-handles.js';
+import { makeDir } from '../../util/make-dir.js';
 
 /** A value SQLite can bind. Booleans are not bindable: store 0/1. */
 export type SqlValue = string | number | bigint | null | Buffer;
@@ -93,7 +94,7 @@ export function openStore(location: string, options: OpenStoreOptions = {}): Sto
 
 /** The data file holds secrets (seller key, app secret, signing key): keep it private. */
 function prepareDataFile(file: string): void {
-  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  makeDir(path.dirname(file));
   if (!fs.existsSync(file)) fs.closeSync(fs.openSync(file, 'a', 0o600));
 }
 

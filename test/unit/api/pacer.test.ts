@@ -1,7 +1,9 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Pacer, paceStateFile } from '../../../src/api/pacer.js';
 import { tempDir } from '../../helpers/temp-dir.js';
+import { makeReadOnly, mountSupport } from '../../helpers/mounts.js';
 import { fakeTime } from './helpers/servers.js';
 
 const KEY = 'pacerkeypacerkeypacerkeypacerk01';
@@ -73,5 +75,41 @@ describe('Pacer', () => {
     const pacer = new Pacer({ key: `${KEY}-off`, limit: 0, now: time.now, sleep: time.sleep });
     for (let i = 0; i < 500; i++) await pacer.acquire();
     expect(time.slept).toEqual([]);
+  });
+
+  it('paces in memory, saying so once, when the state folder cannot be made', async () => {
+    const parent = path.join(tempDir(), 'a-file');
+    fs.writeFileSync(parent, '');
+    const time = fakeTime();
+    const told: string[] = [];
+    const pacer = new Pacer({
+      key: `${KEY}-unwritable`,
+      limit: 2,
+      windowMs: 5000,
+      marginMs: 0,
+      stateDir: path.join(parent, 'pacing'),
+      now: time.now,
+      sleep: time.sleep,
+      onStateUnwritable: (error, dir) => told.push(`${(error as NodeJS.ErrnoException).code} ${dir}`),
+    });
+    expect(await pacer.acquire()).toBe(0);
+    expect(await pacer.acquire()).toBe(0);
+    // The budget still holds, in memory.
+    expect(await pacer.acquire()).toBe(5000);
+    expect(told).toEqual([`ENOTDIR ${path.join(parent, 'pacing')}`]);
+  });
+
+  it.skipIf(mountSupport() !== undefined)('on a read-only folder, still counts the calls other processes recorded there', async () => {
+    const dir = tempDir();
+    const time = fakeTime();
+    const key = `${KEY}-readonly`;
+    const options = { key, limit: 2, windowMs: 5000, marginMs: 0, stateDir: dir, now: time.now, sleep: time.sleep };
+    await new Pacer(options).acquire();
+    await new Pacer(options).acquire();
+    makeReadOnly(dir);
+    const told: unknown[] = [];
+    // Another process: the file says the budget is spent, and it cannot write there.
+    expect(await new Pacer({ ...options, key, onStateUnwritable: (error) => told.push((error as NodeJS.ErrnoException).code) }).acquire()).toBe(5000);
+    expect(told).toEqual(['EROFS']);
   });
 });

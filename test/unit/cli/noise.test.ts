@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { runMain } from '../../helpers/run-main.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 import { closedPort } from '../api/helpers/servers.js';
-import { fakeSeller, json } from '../seller/helpers.js';
+import { fakeSeller, json, noKeys } from '../seller/helpers.js';
 import { clientRig } from '../client/rig.js';
 
 describe('one --json error shape on stdout', () => {
@@ -69,7 +69,7 @@ describe('small untruths', () => {
   });
 
   it('licenses create --out writes the keys 0600, also over an existing file with --force', async () => {
-    const seller = await fakeSeller({ add: () => json({ success: true, message: 'ok', key: 'KEY-1' }) });
+    const seller = await fakeSeller({ fetchallkeys: noKeys, add: () => json({ success: true, message: 'ok', key: 'KEY-1' }) });
     const file = path.join(tempDir(), 'keys.txt');
     const first = await seller.run(['licenses', 'create', '--expiry', '30', '--out', file]);
     expect(first.code, first.stderr).toBe(0);
@@ -84,6 +84,7 @@ describe('small untruths', () => {
   it('a stop at the daily quota names the 24-hour limit instead of "run again with --amount N"', async () => {
     let calls = 0;
     const seller = await fakeSeller({
+      fetchallkeys: noKeys,
       add: (_req, params) => {
         calls++;
         if (calls > 2) return json({ success: false, message: 'You can only generate 5000 keys per 24 hours with SellerAPI.' }, 429);
@@ -100,6 +101,7 @@ describe('small untruths', () => {
   it('warns when keys are made at a level no subscription has, and not when one has it', async () => {
     const seller = await fakeSeller({
       fetchallsubs: () => json({ success: true, message: 'ok', subs: [{ name: 'default', level: '1' }] }),
+      fetchallkeys: noKeys,
       add: () => json({ success: true, message: 'ok', key: 'KEY-1' }),
     });
     const lonely = await seller.run(['licenses', 'create', '--expiry', '30', '--level', '2']);

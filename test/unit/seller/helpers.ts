@@ -54,6 +54,14 @@ export async function fakeSeller(answers: Answers = {}, options: Pick<ServerOpti
   };
 }
 
+/**
+ * `fetchallkeys` of an app with no keys: what `licenses create` reads before its first call, to
+ * tell later which keys a call whose answer was lost made.
+ */
+export function noKeys(): Reply {
+  return json({ success: false, message: 'No keys found' }, 406);
+}
+
 /** The params of a request without the two every request has. */
 export function withoutAuth(params: Record<string, string>): Record<string, string> {
   const { sellerkey: _key, ...rest } = params;

@@ -11,17 +11,32 @@ import { fakeSeller, json } from './helpers.js';
 import type { Reply } from '../api/helpers/servers.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 
-/** A server whose `add` makes numbered keys; `fail(n)` answers the n-th add call (1-based) instead. */
-async function keyMaker(fail?: { call: number; reply: Reply }, extra: Record<string, (req: unknown, params: Record<string, string>) => Reply> = {}) {
+/**
+ * A server whose `add` makes numbered keys, listed by `fetchallkeys`; `fail(n)` answers the n-th
+ * add call (1-based) instead, having made its keys first when `made` is set (an answer lost).
+ */
+async function keyMaker(fail?: { call: number; reply: Reply; made?: boolean | 'by someone else' }, extra: Record<string, (req: unknown, params: Record<string, string>) => Reply> = {}) {
   let made = 0;
   let calls = 0;
+  const rows: Record<string, unknown>[] = [];
+  const make = (params: Record<string, string>, amount: number): string[] =>
+    Array.from({ length: amount }, () => {
+      const key = `KEY-${String(++made).padStart(5, '0')}`;
+      rows.push({ key, level: params.level ?? '1', note: params.note ?? null, status: 'Not Used', genby: 'SellerAPI' });
+      return key;
+    });
   return fakeSeller({
+    fetchallkeys: () => (rows.length === 0 ? json({ success: false, message: 'No keys found' }, 406) : json({ success: true, message: 'ok', keys: rows })),
     add: (_req, params) => {
       calls++;
-      if (fail && calls === fail.call) return fail.reply;
       const amount = Number(params.amount ?? '1');
+      if (fail && calls === fail.call) {
+        if (fail.made === 'by someone else') make({ ...params, note: 'not this run' }, amount);
+        else if (fail.made) make(params, amount);
+        return fail.reply;
+      }
       if (amount > 100) return json({ success: false, message: 'You can only generate 100 licenses at a time' });
-      const keys = Array.from({ length: amount }, () => `KEY-${String(++made).padStart(5, '0')}`);
+      const keys = make(params, amount);
       return amount === 1 ? json({ success: true, message: 'License Successfully Generated', key: keys[0] }) : json({ success: true, message: 'Licenses successfully generated', keys }, 302);
     },
     ...extra,
@@ -90,6 +105,47 @@ describe('licenses create', () => {
     expect(JSON.parse(stdout)).toEqual(numbered(1, 100));
     expect(stderr).toContain('Created 100 of 200 licenses; 100 are missing.');
     expect(stderr).toContain('5000 keys per 24 hours');
+  });
+
+  it('a call whose answer is lost after the server made its keys: they are read back, printed and counted', async () => {
+    const seller = await keyMaker({ call: 2, reply: { status: 502, body: '<html>Bad Gateway</html>' }, made: true });
+    const { code, stdout, stderr } = await seller.run(['licenses', 'create', '--amount', '300', '--expiry', '1', '--note', 'batch-7']);
+    expect(code).toBe(1);
+    expect(stdout).toBe(`${numbered(1, 200).join('\n')}\n`);
+    expect(stderr).toContain('the 100 keys it made were read back from the server');
+    expect(stderr).toContain('Created 200 of 300 licenses; 100 are missing.');
+    expect(stderr).toContain('Run again with --amount 100 to make the rest.');
+    // Read before the first call, and again after the lost answer.
+    expect(seller.sent('fetchallkeys')).toHaveLength(2);
+    expect(seller.sent('add')).toHaveLength(2);
+  });
+
+  it('when the lost answer was the last call, every key was made: exit 0, with a warning', async () => {
+    const seller = await keyMaker({ call: 2, reply: { status: 504, body: 'Gateway Timeout' }, made: true });
+    const { code, stdout, stderr } = await seller.run(['licenses', 'create', '--amount', '150', '--expiry', '1']);
+    expect(code, stderr).toBe(0);
+    expect(stdout).toBe(`${numbered(1, 150).join('\n')}\n`);
+    expect(stderr).toContain('warning: The answer to one call was lost; the 50 keys it made were read back from the server.');
+    expect(stderr).toContain('Created 150 licenses.');
+  });
+
+  it('keys with another note made meanwhile are not counted as the lost call\'s', async () => {
+    // The lost call made nothing; somebody else made keys with another note at the same time.
+    const seller = await keyMaker({ call: 2, reply: { status: 502, body: 'Bad Gateway' }, made: 'by someone else' });
+    const { code, stdout, stderr } = await seller.run(['licenses', 'create', '--amount', '200', '--expiry', '1', '--note', 'mine']);
+    expect(code).toBe(1);
+    expect(stdout).toBe(`${numbered(1, 100).join('\n')}\n`);
+    expect(stderr).toContain('Created 100 of 200 licenses; 100 are missing.');
+    expect(seller.sent('fetchallkeys')).toHaveLength(2);
+  });
+
+  it('when the key list cannot be read, a lost answer is said to be unknown, with a check before running again', async () => {
+    const seller = await keyMaker({ call: 2, reply: { status: 502, body: 'Bad Gateway' }, made: true }, { fetchallkeys: () => ({ status: 500, body: 'down' }) });
+    const { code, stderr } = await seller.run(['licenses', 'create', '--amount', '300', '--expiry', '1']);
+    expect(code).toBe(1);
+    expect(stderr).toContain('The call that failed may have made up to 100 more keys that kactl could not read back: check `kactl licenses list` before making the other 200.');
+    expect(stderr).not.toContain('Run again with --amount');
+    expect(seller.sent('fetchallkeys')).toHaveLength(1);
   });
 
   it('a failure of the first call is that failure, with its own exit code', async () => {
