@@ -6,7 +6,8 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { afterAll, expect } from 'vitest';
+import { expect } from 'vitest';
+import { cleanUpAfterEachFile } from './cleanup.js';
 import { KACTL_BIN, cleanEnv, runKactl, type SpawnResult } from './run-kactl.js';
 import { tempDir } from './temp-dir.js';
 
@@ -59,10 +60,10 @@ function killAll(): void {
   for (const child of running.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
 }
 
-// Registered when this module is imported (collection time): vitest ignores hooks added from
-// inside a running hook, which is where startE2ESandbox() is called. The exit handler covers a
+// startE2ESandbox() is called from inside a hook, where vitest would ignore a hook added then:
+// the kill is registered once, with the cleanups run after every file. The exit handler covers a
 // worker that ends without running hooks, so no sandbox outlives its test file.
-afterAll(killAll);
+cleanUpAfterEachFile(killAll);
 process.once('exit', killAll);
 
 export async function startE2ESandbox(options: StartOptions = {}): Promise<E2ESandbox> {

@@ -1,9 +1,12 @@
 /**
- * Which test files run the build (dist/), for vitest.config.ts: the fast loop (`npm run
- * test:fast`, the unit and server projects) never builds, so the unit and server files that run
- * dist/ go to a project of their own that only `npm test` (which builds first) runs. A file runs
- * the build when it imports a helper that spawns or loads it; those helpers check first that
- * dist/ was built from the tree (test/helpers/built.ts).
+ * Which unit and server test files need something the others do without, for vitest.config.ts:
+ * - a file that runs the build (dist/) goes to the `built` project, which only `npm test` (it
+ *   builds first) runs: the fast loop (`npm run test:fast`) never builds. A file runs the build
+ *   when it imports a helper that spawns or loads it; those helpers check first that dist/ was
+ *   built from the tree (test/helpers/built.ts).
+ * - a file that mocks a module (`vi.mock`) goes to the `isolated` project: the unit and server
+ *   projects share one module graph per worker, where a module some earlier file imported is
+ *   already loaded unmocked.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -26,4 +29,13 @@ function testFiles(root: string, dir: string): string[] {
 /** The test files under `dirs` (relative to `root`) that import a build helper, as paths relative to `root`. */
 export function testsThatRunTheBuild(root: string, dirs: readonly string[]): string[] {
   return dirs.flatMap((dir) => testFiles(root, dir)).filter((file) => IMPORTS_A_BUILD_HELPER.test(fs.readFileSync(path.join(root, file), 'utf8')));
+}
+
+/** A module mock, which takes effect only in a module graph of the file's own. */
+const MOCKS_A_MODULE = /^\s*vi\.(?:mock|doMock)\(/m;
+
+/** The test files under `dirs` that mock a module and run no build, as paths relative to `root`. */
+export function testsThatMockModules(root: string, dirs: readonly string[]): string[] {
+  const built = new Set(testsThatRunTheBuild(root, dirs));
+  return dirs.flatMap((dir) => testFiles(root, dir)).filter((file) => !built.has(file) && MOCKS_A_MODULE.test(fs.readFileSync(path.join(root, file), 'utf8')));
 }

@@ -1,7 +1,8 @@
 /**
  * The fast loop and the stale-build check (vitest.config.ts, scripts/source-stamp.mjs):
  * - every unit or server test that reaches dist/ is routed out of the fast loop, which never
- *   builds, and goes through the helpers that check the build first;
+ *   builds, and goes through the helpers that check the build first; one that mocks a module
+ *   gets a module graph of its own;
  * - the check compares contents, so it tells a stale build from a fresh one whatever the files'
  *   times say: a source edited after the build is stale even with an older time, and a source
  *   put back as it was (a `git checkout`) is fresh again even with a newer one.
@@ -11,7 +12,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { STAMP_FILE, sourceStamp, staleBuildReason } from '../../scripts/source-stamp.mjs';
 import { tempDir } from '../helpers/temp-dir.js';
-import { BUILD_HELPERS, IMPORTS_A_BUILD_HELPER, testsThatRunTheBuild } from '../helpers/test-kinds.js';
+import { BUILD_HELPERS, IMPORTS_A_BUILD_HELPER, testsThatMockModules, testsThatRunTheBuild } from '../helpers/test-kinds.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -48,6 +49,14 @@ describe('the fast loop', () => {
     fs.writeFileSync(path.join(root, 'test/unit/cli/spawns.test.ts'), "import { runKactl } from '../../helpers/run-kactl.js';\n");
     fs.writeFileSync(path.join(root, 'test/unit/plain.test.ts'), "import { runMain } from '../helpers/run-main.js';\n");
     expect(testsThatRunTheBuild(root, ['test/unit'])).toEqual(['test/unit/cli/spawns.test.ts']);
+  });
+
+  it('gives a file that mocks a module a module graph of its own', () => {
+    const root = tempDir();
+    fs.mkdirSync(path.join(root, 'test/server'), { recursive: true });
+    fs.writeFileSync(path.join(root, 'test/server/mocks.test.ts'), "import { vi } from 'vitest';\n\nvi.mock('node:crypto', async () => ({}));\n");
+    fs.writeFileSync(path.join(root, 'test/server/says-so.test.ts'), "// It never calls vi.mock('node:crypto').\nexport {};\n");
+    expect(testsThatMockModules(root, ['test/server'])).toEqual(['test/server/mocks.test.ts']);
   });
 });
 
