@@ -43,6 +43,18 @@ describe('the fast loop', () => {
     expect(importing.filter((name) => !BUILD_HELPERS.includes(name))).toEqual([]);
   });
 
+  it('leaves the undoing to the cleanup registry: no shared helper registers a hook of its own', () => {
+    // Where files share a module graph, a hook a helper registers when imported runs for the
+    // worker's first file only (test/helpers/cleanup.ts).
+    const helpers = fs
+      .readdirSync(path.join(ROOT, 'test'), { recursive: true, encoding: 'utf8' })
+      .map((file) => path.posix.join('test', file.split(path.sep).join('/')))
+      .filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts') && !file.startsWith('test/setup/') && !file.startsWith('test/fixtures/'));
+    expect(helpers.length).toBeGreaterThan(0);
+    const hooking = helpers.filter((file) => /^(?:afterAll|afterEach|beforeAll|beforeEach)\(/m.test(fs.readFileSync(path.join(ROOT, file), 'utf8')));
+    expect(hooking).toEqual([]);
+  });
+
   it('routes a file by the helper it imports', () => {
     const root = tempDir();
     fs.mkdirSync(path.join(root, 'test/unit/cli'), { recursive: true });
