@@ -16,8 +16,12 @@ import { BUILD_HELPERS, IMPORTS_A_BUILD_HELPER, testsThatMockModules, testsThatR
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
-/** What the code of a test reaching the build mentions: the bundle or built files, the launcher, a script that loads dist/. */
-const REACHES_THE_BUILD = /dist\/|KACTL_BIN|bin\/kactl|sandbox-child|bench\//;
+/**
+ * What the code of a test reaching the build mentions: built files, the launcher's path as the
+ * helpers export it, a fixture or bench script that loads dist/. (A heuristic: a test may name
+ * `bin/kactl.js` as text, in command lines it parses, without running it.)
+ */
+const REACHES_THE_BUILD = /dist\/|KACTL_BIN|sandbox-child|bench\//;
 
 /** A test file's code without its comments (block comments and whole-line `//` ones), which may name such files freely. */
 function codeOf(source: string): string {
