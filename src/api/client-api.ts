@@ -4,8 +4,10 @@
  * 1.3 as GET with a query string (POST form when the profile says so) and 1.2 as POST form,
  * checks the answer's signature, and turns the answer into the parsed body or a typed error.
  *
- * What a type's answer means (the inverted `checkblacklist`, `var` returning its value in
- * `message`) is the command layer's business; this layer only maps what is the same for all.
+ * What it needs to know per type (the version, whether a retry is safe, the fields a success
+ * must carry, empty and large answers) is the type's record in src/api/client-catalog/. What a
+ * type's answer means (the inverted `checkblacklist`, `var` returning its value in `message`) is
+ * the command layer's business; this layer only maps what is the same for all.
  */
 import { randomBytes } from 'node:crypto';
 import type { KeyObject } from 'node:crypto';
@@ -13,8 +15,8 @@ import { ApiFailure, AuthError, SignatureError } from '../errors.js';
 import { BadResponseError } from './api-errors.js';
 import { checkAnswerShape, isFailureBody, messageOf, readJsonAnswer } from './answer.js';
 import type { Answer } from './answer.js';
-import { apiVersionFor, clientEffect, LARGE_ANSWER_TYPES, SUCCESS_FIELDS } from './client-ops.js';
-import type { ClientApiVersion } from './client-ops.js';
+import { apiVersionFor, clientEffect, hasLargeAnswer, mayAnswerEmpty, successFields } from './client-catalog/index.js';
+import type { ClientApiVersion } from './client-catalog/index.js';
 import { textRedactor } from './redact.js';
 import { retryNoticeLine, withRetry } from './retry.js';
 import type { CallerOptions } from './caller-options.js';
@@ -24,7 +26,7 @@ import type { TransportResponse } from './transport.js';
 import type { StoredSession } from '../config/types.js';
 import { DEFAULT_SIGNATURE_WINDOW_SEC, ed25519PublicKey, hmacKeyFor, verifyEd25519, verifyHmac } from './verify.js';
 
-export type { ClientApiVersion } from './client-ops.js';
+export type { ClientApiVersion } from './client-catalog/index.js';
 
 /** The client session kept between commands; the config owns its shape because the profile persists it. */
 export type { StoredSession } from '../config/types.js';
@@ -44,7 +46,7 @@ export interface ClientApiOptions extends CallerOptions {
   ownerid: string;
   /** Sent as `ver` at init; empty skips the server's version check. */
   appVersion: string;
-  /** Unset: 1.3 for everything except chatget/chatsend/getvar/setvar, which go to 1.2. */
+  /** Unset: each type's own version (src/api/client-catalog/: 1.2 for chat and user variables, else 1.3). */
   api?: ClientApiVersion;
   /** 1.3 only; 1.2 is always POST form. Default `get`. */
   method?: 'get' | 'post';
@@ -82,7 +84,7 @@ export interface ClientAnswer extends Answer {
 
 /** Length of the enckey sent at init, as the official 1.2 SDKs send it (docs/protocol/client-api.md §2.1). */
 export const ENCKEY_LENGTH = 16;
-/** File answers are hex-encoded in JSON; allow large files. */
+/** The body cap for types with large answers (a file, hex-encoded in JSON). */
 const LARGE_ANSWER_MAX_BYTES = 256 * 1024 * 1024;
 
 // Session messages (docs/protocol/client-api.md §3). The first ends the stored session.
@@ -195,7 +197,7 @@ export class ClientApi {
         secrets,
         ...(signal ? { signal } : {}),
         ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
-        ...(LARGE_ANSWER_TYPES.has(type) ? { maxBodyBytes: LARGE_ANSWER_MAX_BYTES } : {}),
+        ...(hasLargeAnswer(type) ? { maxBodyBytes: LARGE_ANSWER_MAX_BYTES } : {}),
       });
       const answer = this.readAnswer(type, api, res, redact);
       this.verifyAnswer(type, api, res, answer.body, session?.enckey ?? context.enckey);
@@ -209,14 +211,14 @@ export class ClientApi {
       onRetry: (notice) => this.options.warn(retryNoticeLine(notice)),
       ...(this.options.countdown ? { countdown: this.options.countdown } : {}),
     });
-    checkAnswerShape(answer, type, SUCCESS_FIELDS[type]);
+    checkAnswerShape(answer, type, successFields(type));
     this.mapFailure(type, answer, options.acceptFailure ?? false);
     return answer;
   }
 
   private readAnswer(type: string, api: ClientApiVersion, res: TransportResponse, redact: (text: string) => string): Answer {
     // The 1.2 server answers `log` with an empty, unsigned body (docs/protocol/client-api.md §1.6).
-    if (type === 'log' && res.body.length === 0 && res.status < 300) {
+    if (mayAnswerEmpty(type) && res.body.length === 0 && res.status < 300) {
       return { body: { success: true, message: '' }, status: res.status, headers: res.headers, raw: res.body, elapsedMs: res.elapsedMs };
     }
     try {
@@ -270,7 +272,7 @@ export class ClientApi {
     // shown as it is; an unsigned success is refused.
     const header = res.headers.signature?.trim() ?? '';
     if (header === '' && isFailureBody(body)) return;
-    if (type === 'log' && res.body.length === 0) return;
+    if (mayAnswerEmpty(type) && res.body.length === 0) return;
     verifyHmac({
       headers: res.headers,
       body: res.body,

@@ -6,10 +6,10 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { KACTL_BIN } from '../../helpers/run-kactl.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 
-const CODE_CACHE = path.join(path.dirname(KACTL_BIN), 'code-cache.js');
+// From the tree, not the build: the launcher's files are not built.
+const CODE_CACHE = path.resolve(import.meta.dirname, '../../../bin/code-cache.js');
 
 interface Run {
   value: unknown;
