@@ -3,8 +3,10 @@
  * second Unix account (`kactl-other`, made with useradd on first use), and commands run as it.
  * Needs root, as CI runs; elsewhere the tests skip, saying why (`otherUserSkip()`).
  */
-import { execFileSync, spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { execFileSync, spawn, spawnSync, type ChildProcess, type SpawnSyncReturns } from 'node:child_process';
 import fs from 'node:fs';
+import path from 'node:path';
+import { tempDir } from './temp-dir.js';
 
 export const OTHER_USER = 'kactl-other';
 
@@ -16,6 +18,10 @@ export interface OtherUser {
   sh(script: string, options?: { cwd?: string }): string;
   /** Runs a program as the other user and returns what it did. */
   run(program: string, args: readonly string[], options?: { cwd?: string; env?: NodeJS.ProcessEnv }): SpawnSyncReturns<string>;
+  /** Starts a program as the other user (stdout and stderr piped). */
+  start(program: string, args: readonly string[]): ChildProcess;
+  /** A node binary the other user can run (this one, or a copy it can reach). */
+  node(): string;
   /** Makes `file` (a folder, a file or a symbolic link itself) belong to the other user. */
   own(file: string): void;
 }
@@ -37,6 +43,21 @@ export function otherUserSkip(): string | undefined {
 }
 
 let made: OtherUser | undefined;
+let nodeBinary: string | undefined;
+
+/**
+ * This process's node when the other user can run it, else a copy in a folder it can read (the
+ * Node 24 of CI lives under the checkout, which may be closed to other users).
+ */
+function reachableNode(run: OtherUser['run']): string {
+  if (run(process.execPath, ['-e', '0']).status === 0) return process.execPath;
+  const dir = tempDir('kactl-other-node-');
+  fs.chmodSync(dir, 0o755);
+  const copy = path.join(dir, 'node');
+  fs.copyFileSync(process.execPath, copy);
+  fs.chmodSync(copy, 0o755);
+  return copy;
+}
 
 /** The other user, made on first use. Call only when `otherUserSkip()` said nothing. */
 export function otherUser(): OtherUser {
@@ -62,6 +83,13 @@ export function otherUser(): OtherUser {
       const result = run('sh', ['-c', script], options);
       if (result.status !== 0) throw new Error(`as ${OTHER_USER}: sh -c ${JSON.stringify(script)} failed (${result.status}): ${result.stderr}`);
       return result.stdout;
+    },
+    start(program, args) {
+      return spawn(program, [...args], { uid, gid, cwd: '/', env: { PATH: '/usr/local/bin:/usr/bin:/bin' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    },
+    node() {
+      nodeBinary ??= reachableNode(run);
+      return nodeBinary;
     },
     own(file) {
       fs.lchownSync(file, uid, gid);

@@ -12,6 +12,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Context } from '../../context.js';
 import type { SellerOp } from '../../api/seller-catalog/index.js';
+import { hasControl } from '../../io/format.js';
 import { responseOptions } from '../seller/call-options.js';
 
 /** How long a fetched list is reused. */
@@ -22,12 +23,9 @@ interface CacheEntry {
   readonly values: string[];
 }
 
-/** Control characters, and the line and paragraph separators some terminals break lines on. */
-const CONTROL = /[\p{Cc}\u2028\u2029]/u;
-
 /** Whether a value may be offered to the shell as a candidate at all. */
 export function offerable(value: string): boolean {
-  return value !== '' && !CONTROL.test(value);
+  return value !== '' && !hasControl(value);
 }
 
 /** A value the server chose: offerable, and not something the command line would take for an option. */
