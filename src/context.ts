@@ -190,8 +190,10 @@ export class Context {
     if (!this.transportInstance) {
       const { Transport } = await import('./api/transport.js');
       const settings = await this.settings();
+      const ca = await this.trustedAuthority(settings);
       this.transportInstance = new Transport({
         timeoutMs: settings.timeout.value * 1000,
+        ...(ca === undefined ? {} : { ca }),
         signal: this.signal,
         onSandboxNow: (seconds: number) => {
           this.serverClockOffsetMs = seconds * 1000 - this.now();
@@ -200,6 +202,25 @@ export class Context {
       });
     }
     return this.transportInstance;
+  }
+
+  /**
+   * The certificate authority (PEM) the profile trusts, read from its `caFile`: only while the
+   * base URL in use is the profile's own (a `--base-url` elsewhere keeps the system's roots).
+   */
+  private async trustedAuthority(settings: ResolvedSettings): Promise<string | undefined> {
+    const caFile = settings.caFile.value;
+    if (caFile === undefined) return undefined;
+    const profile = await this.currentProfile();
+    if (profile?.baseUrl !== settings.baseUrl.value) return undefined;
+    const fs = await import('node:fs');
+    try {
+      return fs.readFileSync(caFile, 'utf8');
+    } catch (error) {
+      throw new UsageError(`The certificate authority of profile "${settings.profile.value ?? '?'}" (${caFile}) cannot be read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.`, {
+        hints: ['Start its sandbox again (kactl sandbox start --tls) to save it anew, or remove the profile.'],
+      });
+    }
   }
 
   /**

@@ -48,6 +48,11 @@ export interface SellerCallOptions {
   list?: { key: string; emptyMessage: string };
   /** Fields a successful answer must carry (from the catalog's response spec); JSON answers only. */
   expect?: readonly ExpectedField[];
+  /**
+   * A success without `key` whose message matches `pattern` gets `key` from the pattern's first
+   * group (the 2022 server's `upload` says only "File ID <id> Uploaded Successfully").
+   */
+  valueFromMessage?: { key: string; pattern: RegExp };
   /** `text`: ask for the plain-text answer and return it as a string. */
   format?: 'text';
   signal?: AbortSignal;
@@ -191,7 +196,8 @@ export class SellerApi {
     return this.options.rateWindowMs === undefined ? {} : { rateWindowMs: this.options.rateWindowMs };
   }
 
-  private mapAnswer(type: string, answer: Answer & { text: string }, options: SellerCallOptions): Answer & { text: string } {
+  private mapAnswer(type: string, given: Answer & { text: string }, options: SellerCallOptions): Answer & { text: string } {
+    const answer = withValueFromMessage(given, options.valueFromMessage);
     const { body, status } = answer;
     // A 406 to a list is its empty answer whatever the body; anything else must have a boolean
     // `success` and, on success, the fields the operation promises (answer.ts).
@@ -219,4 +225,12 @@ export class SellerApi {
     }
     return answer;
   }
+}
+
+/** The answer with `key` taken from its message, when a success lacks it and the message says it. */
+function withValueFromMessage<T extends Answer>(answer: T, from: SellerCallOptions['valueFromMessage']): T {
+  const { body } = answer;
+  if (from === undefined || body.success !== true || body[from.key] !== undefined) return answer;
+  const found = typeof body.message === 'string' ? from.pattern.exec(body.message)?.[1] : undefined;
+  return found === undefined ? answer : { ...answer, body: { ...body, [from.key]: found } };
 }

@@ -51,6 +51,11 @@ export interface TransportOptions {
   signal?: AbortSignal;
   /** Told the domain clock (Unix seconds) of a kactl sandbox, from its `x-sandbox-now` header. */
   onSandboxNow?: (unixSeconds: number) => void;
+  /**
+   * Certificate authorities (PEM) that HTTPS servers must chain to, instead of the system's: a
+   * `--tls` sandbox's own authority. Not used with `dispatcher`.
+   */
+  ca?: string;
 }
 
 export interface TransportRequest {
@@ -100,7 +105,8 @@ export class Transport {
   constructor(options: TransportOptions = {}) {
     this.ownsDispatcher = options.dispatcher === undefined;
     this.dispatcher =
-      options.dispatcher ?? new Agent({ keepAliveTimeout: KEEP_ALIVE_MS, connect: { timeout: CONNECT_TIMEOUT_MS } });
+      options.dispatcher ??
+      new Agent({ keepAliveTimeout: KEEP_ALIVE_MS, connect: { timeout: CONNECT_TIMEOUT_MS, ...(options.ca === undefined ? {} : { ca: options.ca }) } });
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     this.verbose = options.verbose;
@@ -298,7 +304,9 @@ export function describeFailure(error: unknown, ctx: FailureContext): TransportE
     return make(`Could not reach ${ctx.host}: no route to the host.`, 'unreachable');
   }
   if (codes.some((code) => TLS_CODES.has(code) || code.startsWith('ERR_TLS_') || code.startsWith('ERR_SSL_'))) {
-    return make(`The TLS check of ${ctx.host} failed: ${errorText(error)}.`, 'tls');
+    return make(`The TLS check of ${ctx.host} failed: ${errorText(error)}.`, 'tls', [
+      "A kactl sandbox started with --tls: use the profile it saved (it trusts the sandbox's authority), or set NODE_EXTRA_CA_CERTS to the file `kactl sandbox ca --path` prints.",
+    ]);
   }
   if (ctx.gotHeaders && has('UND_ERR_SOCKET', 'ECONNRESET', 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH', 'EPIPE', 'UND_ERR_ABORTED')) {
     const got = ctx.partial.length;

@@ -25,6 +25,7 @@ export interface SettingsShape {
   sellerRate: number;
   signatureWindow: number;
   hwid: string | undefined;
+  caFile: string | undefined;
 }
 export type SettingKey = keyof SettingsShape;
 
@@ -83,6 +84,7 @@ export const SETTING_SPECS = [
   spec({ key: 'sellerRate', description: 'seller calls per minute (0: no pacing)', fallback: () => DEFAULT_SELLER_RATE }),
   spec({ key: 'signatureWindow', description: 'largest accepted age of a signed answer, seconds', fallback: () => DEFAULT_SIGNATURE_WINDOW }),
   spec({ key: 'hwid', flag: '--hwid', description: 'HWID sent by client commands (default: this machine)' }),
+  spec({ key: 'caFile', description: "certificate authority trusted for HTTPS to the profile's own server, instead of the system's (a --tls sandbox's)" }),
 ] as const;
 
 /**

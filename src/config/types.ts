@@ -38,6 +38,11 @@ export interface ProfileData {
   timeout?: number;
   /** HWID sent by client commands instead of this machine's identifier. */
   hwid?: string;
+  /**
+   * A certificate authority (PEM file) trusted for HTTPS instead of the system's, for this
+   * profile's own base URL only: what `kactl sandbox start --tls` saves for its authority.
+   */
+  caFile?: string;
   /** Bearer token of a sandbox's admin routes (outbox), saved by `kactl sandbox start`. */
   adminToken?: string;
   session?: StoredSession;

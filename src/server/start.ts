@@ -2,10 +2,11 @@
  * startSandbox(options): open (or create) the store, seed it, start the HTTP server, and hand
  * back the ready line of docs/contracts.md ("Sandbox start") plus a clean `close()`.
  */
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Server } from 'node:net';
 import { clientHandlers } from './client/index.js';
 import { clientPages } from './client/pages.js';
+import { domainNow } from './domain/clock.js';
+import { sweepPanelSignIns } from './domain/panel-sign-ins.js';
 import { panelPages } from './panel/panel-pages.js';
 import { resellerPages } from './reseller/shop-hook.js';
 import type { HandlerTable } from './dispatch/types.js';
@@ -18,6 +19,9 @@ import { openStore, type Store } from './store/store.js';
 
 export { SandboxConfigError };
 
+/** How often expired customer panel sign-ins are dropped. */
+const PANEL_SWEEP_MS = 60_000;
+
 export interface SandboxOptions {
   /** Interface to listen on. Default `127.0.0.1`. */
   readonly host?: string;
@@ -29,7 +33,11 @@ export interface SandboxOptions {
   readonly appName?: string | undefined;
   readonly ownerid?: string | undefined;
   readonly sellerKey?: string | undefined;
-  /** Status of `success:false` answers: 400 (spec, default) or 200 (the hosted service's habit). */
+  /**
+   * Status of `success:false` answers: 200, the hosted service's habit (default; the seller API's
+   * empty lists, unknown key and refused apps keep the hosted 406 / 404 / 403), or 400, the
+   * spec-strict mode (docs/design.md, "HTTP status of a failure").
+   */
   readonly failureStatus?: 200 | 400;
   /** Enforce the client (200/min per app) and seller (120/min per key) rate limits. Default true. */
   readonly rateLimit?: boolean;
@@ -46,6 +54,12 @@ export interface SandboxOptions {
   readonly now?: () => number;
   /** Diagnostic lines (one per request, errors). Never receives secrets. Default: dropped. */
   readonly log?: (line: string) => void;
+  /**
+   * Serve HTTPS: a certificate for `hostname` (default kactl.test), localhost, 127.0.0.1 and ::1,
+   * made at start and signed by the certificate authority of the kactl data folder `dataDir`
+   * (made there on first use; see tls/authority.ts).
+   */
+  readonly tls?: { readonly dataDir: string; readonly hostname?: string | undefined };
   /** Extra or replacement handlers and pages, merged over the built-in ones (tests, experiments). */
   readonly handlers?: { readonly client?: HandlerTable; readonly seller?: HandlerTable; readonly pages?: readonly PageRoute[] };
 }
@@ -63,6 +77,10 @@ export interface SandboxInfo {
   /** Ed25519 public key, 64 hex characters (raw 32 bytes). */
   readonly publicKey: string;
   readonly adminToken: string;
+  /** HTTPS only: the certificate authority's certificate (PEM file) clients must trust. */
+  readonly caFile?: string;
+  /** HTTPS only: the host name the certificate names besides localhost and the loopback addresses. */
+  readonly hostname?: string;
 }
 
 export interface RunningSandbox {
@@ -86,6 +104,8 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   if (typeof options.data !== 'string' || options.data.trim() === '') throw new SandboxConfigError('--data must be a file path or :memory:.');
   const clock = options.now ?? Date.now;
   const log = options.log ?? (() => undefined);
+  // Before the store opens: a bad host name or a damaged authority leaves nothing to close.
+  const tls = options.tls === undefined ? undefined : await serverCertificate(options.tls, host, clock());
 
   const store = openStore(options.data);
   let baseUrl = '';
@@ -98,26 +118,32 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
       clientHandlers: { ...clientHandlers, ...options.handlers?.client },
       sellerHandlers: { ...sellerHandlers, ...options.handlers?.seller },
       pages: [...(options.handlers?.pages ?? []), ...clientPages, ...resellerPages, ...panelPages],
-      options: { failureStatus: options.failureStatus ?? 400, rateLimit: options.rateLimit ?? true, trustProxy: options.trustProxy ?? false },
+      options: { failureStatus: options.failureStatus ?? 200, rateLimit: options.rateLimit ?? true, trustProxy: options.trustProxy ?? false },
       clock,
       log,
       baseUrl: () => baseUrl,
       cors: options.cors ?? isLoopbackHost(host),
       panelUrl: () => options.panelUrl ?? baseUrl,
+      ...(tls ? { tls: { cert: tls.certPem, key: tls.keyPem } } : {}),
     });
     await listen(sandbox.server, host, port);
     const bound = sandbox.server.address() as AddressInfo;
-    baseUrl = formatBaseUrl(host, bound.port);
+    const scheme = tls ? 'https' : 'http';
+    baseUrl = formatBaseUrl(scheme, host, bound.port);
     const exposed = !isLoopbackHost(host);
     const info: SandboxInfo = {
       baseUrl,
-      ...(exposed ? { listen: `http://${bound.address.includes(':') ? `[${bound.address}]` : bound.address}:${bound.port}` } : {}),
+      ...(exposed ? { listen: `${scheme}://${bound.address.includes(':') ? `[${bound.address}]` : bound.address}:${bound.port}` } : {}),
       app: { name: app.name, ownerid: app.ownerid, secret: app.secret, version: app.ver },
       sellerKey: app.sellerKey,
       publicKey: identity.publicKey,
       adminToken: identity.adminToken,
+      ...(tls ? { caFile: tls.caFile, hostname: tls.hostname } : {}),
     };
     log(`sandbox listening on ${baseUrl} (store ${store.location})`);
+    // Expired panel sign-ins go on a timer, not on a visitor's request; it never keeps the process alive.
+    const sweeper = setInterval(() => sweepPanelSignIns(store, domainNow(store, clock())), PANEL_SWEEP_MS);
+    sweeper.unref();
     let closing: Promise<void> | undefined;
     return {
       baseUrl,
@@ -125,6 +151,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
       info,
       store,
       close: () => {
+        clearInterval(sweeper);
         closing ??= sandbox.shutdown().finally(() => store.close());
         return closing;
       },
@@ -152,7 +179,28 @@ function isLoopbackHost(host: string): boolean {
 }
 
 /** A URL clients can reach: a wildcard host is reached through loopback; IPv6 gets brackets. */
-function formatBaseUrl(host: string, port: number): string {
+function formatBaseUrl(scheme: 'http' | 'https', host: string, port: number): string {
   const reachable = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host;
-  return `http://${reachable.includes(':') ? `[${reachable}]` : reachable}:${port}`;
+  return `${scheme}://${reachable.includes(':') ? `[${reachable}]` : reachable}:${port}`;
+}
+
+/** The certificate an HTTPS sandbox serves, signed by the data folder's authority. */
+async function serverCertificate(tls: NonNullable<SandboxOptions['tls']>, host: string, now: number): Promise<{ certPem: string; keyPem: string; caFile: string; hostname: string }> {
+  const { checkTlsHostname, certificateNames, DEFAULT_TLS_HOSTNAME } = await import('./tls/names.js');
+  const { issueServerCertificate } = await import('./tls/server-certificate.js');
+  const { AuthorityError, loadOrCreateAuthority } = await import('./tls/authority.js');
+  let hostname: string;
+  try {
+    hostname = checkTlsHostname(tls.hostname ?? DEFAULT_TLS_HOSTNAME);
+  } catch (error) {
+    throw new SandboxConfigError((error as Error).message);
+  }
+  try {
+    const authority = await loadOrCreateAuthority(tls.dataDir, now);
+    const certificate = await issueServerCertificate(authority, certificateNames(hostname, host), now);
+    return { certPem: certificate.certPem, keyPem: certificate.keyPem, caFile: authority.certFile, hostname };
+  } catch (error) {
+    if (error instanceof AuthorityError) throw new SandboxConfigError(error.message);
+    throw error;
+  }
 }

@@ -11,16 +11,15 @@
  * Skipped, saying why, only when no Chromium binary exists (and the other-user case when not
  * root).
  */
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM, field, launchChromium, text } from '../helpers/chromium.js';
 import { startE2ESandbox, type E2ESandbox } from '../helpers/e2e.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { otherUser, otherUserSkip } from '../helpers/other-user.js';
 import { freePort, startWebLoader } from '../helpers/web-loader.js';
 
-const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((candidate) => existsSync(candidate));
 const SLOW = 120_000;
 const HWID = 'browser-test-hwid-0000-0000-0001';
 const EMAIL = 'erin@example.com';
@@ -51,17 +50,6 @@ async function shot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join(shots, `${name}.png`), fullPage: true });
 }
 
-/** The field a label names, as assistive technology finds it (fails when the label is missing). */
-async function field(page: Page, label: string) {
-  const handle = await page.waitForSelector(`::-p-aria(${label}[role="textbox"])`, { timeout: 5000 });
-  if (handle === null) throw new Error(`no field labelled ${label}`);
-  return handle;
-}
-
-async function text(page: Page): Promise<string> {
-  return page.$eval('body', (el) => (el as unknown as { innerText: string }).innerText);
-}
-
 beforeAll(async () => {
   if (CHROMIUM === undefined) return;
   // KACTL_KEEP_SCREENSHOTS=DIR keeps them for a person to look at; else the temp folder goes.
@@ -72,8 +60,7 @@ beforeAll(async () => {
   const sid = await newSession();
   const reg = await client('register', { sessionid: sid, username: 'erin', pass: 'erin-pass-123', key: key!, email: EMAIL, hwid: HWID });
   expect(reg['success'], JSON.stringify(reg)).toBe(true);
-  const puppeteer = (await import('puppeteer-core')).default;
-  browser = await puppeteer.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--headless=new'] });
+  browser = await launchChromium();
 }, SLOW);
 
 afterAll(async () => {

@@ -21,55 +21,16 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { runnableBlocks, shellScript } from '../helpers/markdown-blocks.js';
+import { killRegisteredSandboxes } from '../helpers/leftover-sandboxes.js';
 import { KACTL_BIN } from '../helpers/run-kactl.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 const README = process.env.KACTL_README ?? path.resolve(path.dirname(KACTL_BIN), '..', 'README.md');
 
-export interface ShellBlock {
-  /** 1-based line of the opening fence. */
-  readonly line: number;
-  readonly code: string;
-}
-
-/** The ```sh blocks of a Markdown text, without the ones marked `no-test`. */
-export function runnableBlocks(markdown: string): ShellBlock[] {
-  const blocks: ShellBlock[] = [];
-  const lines = markdown.split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    const open = /^```(\S*)\s*(.*)$/.exec(lines[i]!);
-    if (!open) continue;
-    const start = i;
-    const body: string[] = [];
-    for (i++; i < lines.length && !/^```\s*$/.test(lines[i]!); i++) body.push(lines[i]!);
-    const [lang, info] = [open[1]!, open[2]!.split(/\s+/)];
-    if (lang === 'sh' && !info.includes('no-test')) blocks.push({ line: start + 1, code: body.join('\n') });
-  }
-  return blocks;
-}
-
-/** One script: each block announces itself on stderr, so a failure names its block. */
-function scriptOf(blocks: readonly ShellBlock[]): string {
-  const parts = blocks.map((block) => `echo "::: README.md block at line ${block.line}" >&2\n${block.code}\n`);
-  return `set -euo pipefail\n${parts.join('\n')}\necho "::: README.md: every block ran" >&2\n`;
-}
-
 const dataDirs: string[] = [];
 
-function killLeftovers(): void {
-  for (const dataDir of dataDirs) {
-    const registry = path.join(dataDir, 'sandboxes');
-    for (const name of fs.existsSync(registry) ? fs.readdirSync(registry) : []) {
-      if (!name.endsWith('.json')) continue;
-      try {
-        process.kill((JSON.parse(fs.readFileSync(path.join(registry, name), 'utf8')) as { pid: number }).pid, 'SIGKILL');
-      } catch {
-        // gone already
-      }
-    }
-  }
-}
-afterAll(killLeftovers);
+afterAll(() => killRegisteredSandboxes(dataDirs));
 
 function run(command: string, args: readonly string[], options: { cwd: string; env: Record<string, string>; input?: string; timeoutMs: number }): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
@@ -114,7 +75,7 @@ describe(`the README (${path.basename(README)}) as pasted`, () => {
       KACTL_CONFIG_DIR: config!,
       KACTL_DATA_DIR: data!,
     };
-    const result = await run('bash', ['-c', scriptOf(blocks)], { cwd: work!, env, timeoutMs: 170_000 });
+    const result = await run('bash', ['-c', shellScript(blocks, 'README.md')], { cwd: work!, env, timeoutMs: 170_000 });
     const stopped = await run('bash', ['-c', 'kactl sandbox stop --all'], { cwd: work!, env, timeoutMs: 30_000 });
     expect(result.code, `README block failed (the last "::: README.md block" line names it):\n${result.stderr}`).toBe(0);
     expect(result.stderr).toContain('::: README.md: every block ran');

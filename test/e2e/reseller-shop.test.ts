@@ -2,7 +2,8 @@
  * The reseller shop hook and reseller balances, through kactl against a real sandbox:
  * `kactl reseller simulate-sale` posts each shop's signed payload to `/api/reseller/`; a sale
  * without --expiry adds to the reseller's balance by product, one with --expiry answers the keys
- * one a line; bad signatures, unknown resellers and unset products get the `Failure: …` text.
+ * one a line (lasting the sold product's duration); bad signatures, unknown resellers and unset
+ * products get the `Failure: …` text.
  * `licenses create --owner RESELLER` spends that balance and is refused when it runs out.
  * On the old code `/api/reseller/` answered 404 and `reseller` was an unknown command.
  */
@@ -48,13 +49,18 @@ describe('reseller shop hook (e2e)', () => {
     expect(noUnitId.stderr).toContain('No shoppy week product id is stored; set one with `kactl app set --shoppy-week-product ID`.');
     expect((await sale('sellix', ['--quantity', '1'])).code).toBe(2);
 
-    const keys = await sale('shoppy', ['--product', 'whatever', '--quantity', '4', '--expiry', '30', '--level', '1']);
+    // Keys last what the sold product stands for (Shoppy's day product: 1 day).
+    const keys = await sale('shoppy', ['--product', 'shoppy-day', '--quantity', '4', '--expiry', '1', '--level', '1']);
     expect(keys.code, keys.stderr).toBe(0);
     const lines = keys.stdout.trim().split('\n');
     expect(lines).toHaveLength(4);
     for (const key of lines) expect(key).toMatch(/^[A-Za-z0-9]{6}(-[A-Za-z0-9]{6}){5}$/);
     const info = await sb.json<{ genby?: string; usedby?: unknown }>(['licenses', 'info', lines[0]!, '--json']);
     expect(JSON.stringify(info)).toContain('bob');
+    // The URL cannot make them last longer than the product.
+    const longer = await sale('shoppy', ['--product', 'shoppy-day', '--quantity', '1', '--expiry', '30']);
+    expect(longer.code).toBe(1);
+    expect(longer.stderr).toContain('Failure: expiry=30 does not match the day product (1 days)');
   }, SLOW);
 
   it('refusals: wrong secret, unknown reseller, unset product, bad flags', async () => {

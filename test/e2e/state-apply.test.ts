@@ -1,8 +1,8 @@
 /**
  * `kactl apply`, `export` and `restore` through the built CLI against real sandboxes: a second
  * apply plans nothing; export → apply to an empty sandbox clones the app; --prune backs up and
- * restore puts back; a failure half way says what was done; the hosted habit of HTTP 200
- * failures changes nothing.
+ * restore puts back; a failure half way says what was done; a spec-strict sandbox (HTTP 400
+ * failures) changes nothing.
  */
 import fs from 'node:fs';
 import http from 'node:http';
@@ -179,8 +179,8 @@ describe('kactl apply against a failing or hosted-like server', () => {
     }
   });
 
-  it('works against a sandbox that answers failures with HTTP 200, like the hosted service', async () => {
-    const sb = await startE2ESandbox({ args: ['--failure-status', '200'] });
+  it('works against a spec-strict sandbox that answers failures with HTTP 400', async () => {
+    const sb = await startE2ESandbox({ args: ['--failure-status', '400'] });
     try {
       const plan = await sb.json<PlanAnswer>(['apply', '-f', FIXTURE], { env: ENV });
       expect(plan.notDone).toEqual([]);

@@ -32,3 +32,18 @@ export async function panelSetup(sb: TestSandbox): Promise<string> {
   expect(link).toBe(`${sb.baseUrl}/panel/${encodeURIComponent(sb.app().owner)}/${encodeURIComponent(sb.app().name)}/`);
   return new URL(link).pathname;
 }
+
+/** A new browser signed in to the panel at `base` (no 2FA); fails unless the sign-in is accepted. */
+export async function signedInBrowser(sb: TestSandbox, base: string, username: string, password: string): Promise<PanelBrowser> {
+  const browser = new PanelBrowser(sb);
+  const form = await browser.get(base);
+  const signIn = await browser.post(`${base}login`, { username, password, form_token: formToken(form) });
+  expect(signIn.status, signIn.text).toBe(303);
+  expect(await isSignedIn(browser, base, username)).toBe(true);
+  return browser;
+}
+
+/** Whether the browser's cookie shows `username`'s dashboard. */
+export async function isSignedIn(browser: PanelBrowser, base: string, username: string): Promise<boolean> {
+  return (await browser.get(base)).text.includes(`Signed in as <strong>${username}</strong>`);
+}

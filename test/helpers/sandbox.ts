@@ -11,9 +11,13 @@
  *   await sb.seller('fetchallkeys');                              // sellerkey added
  *   await sb.advance(16 * 60);                                    // POST /sandbox/clock advance=960
  *
+ * `startTestSandbox({ tls: { dataDir } })` serves HTTPS; the helpers then trust only its authority.
+ *
  * For handler-level tests without HTTP, `openTestStore()` gives a seeded in-memory store.
  */
 import { verify } from 'node:crypto';
+import fs from 'node:fs';
+import { Agent as UndiciAgent, fetch as undiciFetch, type RequestInit as UndiciRequestInit } from 'undici';
 import { afterAll } from 'vitest';
 import { startSandbox, type SandboxInfo, type SandboxOptions } from '../../src/server/start.js';
 import { openStore, type Store } from '../../src/server/store/store.js';
@@ -125,7 +129,12 @@ export async function startTestSandbox(options: TestSandboxOptions = {}): Promis
   const running = await startSandbox({ host: '127.0.0.1', port: 0, data: ':memory:', rateLimit: false, ...options });
   const { info } = running;
 
-  const request = async (pathAndQuery: string, init?: RequestInit): Promise<HttpResult> => toResult(await fetch(`${info.baseUrl}${pathAndQuery}`, init));
+  // An HTTPS sandbox (`tls` option) is reached trusting only its own authority, as its profile does.
+  const trusting = info.caFile === undefined ? undefined : new UndiciAgent({ connect: { ca: fs.readFileSync(info.caFile, 'utf8') } });
+  const request = async (pathAndQuery: string, init?: RequestInit): Promise<HttpResult> =>
+    trusting === undefined
+      ? toResult(await fetch(`${info.baseUrl}${pathAndQuery}`, init))
+      : toResult(await undiciFetch(`${info.baseUrl}${pathAndQuery}`, { ...(init as UndiciRequestInit), dispatcher: trusting }));
 
   const client: TestSandbox['client'] = (type, params = {}, opts = {}) => {
     const all = { type, name: info.app.name, ownerid: info.app.ownerid, ...params };
@@ -187,6 +196,7 @@ export async function startTestSandbox(options: TestSandboxOptions = {}): Promis
       if (closed) return;
       closed = true;
       await running.close();
+      await trusting?.close();
     },
   };
   open.push(sandbox);

@@ -57,7 +57,9 @@ describe('customer panel', () => {
     const sid = await sb.init();
     expect((await sb.client('login', { sessionid: sid, username: 'carol', pass: 'new-pass-22', hwid: 'HWID-00000000000000000000001' })).json.success).toBe(true);
 
-    expect((await browser.post(`${base}logout`, { form_token: formToken(page) })).status).toBe(303);
+    // The password change replaced this browser's sign-in (and its form token).
+    expect((await browser.post(`${base}logout`, { form_token: formToken(page) })).status).toBe(403);
+    expect((await browser.post(`${base}logout`, { form_token: formToken(await browser.get(base)) })).status).toBe(303);
     expect((await browser.get(base)).text).toContain('<label for="password">Password</label>');
   });
 

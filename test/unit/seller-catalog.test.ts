@@ -66,7 +66,7 @@ const EXPECTED: Readonly<Record<string, readonly [SellerGroup, string]>> = {
   unmuteuser: ['chats', 'user*'],
   fetchallmutes: ['chats', ''],
   upload: ['files', 'url*'],
-  editfile: ['files', 'id* url* authed*'],
+  editfile: ['files', 'id* url* authed'],
   fetchfile: ['files', 'id*'],
   fetchallfiles: ['files', ''],
   delfile: ['files', 'fileid*'],

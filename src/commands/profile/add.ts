@@ -1,4 +1,5 @@
 /** `kactl profile add NAME …`: create a profile, or update the fields given on an existing one. */
+import path from 'node:path';
 import { Option, type Command } from 'commander';
 import type { Context } from '../../context.js';
 import type { ProfileData } from '../../config/types.js';
@@ -35,6 +36,7 @@ export function registerProfileAdd(group: Command, ctx: Context): void {
     .option('--signature-window <seconds>', 'largest accepted age of a signed answer (default 60)', parsePositiveInt)
     .option('--timeout <duration>', 'request timeout, e.g. 15s', parseDurationSeconds)
     .option('--hwid <hwid>', 'HWID client commands send (default: this machine)')
+    .option('--ca-file <file>', "certificate authority (PEM) trusted instead of the system's for HTTPS to this profile's server, e.g. a --tls sandbox's", (raw: string) => path.resolve(raw))
     .option('--use', 'make it the active profile')
     .addHelpText(
       'after',

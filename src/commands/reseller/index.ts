@@ -20,8 +20,8 @@ export function registerResellerCommands(program: Command, ctx: Context): void {
     .option('--product <id>', 'the product id (SellApp: the listing slug) the seller stored for a balance duration')
     .option('--unit <unit>', "instead of --product: the shop's product id stored for day, week, month or lifetime (read with the seller key)")
     .requiredOption('--quantity <n>', 'how many keys were bought (1 to 100)')
-    .option('--expiry <days>', 'make that many keys lasting DAYS instead of adding balance')
-    .option('--level <n>', 'license level of the keys made with --expiry', '1')
+    .option('--expiry <days>', 'make keys instead of adding balance; DAYS must be what the product stands for (day 1, week 7, month 30, lifetime as set in the app), or the hook refuses the sale')
+    .option('--level <n>', "with --expiry: the level the shop's URL names; the hook refuses the sale unless it is the reseller's key level (default: not sent)")
     .option('--shop-secret-stdin', "read the shop's webhook secret from stdin (else KACTL_SHOP_SECRET, else a prompt)")
     .option('--url <url>', 'the hook to post to (default: <profile base URL>/api/reseller/)')
     .addHelpText(

@@ -40,7 +40,8 @@ export async function simulateSaleRun(ctx: Context, options: Record<string, stri
   const quantity = wholeNumber(options['quantity'] as string | undefined, '--quantity', 1, 100);
   const expiryText = options['expiry'] as string | undefined;
   if (expiryText !== undefined && !(Number(expiryText) > 0)) throw new UsageError('--expiry takes a positive number of days.');
-  const level = wholeNumber(options['level'] as string | undefined, '--level', 0, 999_999);
+  const levelText = options['level'] as string | undefined;
+  const level = levelText === undefined ? undefined : wholeNumber(levelText, '--level', 0, 999_999);
   const product = await productId(ctx, shop as ShopName, options);
 
   const settings = await ctx.settings();
@@ -56,7 +57,8 @@ export async function simulateSaleRun(ctx: Context, options: Record<string, stri
   hook.searchParams.set('app', appSecret);
   if (expiryText !== undefined) {
     hook.searchParams.set('expiry', expiryText);
-    hook.searchParams.set('level', String(level));
+    // A hook takes the level from the reseller's key levels; sending one only asks it to check.
+    if (level !== undefined) hook.searchParams.set('level', String(level));
   }
   const { body, headers } = signedSale(shop as ShopName, secret, { reseller: String(options['reseller']), product, quantity });
   const shown = new URL(hook);

@@ -6,6 +6,8 @@ import { registerSandboxOutbox } from './outbox.js';
 import { registerSandboxClock } from './clock.js';
 import { registerSandboxStatus } from './status.js';
 import { registerSandboxStop } from './stop.js';
+import { registerSandboxCa } from './ca.js';
+import { registerSandboxConnect } from './connect.js';
 
 export function registerSandboxCommands(program: Command, ctx: Context): void {
   const group = program
@@ -22,4 +24,6 @@ email it would send (magic links, one-time codes, password resets) in an outbox.
   registerSandboxStop(group, ctx);
   registerSandboxOutbox(group, ctx);
   registerSandboxClock(group, ctx);
+  registerSandboxCa(group, ctx);
+  registerSandboxConnect(group, ctx);
 }

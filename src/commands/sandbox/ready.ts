@@ -43,6 +43,9 @@ export async function announceReady(ctx: Context, report: ReadyReport, options: 
       `  app ${info.app.name}   ownerid ${info.app.ownerid}   version ${info.app.version}`,
       `  public key ${info.publicKey}`,
       `  secret ${maskValue('secret', info.app.secret)}   seller key ${maskValue('sellerkey', info.sellerKey)}   (--json prints them in full)`,
+      info.caFile !== undefined
+        ? `  https: certificate for ${info.hostname ?? '?'}, localhost, 127.0.0.1, ::1, signed by the authority in ${info.caFile} (trusted by the profile; for your program: kactl sandbox ca --help)`
+        : '',
       `  store ${report.data}`,
       report.logFile ? `  log ${report.logFile}` : '',
       profileLine(report),

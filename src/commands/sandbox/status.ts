@@ -17,6 +17,8 @@ export function registerSandboxStatus(group: Command, ctx: Context): void {
         data: entry.data,
         log: entry.logFile ?? null,
         startedAt: entry.startedAt,
+        hostname: entry.hostname ?? null,
+        caFile: entry.caFile ?? null,
       }));
       if (ctx.output.wantsJson) return ctx.output.json(entries);
       if (entries.length === 0 && ctx.output.isHuman) return ctx.output.note('No sandbox is running (start one with: kactl sandbox start --detach).');

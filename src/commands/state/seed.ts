@@ -10,16 +10,22 @@ export async function seedSandbox(ctx: Context, info: SandboxInfo, file: string)
   const { readStateFile, applyState } = await import('./apply.js');
   const state = await readStateFile(ctx, file);
   const { SellerApi } = await import('../../api/seller-api.js');
+  // An HTTPS sandbox is reached trusting its own authority, as its profile (not saved yet) will.
+  const own = info.caFile === undefined ? undefined : new (await import('../../api/transport.js')).Transport({ ca: (await import('node:fs')).readFileSync(info.caFile, 'utf8'), signal: ctx.signal });
   const api = new SellerApi({
     baseUrl: info.baseUrl,
     sellerKey: info.sellerKey,
     // The sandbox is ours and fresh: its own limit (if on) is what pacing would guard against.
     ratePerMinute: 0,
-    transport: await ctx.transport(),
+    transport: own ?? (await ctx.transport()),
     warn: (line: string) => ctx.output.warn(line),
     now: ctx.now,
     signal: ctx.signal,
   });
-  const { changed } = await applyState(ctx, api, state, { source: file, quiet: true });
-  ctx.output.note(`Seeded from ${file}: ${changed} change${changed === 1 ? '' : 's'}.`);
+  try {
+    const { changed } = await applyState(ctx, api, state, { source: file, quiet: true });
+    ctx.output.note(`Seeded from ${file}: ${changed} change${changed === 1 ? '' : 's'}.`);
+  } finally {
+    await own?.close();
+  }
 }

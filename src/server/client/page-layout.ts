@@ -34,9 +34,14 @@ export function html(strings: TemplateStringsArray, ...values: readonly (string 
   return new Html(out);
 }
 
-/** `2026-01-01 00:15 UTC`: the sandbox's own time zone never shows in a page. */
+/**
+ * `2026-01-01 00:15 UTC`: the sandbox's own time zone never shows in a page. A time past what a
+ * Date can hold (a store written before expiries were capped) is said so instead of failing the page.
+ */
 export function formatUtc(unix: number): string {
-  return `${new Date(unix * 1000).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+  const date = new Date(unix * 1000);
+  if (Number.isNaN(date.getTime())) return unix > 0 ? 'never (too far ahead to show)' : 'unknown';
+  return `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }
 
 const STYLE = `

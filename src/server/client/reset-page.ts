@@ -1,10 +1,12 @@
 /**
  * The page a `forgot` email links to: `GET /sandbox/reset/<secret>` shows a form (new password
  * twice, no JavaScript); `POST` to the same URL with `password` and `confirm` sets it. Passwords
- * are read as the API reads `pass` (trimmed, tags stripped), so the new one logs in as typed.
+ * are read as the API reads `pass` (trimmed, tags stripped), so the new one logs in as typed, and
+ * follow the same rules as at register (domain/password-rules.ts).
  */
 import { getApp } from '../domain/apps.js';
 import { hashPassword } from '../domain/passwords.js';
+import { newPasswordProblem } from '../domain/password-rules.js';
 import { completePasswordReset, findPasswordReset, passwordResetPath, passwordResetState, type PasswordResetRow } from '../domain/password-resets.js';
 import type { Params } from '../dispatch/params.js';
 import type { PageContext, PageReply, PageRoute } from '../http/pages.js';
@@ -63,6 +65,8 @@ async function submit(ctx: PageContext, params: Params): Promise<PageReply> {
   const confirm = params.get('confirm');
   if (password === undefined || confirm === undefined) return form(ctx, row, RESET_PAGE_MESSAGES.missing);
   if (password !== confirm) return form(ctx, row, RESET_PAGE_MESSAGES.mismatch);
+  const problem = newPasswordProblem(ctx.store, getApp(ctx.store, row.appId), password);
+  if (problem !== undefined) return form(ctx, row, problem.message);
 
   const passwordHash = await hashPassword(password);
   const done = completePasswordReset(ctx.store, secret, passwordHash, ctx.now);

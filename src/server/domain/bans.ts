@@ -6,6 +6,7 @@
 import type { Store } from '../store/store.js';
 import { addBlacklist, deleteBlacklist } from './blacklists.js';
 import { isLoopbackIp } from './ip.js';
+import { endPanelSignInsOf } from './panel-sign-ins.js';
 import type { UserRow } from './rows.js';
 import { findUser } from './users.js';
 
@@ -16,12 +17,18 @@ export interface BanTargets {
   readonly ip?: string | null | undefined;
 }
 
-/** Bans `username` with `reason` and blacklists `targets`. Returns the user, or undefined if unknown. */
+/**
+ * Bans `username` with `reason` and blacklists `targets`; the user's customer panel sign-ins end
+ * (their client sessions are the caller's choice: the client `ban` keeps its own, as the real
+ * service). Returns the user, or undefined if unknown.
+ */
 export function banUser(store: Store, appId: number, username: string, reason: string, targets: BanTargets): UserRow | undefined {
   return store.tx(() => {
     const user = findUser(store, appId, username);
     if (user === undefined) return undefined;
     store.run('UPDATE users SET banned = ? WHERE id = ?', reason, user.id);
+    // Signed out of the customer panel for good: an unban must not bring the old sign-in back.
+    endPanelSignInsOf(store, appId, user.id);
     if (targets.hwid) addBlacklist(store, appId, 'hwid', targets.hwid);
     if (targets.ip && !isLoopbackIp(targets.ip)) addBlacklist(store, appId, 'ip', targets.ip);
     return { ...user, banned: reason };

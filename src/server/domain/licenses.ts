@@ -24,7 +24,15 @@ export interface NewLicenses {
   readonly expires: number;
 }
 
-export type GenerateFailure = 'exists' | 'exhausted';
+export type GenerateFailure = 'exists' | 'exhausted' | 'duration';
+
+/**
+ * Longest duration a key may grant: 100,000 days (about 274 years), past any "lifetime" a seller
+ * means, and far short of what a date can hold, so a subscription made from it still shows
+ * (`expiry=1e300` once stored 8.64e304 seconds and broke that user's panel page).
+ */
+export const MAX_KEY_DAYS = 100_000;
+export const KEY_DURATION_MESSAGE = `Key duration must be at most ${MAX_KEY_DAYS} days`;
 
 /** How many random draws a single key may take before the mask is deemed used up. */
 const MAX_DRAWS_PER_KEY = 50;
@@ -35,13 +43,16 @@ class MaskExhaustedError extends Error {}
 /**
  * Creates `amount` new unused keys (default 1) in one transaction, each unique within the app.
  * Fails with `exists` when a fixed key (no `*`) is taken, `exhausted` when the mask cannot
- * make that many new keys (nothing is kept then).
+ * make that many new keys (nothing is kept then), `duration` past MAX_KEY_DAYS (the seller
+ * layer refuses durations of zero or less itself).
  */
 export function generateLicenses(store: Store, appId: number, input: NewLicenses, now: number): Outcome<string[], GenerateFailure> {
   const mask = normalizeMask(input.mask);
   const amount = input.amount ?? 1;
   const character = input.character ?? 1;
   const exhausted = failure('exhausted', 'The mask cannot make that many different keys');
+  const expires = Math.round(input.expires);
+  if (!Number.isFinite(expires) || expires > MAX_KEY_DAYS * 86_400) return failure('duration', KEY_DURATION_MESSAGE);
   if (amount > maskCapacity(mask, character)) return exhausted;
   try {
     return store.tx(() => {
@@ -52,7 +63,7 @@ export function generateLicenses(store: Store, appId: number, input: NewLicenses
         if (key === undefined) throw new MaskExhaustedError();
         store.run(
           "INSERT INTO licenses (appId, key, note, expires, status, level, genby, gendate) VALUES (?, ?, ?, ?, 'Not Used', ?, ?, ?)",
-          appId, key, input.note ?? null, Math.round(input.expires), input.level ?? '1', input.genby ?? 'SellerAPI', now,
+          appId, key, input.note ?? null, expires, input.level ?? '1', input.genby ?? 'SellerAPI', now,
         );
         keys.push(key);
       }

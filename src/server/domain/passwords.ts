@@ -38,6 +38,21 @@ export async function verifyPassword(password: string, stored: string): Promise<
   return timingSafeEqual(actual, expected);
 }
 
+/** A hash of a random password with today's parameters, made once: what an unknown user is checked against. */
+let dummyHash: Promise<string> | undefined;
+
+/**
+ * Whether `password` matches `stored`; with no stored hash (no such user, or a user without a
+ * password) a dummy hash is checked all the same and the answer is false, so the time taken does
+ * not tell whether the username exists.
+ */
+export async function verifyPasswordOrDummy(password: string, stored: string | null | undefined): Promise<boolean> {
+  if (stored !== null && stored !== undefined) return verifyPassword(password, stored);
+  dummyHash ??= hashPassword(randomBytes(16).toString('base64'));
+  await verifyPassword(password, await dummyHash);
+  return false;
+}
+
 function isSaneParam(value: number | undefined, max: number): value is number {
   return value !== undefined && Number.isInteger(value) && value > 0 && value <= max;
 }

@@ -8,7 +8,6 @@
  * used, the nineteen others find it used. Only the slow password hashing runs before the
  * transaction (outside it nothing is written).
  */
-import { isLeakedPassword } from './leaked-passwords.js';
 import type { Store } from '../store/store.js';
 import { isBlacklisted } from './blacklists.js';
 import { findLicense, markLicenseUsed } from './licenses.js';
@@ -16,6 +15,7 @@ import { checkHwidRules, loginUser, SESSION_NOT_FOUND_MESSAGE, type LoginFailure
 import { appMessage } from './messages.js';
 import { failure, success, type Failure, type Outcome } from './outcome.js';
 import { hashPassword } from './passwords.js';
+import { newPasswordProblem } from './password-rules.js';
 import type { AppRow, LicenseRow, SessionRow } from './rows.js';
 import { findLiveSession, validateSession } from './sessions.js';
 import { subscriptionsAtLevel } from './subscriptions.js';
@@ -43,6 +43,7 @@ export type RegisterFailure =
   | 'keytoolong'
   | 'untooshort'
   | 'passwordmissing'
+  | 'passwordtoolong'
   | 'pwleaked'
   | 'usernametaken'
   | 'keynotfound'
@@ -71,9 +72,8 @@ function registerRefusal(store: Store, app: AppRow, input: RegisterInput): Failu
   if (username.length > MAX_USERNAME_LENGTH) return failure('usernametoolong', 'Username must be shorter than 70 characters');
   if ((input.key ?? '').length > MAX_KEY_LENGTH) return failure('keytoolong', 'Key must be shorter than 70 characters');
   if (username.length < Math.max(1, app.minUsernameLength)) return failure('untooshort', msg('unTooShort'));
-  // The source would hash an empty password; an account anyone can claim is not worth copying.
-  if (input.pass === undefined) return failure('passwordmissing', 'No password provided');
-  if (app.blockLeakedPasswords && isLeakedPassword(input.pass)) return failure('pwleaked', msg('pwLeaked'));
+  const passwordProblem = newPasswordProblem(store, app, input.pass);
+  if (passwordProblem !== undefined) return failure(passwordProblem.code, passwordProblem.message);
   if (findUser(store, app.id, username) !== undefined) return failure('usernametaken', msg('usernametaken'));
   const license = input.key === undefined ? undefined : findLicense(store, app.id, input.key);
   const refused = licenseRefusal(store, app, license);

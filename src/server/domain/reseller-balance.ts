@@ -4,7 +4,7 @@
  */
 import type { Store } from '../store/store.js';
 import { findAppAccount, formatBalance, parseBalance, type BalanceUnit } from './accounts.js';
-import type { AppRow } from './rows.js';
+import type { AccountRow, AppRow } from './rows.js';
 
 export const UNIT_SECONDS: Readonly<Record<BalanceUnit, number>> = {
   day: 86_400,
@@ -23,9 +23,18 @@ export function unitForDuration(seconds: number): BalanceUnit | undefined {
 }
 
 /** The app's reseller account called `username`, if there is one. */
-export function findAppReseller(store: Store, app: AppRow, username: string): { username: string } | undefined {
+export function findAppReseller(store: Store, app: AppRow, username: string): AccountRow | undefined {
   const account = findAppAccount(store, app.id, username);
   return account !== undefined && account.role === 'Reseller' ? account : undefined;
+}
+
+/**
+ * The level of the keys a shop sale makes for this reseller: the lowest of its key levels
+ * (`addAccount keylevels`, `|`- or comma-separated), or 1 when it names none (`N/A`).
+ */
+export function resellerKeyLevel(account: AccountRow): number {
+  const levels = account.keylevels.split(/[|,]/).map((piece) => piece.trim()).filter((piece) => /^\d+$/.test(piece)).map(Number).filter((n) => n >= 1);
+  return levels.length === 0 ? 1 : Math.min(...levels);
 }
 
 export type DebitResult = { ok: true } | { ok: false; message: string };

@@ -2,8 +2,12 @@
  * Client sessions. Every `init` opens a new session with a fresh random id (docs/design.md: the real
  * server's one-session-per-IP reuse is not copied). A session lives for the app's session length
  * from its creation, with no sliding renewal; `login`, `license`, `register` validate it.
+ *
+ * Ending a user's sessions ends their customer panel sign-ins too (domain/panel-sign-ins.ts):
+ * whatever locks a user out of the program locks them out of the panel.
  */
 import type { Store } from '../store/store.js';
+import { endAppPanelSignIns, endPanelSignInsOf } from './panel-sign-ins.js';
 import { randomString } from './random.js';
 import type { AppRow, ApiVersion, SessionRow } from './rows.js';
 
@@ -57,13 +61,21 @@ export function deleteSession(store: Store, appId: number, id: string): boolean 
   return store.run('DELETE FROM sessions WHERE id = ? AND appId = ?', id, appId).changes > 0;
 }
 
-/** Ends every session of the app. Returns how many there were. */
+/** Ends every session of the app, and every customer panel sign-in. Returns how many client sessions there were. */
 export function deleteAllSessions(store: Store, appId: number): number {
+  endAppPanelSignIns(store, appId);
   return store.run('DELETE FROM sessions WHERE appId = ?', appId).changes;
 }
 
-/** Ends every session logged in as `credential` (user deleted, renamed by the client...). */
+/**
+ * Ends every session logged in as `credential` (a username, or a license user's key), and the
+ * panel sign-ins of the user of that name: a password change or reset, `resetpw`, `pauseuser`, a
+ * ban, a rename, a deletion. Call it while the user still has that name (before deleting them).
+ * Returns how many client sessions there were.
+ */
 export function deleteSessionsOf(store: Store, appId: number, credential: string): number {
+  const user = store.get<{ id: number }>('SELECT id FROM users WHERE appId = ? AND username = ?', appId, credential);
+  if (user !== undefined) endPanelSignInsOf(store, appId, user.id);
   return store.run('DELETE FROM sessions WHERE appId = ? AND credential = ?', appId, credential).changes;
 }
 

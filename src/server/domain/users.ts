@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import type { Store } from '../store/store.js';
 import { failure, success, type Outcome } from './outcome.js';
 import type { UserRow } from './rows.js';
+import { endAppPanelSignIns } from './panel-sign-ins.js';
 import { deleteSessionsOf } from './sessions.js';
 
 /** How the real service stores an email: SHA-1 hex of the lower-cased address, never the address. */
@@ -85,13 +86,18 @@ export function setUserEmail(store: Store, userId: number, email: string | null)
 }
 
 /** Clears the HWID: the next login stores a new one (HWID reset). */
-export function resetUserHwid(store: Store, userId: number): void {
-  store.run('UPDATE users SET hwid = NULL WHERE id = ?', userId);
+/**
+ * Clears the user's HWID; false when there was none. The writes below count rows *changed*, as
+ * MySQL's affected_rows does on the genuine server (SQLite counts rows matched), so a write that
+ * changes nothing can be answered as the failure the genuine server gives it.
+ */
+export function resetUserHwid(store: Store, userId: number): boolean {
+  return store.run('UPDATE users SET hwid = NULL WHERE id = ? AND hwid IS NOT NULL', userId).changes > 0;
 }
 
-/** Clears every user's HWID. Returns how many users there are. */
+/** Clears every user's HWID. Returns how many users had one. */
 export function resetAllHwids(store: Store, appId: number): number {
-  return store.run('UPDATE users SET hwid = NULL WHERE appId = ?', appId).changes;
+  return store.run('UPDATE users SET hwid = NULL WHERE appId = ? AND hwid IS NOT NULL', appId).changes;
 }
 
 /** Appends another allowed HWID (the lock is a substring test, so concatenation allows both). */
@@ -99,9 +105,9 @@ export function addUserHwid(store: Store, userId: number, hwid: string): void {
   store.run("UPDATE users SET hwid = COALESCE(hwid, '') || ? WHERE id = ?", hwid, userId);
 }
 
-/** Sets the user's HWID-reset cooldown in seconds. */
-export function setUserCooldown(store: Store, userId: number, seconds: number): void {
-  store.run('UPDATE users SET cooldown = ? WHERE id = ?', seconds, userId);
+/** Sets the user's HWID-reset cooldown in seconds; false when it already was that. */
+export function setUserCooldown(store: Store, userId: number, seconds: number): boolean {
+  return store.run('UPDATE users SET cooldown = ? WHERE id = ? AND cooldown IS NOT ?', seconds, userId, seconds).changes > 0;
 }
 
 export type RenameFailure = 'notfound' | 'taken';
@@ -132,9 +138,10 @@ export function renameUser(store: Store, appId: number, from: string, to: string
  */
 export function deleteUser(store: Store, appId: number, username: string): boolean {
   return store.tx(() => {
-    const deleted = store.run('DELETE FROM users WHERE appId = ? AND username = ?', appId, username).changes > 0;
-    if (deleted) deleteSessionsOf(store, appId, username);
-    return deleted;
+    if (findUser(store, appId, username) === undefined) return false;
+    // Sessions first: ending the panel sign-ins needs the user's row.
+    deleteSessionsOf(store, appId, username);
+    return store.run('DELETE FROM users WHERE appId = ? AND username = ?', appId, username).changes > 0;
   });
 }
 
@@ -143,6 +150,7 @@ export function deleteAllUsers(store: Store, appId: number): number {
   return store.tx(() => {
     const count = store.run('DELETE FROM users WHERE appId = ?', appId).changes;
     store.run('DELETE FROM sessions WHERE appId = ? AND credential IS NOT NULL', appId);
+    endAppPanelSignIns(store, appId);
     return count;
   });
 }

@@ -1,4 +1,4 @@
-/** Serving a sandbox web page (magic link, password reset): the page's handler, as HTML. */
+/** Serving a sandbox web page (magic link, password reset, customer panel, shop hook): the page's handler, as HTML. */
 import type { Params } from '../dispatch/params.js';
 import { domainNow } from '../domain/clock.js';
 import { addOutboxMessage } from '../domain/outbox.js';
@@ -6,12 +6,17 @@ import type { EncodedResponse } from './encoded-response.js';
 import { plainError } from './error-shapes.js';
 import type { RequestBasics } from './handler-context.js';
 import { MESSAGES } from './input-error.js';
+import type { PageLimits } from './page-limits.js';
 import type { MatchedPage } from './pages.js';
 import type { ServerDeps } from './server-deps.js';
 
-export async function servePage(deps: ServerDeps, pages: readonly MatchedPage[], method: string, params: Params, basics: RequestBasics): Promise<EncodedResponse> {
+export const PAGE_RATE_LIMITED = 'Too many requests from this address. Try again in a minute.';
+
+export async function servePage(deps: ServerDeps, pages: readonly MatchedPage[], method: string, params: Params, basics: RequestBasics, limits: PageLimits): Promise<EncodedResponse> {
   const matched = pages.find((candidate) => candidate.page.method === method);
   if (matched === undefined) return plainError(405, MESSAGES.methodNotAllowed);
+  const limited = limits.hit('page', basics.ip);
+  if (!limited.allowed) return plainError(429, PAGE_RATE_LIMITED, { 'retry-after': String(limited.retryAfterSeconds) });
   const now = domainNow(deps.store, deps.clock());
   const reply = await matched.page.handle(
     {
@@ -26,6 +31,7 @@ export async function servePage(deps: ServerDeps, pages: readonly MatchedPage[],
       log: deps.log,
       outbox: { send: (message) => addOutboxMessage(deps.store, message, now) },
       pathParams: matched.pathParams,
+      limits,
     },
     params,
   );

@@ -8,6 +8,7 @@ import type { Params } from '../dispatch/params.js';
 import type { RequestInfo } from '../dispatch/types.js';
 import type { NewOutboxMessage } from '../domain/outbox.js';
 import type { Store } from '../store/store.js';
+import type { PageLimits } from './page-limits.js';
 
 export interface PageContext {
   readonly store: Store;
@@ -21,6 +22,8 @@ export interface PageContext {
   readonly outbox: { send(message: NewOutboxMessage): number };
   /** Values of the path's `:name` segments (`/sandbox/magic/:token` → `{ token }`), decoded. */
   readonly pathParams: Readonly<Record<string, string>>;
+  /** Attempt limits (page-limits.ts): the panel's sign-in and form posts, the shop hook's signatures. */
+  readonly limits: PageLimits;
 }
 
 export interface PageReply {
@@ -38,7 +41,8 @@ export interface PageRoute {
   readonly method: 'GET' | 'POST';
   /**
    * The path, e.g. `/sandbox/outbox-help`; a segment `:name` matches any one non-empty segment
-   * and hands it to the page as `pathParams.name`. A trailing slash on the request is ignored.
+   * and hands it to the page as `pathParams.name`, decoded (`%2F` becomes a `/` in the value).
+   * A trailing slash on the request is ignored.
    */
   readonly path: string;
   /** A JSON body is accepted and handed over as `ctx.request.body` (a shop's webhook). */
@@ -76,11 +80,15 @@ export function matchPages(pages: readonly PageRoute[], path: string): MatchedPa
   return matched;
 }
 
-/** Percent-decoded segment; undefined when the escapes are broken or it would hold a `/`. */
+/**
+ * Percent-decoded segment; undefined when the escapes are broken. An encoded `%2F` decodes to a
+ * `/` inside the value: the path was split on the literal slashes first, so it stays one
+ * segment, and that is how a name with a slash (an app called `Tools/Loader`) reaches its page
+ * from the link `customerPanelLink` gives out.
+ */
 function decodeSegment(segment: string): string | undefined {
   try {
-    const value = decodeURIComponent(segment);
-    return value.includes('/') ? undefined : value;
+    return decodeURIComponent(segment);
   } catch {
     return undefined;
   }

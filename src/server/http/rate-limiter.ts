@@ -43,6 +43,11 @@ export class FixedWindowLimiter {
     return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((window.start + this.windowMs - now) / 1000)) };
   }
 
+  /** Forgets `key`'s window (a success that clears the failures counted so far). */
+  forget(key: string): void {
+    this.windows.delete(key);
+  }
+
   /** Forget finished windows now and then, so random keys cannot grow the map for ever. */
   private sweep(now: number): void {
     if (now - this.lastSweep < this.windowMs) return;

@@ -2,6 +2,7 @@
 import type { HandlerTable, RuntimeOptions } from '../dispatch/types.js';
 import type { SandboxIdentity } from '../store/identity.js';
 import type { Store } from '../store/store.js';
+import type { PageLimits } from './page-limits.js';
 import type { PageRoute } from './pages.js';
 import type { FixedWindowLimiter } from './rate-limiter.js';
 
@@ -21,12 +22,16 @@ export interface ServerDeps {
   readonly cors: boolean;
   /** The customer panel's advertised base URL, when it is not the sandbox's own. */
   readonly panelUrl?: () => string;
+  /** Serve HTTPS with this certificate and key (PEM) instead of plain HTTP. */
+  readonly tls?: { readonly cert: string; readonly key: string };
 }
 
-/** The two rate limiters of one server (client: per client IP and application; seller: per seller key). */
+/** The rate limiters of one server (client: per client IP and application; seller: per seller key; pages). */
 export interface Limiters {
   readonly client: FixedWindowLimiter;
   readonly seller: FixedWindowLimiter;
   /** Wrong seller keys per client IP. */
   readonly sellerKeyFailures: FixedWindowLimiter;
+  /** The web pages' limits (page-limits.ts). */
+  readonly pages: PageLimits;
 }

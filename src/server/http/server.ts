@@ -7,8 +7,13 @@
  * (400), unknown path (404), wrong method (405), URL too long (414), body too large (413),
  * a POST that is not a form (415), headers too large for the parser (431), a handler
  * exception (500, no stack trace). On /api/1.3/ these are signed like every other answer.
+ *
+ * With `deps.tls` the same server speaks HTTPS (HTTP/1.1 over TLS 1.2 or newer): node:https is
+ * node:http over a TLS socket, so everything above applies unchanged. A client that does not
+ * trust the certificate ends the handshake itself; the sandbox only notes it in its log.
  */
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import https from 'node:https';
 import type { Duplex } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { clientIp } from './client-ip.js';
@@ -20,9 +25,10 @@ import type { RequestBasics } from './handler-context.js';
 import { InputError, MESSAGES } from './input-error.js';
 import { loggable, maskPageToken, requestLogLine } from './log-line.js';
 import { serveOutbox } from './outbox-endpoint.js';
+import { createPageLimits } from './page-limits.js';
 import { servePage } from './page-endpoint.js';
 import { CLIENT_RATE_LIMIT, FixedWindowLimiter, RATE_WINDOW_MS, SELLER_KEY_FAILURE_LIMIT, SELLER_RATE_LIMIT } from './rate-limiter.js';
-import { discardBody } from './read-body.js';
+import { endAfterBody } from './read-body.js';
 import { andThen, isPromise, type MaybePromise } from './maybe-async.js';
 import { writeStreamed } from './write-streamed.js';
 import { MAX_HEADER_BYTES, readRequestInput, splitUrl, type RequestInput } from './request-input.js';
@@ -35,7 +41,7 @@ export { maskPageToken } from './log-line.js';
 export { CLIENT_RATE_LIMIT, RATE_WINDOW_MS, SELLER_RATE_LIMIT } from './rate-limiter.js';
 
 export interface SandboxServer {
-  readonly server: http.Server;
+  readonly server: http.Server | https.Server;
   /**
    * Stops accepting connections, lets in-flight requests finish (after `graceMs` they are
    * aborted and their connections closed), then resolves.
@@ -48,6 +54,7 @@ export function createSandboxServer(deps: ServerDeps): SandboxServer {
     client: new FixedWindowLimiter(CLIENT_RATE_LIMIT, RATE_WINDOW_MS, deps.clock),
     seller: new FixedWindowLimiter(SELLER_RATE_LIMIT, RATE_WINDOW_MS, deps.clock),
     sellerKeyFailures: new FixedWindowLimiter(SELLER_KEY_FAILURE_LIMIT, RATE_WINDOW_MS, deps.clock),
+    pages: createPageLimits(deps.clock, deps.options.rateLimit),
   };
   // The abort controllers of requests in flight that asked for a signal; a forced shutdown aborts them.
   const abortable = new Set<AbortController>();
@@ -82,7 +89,8 @@ export function createSandboxServer(deps: ServerDeps): SandboxServer {
     return controller.signal;
   }
 
-  const server = http.createServer({ maxHeaderSize: MAX_HEADER_BYTES, requestTimeout: 60_000, headersTimeout: 30_000, keepAliveTimeout: 5_000, requireHostHeader: false }, (req, res) => {
+  const httpOptions: http.ServerOptions = { maxHeaderSize: MAX_HEADER_BYTES, requestTimeout: 60_000, headersTimeout: 30_000, keepAliveTimeout: 5_000, requireHostHeader: false };
+  const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
     let pending: Promise<void> | undefined;
     try {
       pending = handleRequest(req, res);
@@ -92,8 +100,13 @@ export function createSandboxServer(deps: ServerDeps): SandboxServer {
     if (pending === undefined) return;
     const task = pending.catch((err: unknown) => lastResort(res, err, deps.log)).finally(() => inflight.delete(task));
     inflight.add(task);
-  });
+  };
+  const server = deps.tls
+    ? https.createServer({ ...httpOptions, cert: deps.tls.cert, key: deps.tls.key, minVersion: 'TLSv1.2', ALPNProtocols: ['http/1.1'] }, onRequest)
+    : http.createServer(httpOptions, onRequest);
   server.on('clientError', (err: Error & { code?: string }, socket: Duplex) => answerParserError(err, socket, deps.cors));
+  // A refused handshake (the client does not trust our authority, or speaks plain HTTP) never reaches a handler.
+  server.on('tlsClientError', (err: Error & { code?: string }) => deps.log(`TLS handshake refused: ${err.code ?? err.message}`));
 
   interface Answer {
     readonly response: EncodedResponse;
@@ -164,7 +177,7 @@ export function createSandboxServer(deps: ServerDeps): SandboxServer {
       case 'clock':
         return { response: serveClock(req, input, { store: deps.store, adminToken: deps.identity.adminToken, clock: deps.clock }) };
       case 'page':
-        return andThen(servePage(deps, route.pages, req.method ?? 'GET', input.params, basics), (response) => ({ response }));
+        return andThen(servePage(deps, route.pages, req.method ?? 'GET', input.params, basics, limiters.pages), (response) => ({ response }));
     }
   }
 
@@ -175,9 +188,10 @@ export function createSandboxServer(deps: ServerDeps): SandboxServer {
       response.stream?.destroy();
       return;
     }
-    // A refused body may still be arriving: read and drop it (bounded) on an open connection, so
-    // the client sees our answer instead of a reset; a complete refused request is closed after.
-    const draining = refusedInput && !req.complete && !closing;
+    // A body may still be arriving (refused, or never read: a 404 or 405 to a POST): it is read
+    // and dropped (bounded) before the answer ends, so the client sees our answer instead of a
+    // reset; a complete refused request is closed after.
+    const draining = !req.complete && !closing && Buffer.isBuffer(response.body) && !response.stream;
     const closeConnection = closing || (refusedInput && !draining);
     // Filled in place rather than spread together: same names, same order, fewer objects.
     const headers: Record<string, string> = {};
@@ -193,10 +207,10 @@ export function createSandboxServer(deps: ServerDeps): SandboxServer {
       pipeline(response.stream, res).catch(() => res.destroy());
       return;
     }
-    if (Buffer.isBuffer(response.body)) res.end(response.body);
+    if (draining) endAfterBody(req, res, response.body);
+    else if (Buffer.isBuffer(response.body)) res.end(response.body);
     else writeStreamed(res, response.body);
-    if (draining) discardBody(req);
-    else if (closeConnection && !req.complete) req.resume();
+    if (!draining && !req.complete) req.resume();
   }
 
   return {

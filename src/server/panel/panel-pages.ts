@@ -10,17 +10,23 @@
  * SameSite=Lax; every POST carries the session's form token; answers to POSTs redirect (303)
  * back to the panel so a reload never repeats an action.
  */
-import { hashPassword, verifyPassword } from '../domain/passwords.js';
+import { realNow } from '../domain/clock.js';
+import { hashPassword, verifyPassword, verifyPasswordOrDummy } from '../domain/passwords.js';
+import { newPasswordProblem } from '../domain/password-rules.js';
+import { endPanelSignIn, startPanelSignIn } from '../domain/panel-sign-ins.js';
+import { deleteSessionsOf } from '../domain/sessions.js';
 import { findFile, listFiles } from '../domain/files.js';
 import { FILE_MESSAGES } from '../client/file.js';
 import { getUserById, findUser, resetUserHwid, setUserPassword } from '../domain/users.js';
 import { listUserSubs } from '../domain/user-subs.js';
 import { verifyTotp } from '../domain/twofa.js';
+import { clearWrong2faCodes, recordWrong2faCode, twofaLockedFor, twofaLockedMessage } from '../domain/twofa-guesses.js';
 import type { AppRow, UserRow } from '../domain/rows.js';
 import type { Params } from '../dispatch/params.js';
 import type { PageContext, PageReply, PageRoute } from '../http/pages.js';
 import { formatUtc, html, Html, renderPage } from '../client/page-layout.js';
-import { endPanelSession, findPanelSession, formTokenMatches, PANEL_COOKIE, readCookie, sessionCookie, startPanelSession, type PanelSession } from './panel-sessions.js';
+import { ownValue } from '../../util/own.js';
+import { anonymousSession, formTokenMatches, PANEL_COOKIE, panelVisitor, readCookie, sessionCookie, sessionOf, type PanelSession } from './panel-sessions.js';
 import { loaderPage } from './loader-page.js';
 import { streamPanelFile } from './panel-download.js';
 
@@ -36,9 +42,16 @@ export const PANEL_MESSAGES = {
   passwordMismatch: 'The two new passwords differ. Type the same password twice.',
   passwordMissing: 'Type your current password and the new one twice.',
   signInFirst: 'Sign in to the customer panel to download files.',
+  tooManySignIns: (minutes: number) => `Too many wrong passwords for this username. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+  tooManyPosts: 'Too many attempts from this address. Wait a minute and try again.',
 } as const;
 
 const NOTICES: Readonly<Record<string, string>> = { hwid: PANEL_MESSAGES.hwidDone, password: PANEL_MESSAGES.passwordDone };
+
+/** The notice `?done=` names; own properties only (`?done=constructor` names nothing). */
+function noticeFor(done: string | undefined): string | undefined {
+  return done === undefined ? undefined : ownValue(NOTICES, done);
+}
 
 export function findPanelApp(ctx: PageContext): AppRow | undefined {
   const owner = ctx.pathParams['owner'] ?? '';
@@ -64,10 +77,9 @@ function redirect(app: AppRow, session: PanelSession, notice?: string): PageRepl
   return withCookie({ status: 303, body: '', headers: { location, 'cache-control': 'no-store' } }, session, app);
 }
 
-/** The visitor's session, or a new anonymous one. */
+/** The visitor's sign-in, or an anonymous visitor (kept nowhere: panel-sessions.ts). */
 export function visitorSession(ctx: PageContext, app: AppRow): PanelSession {
-  const id = readCookie(ctx.request.headers.cookie, PANEL_COOKIE);
-  return findPanelSession(ctx.store, app.id, id, ctx.now) ?? startPanelSession(ctx.store, { appId: app.id, stage: 'anonymous' }, ctx.now);
+  return panelVisitor(ctx.store, app.id, readCookie(ctx.request.headers.cookie, PANEL_COOKIE), ctx.now);
 }
 
 export function signedInUser(ctx: PageContext, session: PanelSession): UserRow | undefined {
@@ -79,10 +91,10 @@ export function signedInUser(ctx: PageContext, session: PanelSession): UserRow |
 const tokenField = (session: PanelSession): Html => html`<input type="hidden" name="form_token" value="${session.formToken}">`;
 const alert = (error: string | undefined): Html => (error === undefined ? html`` : html`<p role="alert">${error}</p>`);
 
-function signInForm(app: AppRow, session: PanelSession, error?: string): PageReply {
+function signInForm(app: AppRow, session: PanelSession, error?: string, status?: number): PageReply {
   return renderPage({
     title: `Sign in to ${app.name}`,
-    status: error === undefined ? 200 : 400,
+    status: status ?? (error === undefined ? 200 : 400),
     body: html`${alert(error)}<form method="post" action="${panelPath(app)}login">
 ${tokenField(session)}
 <label for="username">Username</label>
@@ -94,10 +106,10 @@ ${tokenField(session)}
   });
 }
 
-function codeForm(app: AppRow, session: PanelSession, error?: string): PageReply {
+function codeForm(app: AppRow, session: PanelSession, error?: string, status?: number): PageReply {
   return renderPage({
     title: 'Two-factor code',
-    status: error === undefined ? 200 : 400,
+    status: status ?? (error === undefined ? 200 : 400),
     body: html`${alert(error)}<p>Your account has two-factor authentication on.</p>
 <form method="post" action="${panelPath(app)}2fa">
 ${tokenField(session)}
@@ -178,7 +190,7 @@ function show(ctx: PageContext, params: Params): PageReply {
   if (app === undefined) return notFound();
   const session = visitorSession(ctx, app);
   const user = signedInUser(ctx, session);
-  if (user !== undefined) return dashboard(ctx, app, session, user, { notice: NOTICES[params.get('done') ?? ''] });
+  if (user !== undefined) return dashboard(ctx, app, session, user, { notice: noticeFor(params.get('done')) });
   if (session.stage === 'needs-2fa') return withCookie(codeForm(app, session), session, app);
   return withCookie(signInForm(app, session), session, app);
 }
@@ -187,8 +199,7 @@ function show(ctx: PageContext, params: Params): PageReply {
 async function download(ctx: PageContext): Promise<PageReply> {
   const app = findPanelApp(ctx);
   if (app === undefined) return notFound();
-  const session = findPanelSession(ctx.store, app.id, readCookie(ctx.request.headers.cookie, PANEL_COOKIE), ctx.now);
-  const user = session === undefined ? undefined : signedInUser(ctx, session);
+  const user = signedInUser(ctx, visitorSession(ctx, app));
   if (user === undefined) {
     return renderPage({ title: 'Sign in first', status: 403, body: html`<p role="alert">${PANEL_MESSAGES.signInFirst}</p><p><a href="${panelPath(app)}">Sign in</a></p>` });
   }
@@ -199,12 +210,17 @@ async function download(ctx: PageContext): Promise<PageReply> {
 
 type Action = (ctx: PageContext, params: Params, app: AppRow, session: PanelSession) => PageReply | Promise<PageReply>;
 
-/** A POST: the app must exist and the form token match the visitor's session. */
+/** A POST: the app must exist, the client IP be under its limit, and the form token match the visitor's session. */
 function post(action: Action): PageRoute['handle'] {
   return (ctx, params) => {
     const app = findPanelApp(ctx);
     if (app === undefined) return notFound();
     const session = visitorSession(ctx, app);
+    const limited = ctx.limits.hit('panelPost', ctx.ip);
+    if (!limited.allowed) {
+      const reply = renderPage({ title: 'Too many attempts', status: 429, body: html`<p role="alert">${PANEL_MESSAGES.tooManyPosts}</p><p><a href="${panelPath(app)}">Back to the panel</a></p>` });
+      return withCookie({ ...reply, headers: { ...reply.headers, 'retry-after': String(limited.retryAfterSeconds) } }, session, app);
+    }
     if (!formTokenMatches(session, params.get('form_token'))) {
       const reply = renderPage({ title: 'Form expired', status: 403, body: html`<p role="alert">${PANEL_MESSAGES.formToken}</p><p><a href="${panelPath(app)}">Back to the panel</a></p>` });
       return withCookie(reply, session, app);
@@ -213,22 +229,50 @@ function post(action: Action): PageRoute['handle'] {
   };
 }
 
+/**
+ * Sign-in. Wrong passwords are counted per app and username, whether or not the user exists
+ * (PAGE_LIMITS.panelWrongPassword); past the limit the username is refused before any password
+ * is checked. An unknown username costs the same scrypt as a known one (verifyPasswordOrDummy),
+ * so neither the answer, nor its time, nor the lock tells which usernames exist.
+ */
 const login: Action = async (ctx, params, app, session) => {
-  const user = findUser(ctx.store, app.id, params.get('username') ?? '');
-  const password = params.get('password') ?? '';
-  const fine = user !== undefined && user.passwordHash !== null && (await verifyPassword(password, user.passwordHash));
-  if (!fine || user === undefined) return withCookie(signInForm(app, session, PANEL_MESSAGES.badLogin), session, app);
+  const username = params.get('username') ?? '';
+  const guessKey = `${app.id}\u0000${username}`;
+  const locked = ctx.limits.peek('panelWrongPassword', guessKey);
+  if (!locked.allowed) {
+    const reply = signInForm(app, session, PANEL_MESSAGES.tooManySignIns(Math.ceil(locked.retryAfterSeconds / 60)), 429);
+    return withCookie({ ...reply, headers: { ...reply.headers, 'retry-after': String(locked.retryAfterSeconds) } }, session, app);
+  }
+  const user = findUser(ctx.store, app.id, username);
+  const fine = await verifyPasswordOrDummy(params.get('password') ?? '', user?.passwordHash);
+  if (!fine || user === undefined) {
+    ctx.limits.hit('panelWrongPassword', guessKey);
+    return withCookie(signInForm(app, session, PANEL_MESSAGES.badLogin), session, app);
+  }
+  ctx.limits.forget('panelWrongPassword', guessKey);
   if (user.banned !== null) return withCookie(signInForm(app, session, PANEL_MESSAGES.banned), session, app);
   const stage = user.twofaEnabled && user.twofaSecret !== null ? 'needs-2fa' : 'signed-in';
-  return redirect(app, startPanelSession(ctx.store, { appId: app.id, userId: user.id, stage, replaces: session.id }, ctx.now));
+  const signIn = startPanelSignIn(ctx.store, { appId: app.id, userId: user.id, stage, replaces: session.stage === 'anonymous' ? undefined : session.id }, ctx.now);
+  return redirect(app, sessionOf(ctx.store, signIn));
 };
 
+/**
+ * The 2FA code step. Wrong codes count against the user in the client API's own count
+ * (domain/twofa-guesses.ts), so the panel and the API together allow MAX_WRONG_2FA_CODES guesses.
+ * Codes are checked on real time: an authenticator app knows nothing of the sandbox's clock.
+ */
 const twofa: Action = (ctx, params, app, session) => {
   if (session.stage !== 'needs-2fa' || session.userId === undefined) return redirect(app, session);
   const user = getUserById(ctx.store, session.userId);
   if (user === undefined || user.twofaSecret === null) return redirect(app, session);
-  if (!verifyTotp(user.twofaSecret, (params.get('code') ?? '').replace(/\s/g, ''), ctx.now)) return withCookie(codeForm(app, session, PANEL_MESSAGES.badCode), session, app);
-  return redirect(app, startPanelSession(ctx.store, { appId: app.id, userId: user.id, stage: 'signed-in', replaces: session.id }, ctx.now));
+  const lockedFor = twofaLockedFor(ctx.store, user.id, ctx.now);
+  if (lockedFor !== undefined) return withCookie(codeForm(app, session, twofaLockedMessage(lockedFor), 429), session, app);
+  if (!verifyTotp(user.twofaSecret, (params.get('code') ?? '').replace(/\s/g, ''), realNow(ctx.store, ctx.now))) {
+    recordWrong2faCode(ctx.store, user.id, ctx.now);
+    return withCookie(codeForm(app, session, PANEL_MESSAGES.badCode), session, app);
+  }
+  clearWrong2faCodes(ctx.store, user.id);
+  return redirect(app, sessionOf(ctx.store, startPanelSignIn(ctx.store, { appId: app.id, userId: user.id, stage: 'signed-in', replaces: session.id }, ctx.now)));
 };
 
 /** Actions only a signed-in user may take; others go back to the sign-in form. */
@@ -255,14 +299,23 @@ const password = signedIn(async (ctx, params, app, session, user) => {
   const confirm = params.get('confirm');
   if (current === undefined || next === undefined || confirm === undefined) return dashboard(ctx, app, session, user, { error: PANEL_MESSAGES.passwordMissing, status: 400 });
   if (next !== confirm) return dashboard(ctx, app, session, user, { error: PANEL_MESSAGES.passwordMismatch, status: 400 });
+  const problem = newPasswordProblem(ctx.store, app, next);
+  if (problem !== undefined) return dashboard(ctx, app, session, user, { error: problem.message, status: 400 });
   if (user.passwordHash === null || !(await verifyPassword(current, user.passwordHash))) return dashboard(ctx, app, session, user, { error: PANEL_MESSAGES.passwordWrong, status: 400 });
-  setUserPassword(ctx.store, user.id, await hashPassword(next));
-  return redirect(app, session, 'password');
+  const hash = await hashPassword(next);
+  // Whoever knew the old password is signed out everywhere: the program's sessions and every
+  // panel sign-in, this one included; this browser gets a new sign-in.
+  const signIn = ctx.store.tx(() => {
+    setUserPassword(ctx.store, user.id, hash);
+    deleteSessionsOf(ctx.store, app.id, user.username);
+    return startPanelSignIn(ctx.store, { appId: app.id, userId: user.id, stage: 'signed-in' }, ctx.now);
+  });
+  return redirect(app, sessionOf(ctx.store, signIn), 'password');
 });
 
 const logout: Action = (ctx, _params, app, session) => {
-  endPanelSession(ctx.store, session.id);
-  return redirect(app, startPanelSession(ctx.store, { appId: app.id, stage: 'anonymous' }, ctx.now));
+  endPanelSignIn(ctx.store, session.id);
+  return redirect(app, anonymousSession(ctx.store, app.id));
 };
 
 const BASE = '/panel/:owner/:app';

@@ -1,57 +1,62 @@
 /**
- * Customer panel sign-ins, kept in memory (a sandbox restart signs everyone out, as a test
- * server may). Every visitor gets a session on first sight, so even the sign-in form carries
- * a form token; signing in replaces the session id (no fixation) and the token with it.
+ * Who a customer panel visitor is, from the panel cookie: a sign-in kept in memory
+ * (domain/panel-sign-ins.ts: a user who owes the 2FA code, or a signed-in user), or an anonymous
+ * visitor, who is kept nowhere. An anonymous cookie holds a random id only so that the sign-in
+ * form's token is bound to this browser: the token is an HMAC, under a key made per store, of
+ * the app and the cookie's id, so every form (the sign-in form included) carries a token a
+ * forged cross-site post cannot have, and 60,000 anonymous visits store nothing.
+ *
+ * Signing in replaces the cookie's id (no fixation), and the token with it.
  */
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { findPanelSignIn, newPanelId, PANEL_SESSION_SECONDS } from '../domain/panel-sign-ins.js';
 import type { Store } from '../store/store.js';
 import { perStore } from '../store/per-store.js';
 
+export { PANEL_SESSION_SECONDS };
+
 export interface PanelSession {
+  /** The cookie's value: a sign-in's id, or an anonymous visitor's random id. */
   readonly id: string;
   readonly appId: number;
-  /** Signed-in user, or the user who still owes a 2FA code. */
+  /** Signed-in user, or the user who still owes a 2FA code; undefined for an anonymous visitor. */
   readonly userId: number | undefined;
   readonly stage: 'anonymous' | 'needs-2fa' | 'signed-in';
   /** Form token every POST must carry. */
   readonly formToken: string;
-  readonly expiresAt: number;
 }
 
-/** Idle lifetime of a panel sign-in, seconds. */
-export const PANEL_SESSION_SECONDS = 30 * 60;
 export const PANEL_COOKIE = 'kactl_panel';
 
-const sessions = perStore(() => new Map<string, PanelSession>());
+/** What newPanelId makes: 24 bytes, base64url. A cookie of another shape is replaced. */
+const ID_SHAPE = /^[A-Za-z0-9_-]{32}$/;
 
-const token = (): string => randomBytes(24).toString('base64url');
+const formKeyOf = perStore(() => randomBytes(32));
 
-/** The live session named by the cookie for this app, sliding its expiry; else undefined. */
-export function findPanelSession(store: Store, appId: number, id: string | undefined, now: number): PanelSession | undefined {
-  if (id === undefined) return undefined;
-  const map = sessions(store);
-  const found = map.get(id);
-  if (found === undefined || found.appId !== appId || found.expiresAt <= now) {
-    if (found !== undefined && found.expiresAt <= now) map.delete(id);
-    return undefined;
-  }
-  const renewed = { ...found, expiresAt: now + PANEL_SESSION_SECONDS };
-  map.set(id, renewed);
-  return renewed;
+function formToken(store: Store, appId: number, id: string): string {
+  return createHmac('sha256', formKeyOf(store)).update(`panel-form\u0000${appId}\u0000${id}`).digest('base64url');
 }
 
-/** A new session (new id and form token) in `stage`; `replaces` is ended. */
-export function startPanelSession(store: Store, input: { appId: number; userId?: number; stage: PanelSession['stage']; replaces?: string }, now: number): PanelSession {
-  const map = sessions(store);
-  if (input.replaces !== undefined) map.delete(input.replaces);
-  for (const [id, old] of map) if (old.expiresAt <= now) map.delete(id);
-  const session: PanelSession = { id: token(), appId: input.appId, userId: input.userId, stage: input.stage, formToken: token(), expiresAt: now + PANEL_SESSION_SECONDS };
-  map.set(session.id, session);
-  return session;
+/**
+ * The visitor named by the cookie `id`: their live sign-in for this app, else an anonymous
+ * visitor (the cookie's id kept when it has the right shape, so open tabs keep working, else a
+ * new one). Nothing is stored for an anonymous visitor.
+ */
+export function panelVisitor(store: Store, appId: number, id: string | undefined, now: number): PanelSession {
+  const signIn = id === undefined ? undefined : findPanelSignIn(store, appId, id, now);
+  if (signIn !== undefined) return { id: signIn.id, appId, userId: signIn.userId, stage: signIn.stage, formToken: formToken(store, appId, signIn.id) };
+  const anonymousId = id !== undefined && ID_SHAPE.test(id) ? id : newPanelId();
+  return anonymousSession(store, appId, anonymousId);
 }
 
-export function endPanelSession(store: Store, id: string): void {
-  sessions(store).delete(id);
+/** The visitor a sign-in (or the sign-out) turned them into. */
+export function sessionOf(store: Store, signIn: { id: string; appId: number; userId: number; stage: 'needs-2fa' | 'signed-in' }): PanelSession {
+  return { id: signIn.id, appId: signIn.appId, userId: signIn.userId, stage: signIn.stage, formToken: formToken(store, signIn.appId, signIn.id) };
+}
+
+/** A fresh anonymous visitor (after signing out). */
+export function anonymousSession(store: Store, appId: number, id: string = newPanelId()): PanelSession {
+  return { id, appId, userId: undefined, stage: 'anonymous', formToken: formToken(store, appId, id) };
 }
 
 export function formTokenMatches(session: PanelSession, sent: string | undefined): boolean {

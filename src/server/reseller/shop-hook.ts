@@ -1,135 +1,143 @@
 /**
  * `/api/reseller/?app=<app secret>[&expiry=<days>&level=<n>]`: the e-commerce hook a seller
- * points Sellix, Shoppy or SellApp at (docs/protocol/seller-api.md §3.15). The shop signs the
- * raw JSON body with the secret the seller stored: Sellix `X-Sellix-Signature` and Shoppy
- * `X-Shoppy-Signature` are HMAC-SHA512 hex, SellApp `Signature` is HMAC-SHA256 hex. The payload
- * names the reseller (a custom field) and the quantity. With `expiry` the sale makes that many
- * keys for the reseller, answered as plain text one a line (CRLF, as the real service); without
- * it the sale adds to the reseller's balance of the product's duration. Answers are plain text;
- * failures start with `Failure:` where the real service's do.
+ * points Sellix, Shoppy or SellApp at (docs/protocol/seller-api.md §3.15; what each shop sends:
+ * shop-payloads.ts). The payload names the sale, the reseller (a custom field), the quantity and
+ * the product. With `expiry` the sale makes that many keys for the reseller, answered as plain
+ * text one a line (CRLF, as the real service); without it the sale adds to the reseller's balance
+ * of the product's duration. Answers are plain text; failures start with `Failure:` where the
+ * real service's do.
  *
- * Each shop has its own product ids, as on the real service.
+ * Stricter than the real service, which trusts the query string and processes a delivery as
+ * often as it arrives (the app secret in `app=` ships inside every copy of the program, so it
+ * proves nothing). Here the signed body is the only say of the sender:
+ * - each sale is processed once per app and shop (domain/shop-sales.ts); a repeat answers
+ *   `Success:` and makes nothing, and never hands out the first delivery's keys again;
+ * - the keys last the duration of the sold product's unit (the app's product ids per shop) and
+ *   have the reseller's key level (domain/reseller-balance.ts); an `expiry` or `level` in the URL
+ *   must agree with those or the sale is refused;
+ * - the quantity must be a JSON whole number from 1 to 100, and keys count against the app's
+ *   daily quota, as the seller `add`;
+ * - with rate limits on, 10 deliveries with a wrong signature a minute per client IP.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { IncomingHttpHeaders } from 'node:http';
-import { addBalance, type BalanceUnit } from '../domain/accounts.js';
+import { addBalance } from '../domain/accounts.js';
 import { findAppBySecret } from '../domain/apps.js';
 import { generateLicenses } from '../domain/licenses.js';
-import { findAppReseller } from '../domain/reseller-balance.js';
-import type { AppRow } from '../domain/rows.js';
-import { PRODUCT_UNITS, shopProductSetting, type ShopName } from '../../api/seller-catalog/shop-products.js';
+import { findAppReseller, resellerKeyLevel, UNIT_SECONDS, unitForDuration } from '../domain/reseller-balance.js';
+import { findShopSale, recordShopSale } from '../domain/shop-sales.js';
+import type { AccountRow, AppRow } from '../domain/rows.js';
+import { PRODUCT_UNITS, shopProductSetting, type ProductUnit, type ShopName } from '../../api/seller-catalog/shop-products.js';
 import type { Params } from '../dispatch/params.js';
 import type { PageContext, PageReply, PageRoute } from '../http/pages.js';
+import { dailyQuota, DAILY_QUOTA_MESSAGE, MAX_KEYS_PER_CALL } from '../seller/key-quota.js';
+import { rangeProblem } from '../seller/param-ranges.js';
+import { saleIdOf, saleQuantity, SHOPS, shopOf, shopSignature, signatureMatches } from './shop-payloads.js';
 
-interface ShopRules {
-  readonly header: string;
-  readonly algorithm: 'sha512' | 'sha256';
-  readonly label: string;
-  readonly secret: (app: AppRow) => string | null;
-  /** Reseller username, quantity and product id from the shop's payload. */
-  readonly read: (payload: Record<string, unknown>) => { username: unknown; quantity: unknown; product: unknown };
-}
-
-const obj = (value: unknown): Record<string, unknown> => (typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {});
-const first = (value: unknown): Record<string, unknown> => obj(Array.isArray(value) ? value[0] : undefined);
-
-export const SHOPS: Readonly<Record<ShopName, ShopRules>> = {
-  sellix: {
-    header: 'x-sellix-signature',
-    algorithm: 'sha512',
-    label: 'sellix',
-    secret: (app) => app.sellixsecret,
-    read: (payload) => {
-      const data = obj(payload['data']);
-      return { username: obj(data['custom_fields'])['username'], quantity: data['quantity'], product: data['product_id'] };
-    },
-  },
-  shoppy: {
-    header: 'x-shoppy-signature',
-    algorithm: 'sha512',
-    label: 'shoppy',
-    secret: (app) => app.shoppysecret,
-    read: (payload) => {
-      const order = obj(obj(payload['data'])['order']);
-      return { username: first(order['custom_fields'])['value'], quantity: order['quantity'], product: order['product_id'] };
-    },
-  },
-  sellapp: {
-    header: 'signature',
-    algorithm: 'sha256',
-    label: 'SellApp',
-    secret: (app) => app.sellappsecret,
-    read: (payload) => ({ username: first(payload['additional_information'])['value'], quantity: payload['quantity'], product: obj(payload['listing'])['slug'] }),
-  },
-};
-
-/** The signature a shop sends for `body` under `secret` (also what `kactl reseller simulate-sale` sends). */
-export function shopSignature(shop: ShopName, secret: string, body: string): string {
-  return createHmac(SHOPS[shop].algorithm, secret).update(body, 'utf8').digest('hex');
-}
+export { SHOPS, shopSignature };
 
 const KEY_MASK = '******-******-******-******-******-******';
 
-function text(body: string, status = 200): PageReply {
-  return { status, contentType: 'text/plain; charset=utf-8', body, headers: { 'cache-control': 'no-store' } };
-}
+export const SHOP_HOOK_MESSAGES = {
+  notShop: "Request isn't coming from SellApp, Sellix, or Shoppy.",
+  noApp: 'Failure: application not found',
+  badSignature: (label: string) => `Failure: authentication with ${label} secret failed`,
+  tooManyBadSignatures: (seconds: number) => `Failure: too many deliveries with a wrong signature from this address. Try again in ${seconds} seconds.`,
+  notJson: 'Failure: the payload is not JSON',
+  noSaleId: (field: string) => `Failure: the payload has no sale id (${field}), so the sale could be processed more than once`,
+  noReseller: 'Failure: No account with the supplied username under this application found',
+  badQuantity: `Failure: the quantity must be a JSON whole number from 1 to ${MAX_KEYS_PER_CALL}`,
+  noProduct: (shop: ShopName) => (shop === 'sellapp' ? "You didn't set product URL in app settings." : "You didn't set product id in app settings."),
+  expiryMismatch: (sent: string, unit: ProductUnit) =>
+    `Failure: expiry=${sent} does not match the ${unit} product (${Math.round(UNIT_SECONDS[unit] / 86_400)} days): keys last what the product stands for in the app settings`,
+  levelMismatch: (sent: string, level: number) => `Failure: level=${sent} is not the reseller's key level (${level}): the level comes from the reseller's key levels in the app settings`,
+  duplicate: (saleId: string) => `Success: sale ${saleId} was already processed; nothing more was made`,
+  balanceDone: 'Success: Reseller Balance Increased',
+} as const;
 
-function shopOf(headers: IncomingHttpHeaders): ShopName | undefined {
-  return (Object.keys(SHOPS) as ShopName[]).find((shop) => typeof headers[SHOPS[shop].header] === 'string');
-}
-
-function signatureMatches(expected: string, sent: string): boolean {
-  const a = Buffer.from(expected);
-  const b = Buffer.from(sent.trim().toLowerCase());
-  return a.length === b.length && timingSafeEqual(a, b);
+function text(body: string, status = 200, headers: Readonly<Record<string, string>> = {}): PageReply {
+  return { status, contentType: 'text/plain; charset=utf-8', body, headers: { 'cache-control': 'no-store', ...headers } };
 }
 
 /** The balance unit a product id of this shop stands for: each shop has its own ids. */
-function productUnit(app: AppRow, shop: ShopName, product: string): BalanceUnit | undefined {
+function productUnit(app: AppRow, shop: ShopName, product: unknown): ProductUnit | undefined {
+  if (typeof product !== 'string' && typeof product !== 'number') return undefined;
+  const id = String(product);
   return PRODUCT_UNITS.find((unit) => {
-    const id = app[shopProductSetting(shop, unit)];
-    return id !== null && id !== '' && id === product;
+    const stored = app[shopProductSetting(shop, unit)];
+    return stored !== null && stored !== '' && stored === id;
   });
+}
+
+/** The keys' duration and level, from the product and the reseller; a refusal when the URL says otherwise. */
+function keyTerms(params: Params, unit: ProductUnit, reseller: AccountRow): { expires: number; level: number } | { refusal: string } {
+  const expires = UNIT_SECONDS[unit];
+  const level = resellerKeyLevel(reseller);
+  const sentExpiry = params.get('expiry') ?? '';
+  const days = Number(sentExpiry);
+  if (rangeProblem('add', 'expiry', sentExpiry) !== undefined || unitForDuration(Math.round(days * 86_400)) !== unit) {
+    return { refusal: SHOP_HOOK_MESSAGES.expiryMismatch(sentExpiry, unit) };
+  }
+  const sentLevel = params.get('level');
+  if (sentLevel !== undefined && sentLevel !== String(level)) return { refusal: SHOP_HOOK_MESSAGES.levelMismatch(sentLevel, level) };
+  return { expires, level };
 }
 
 function handleSale(ctx: PageContext, params: Params): PageReply {
   const shop = shopOf(ctx.request.headers);
-  if (shop === undefined) return text("Request isn't coming from SellApp, Sellix, or Shoppy.");
+  if (shop === undefined) return text(SHOP_HOOK_MESSAGES.notShop);
   const rules = SHOPS[shop];
   const app = findAppBySecret(ctx.store, params.get('app') ?? '');
-  if (app === undefined) return text('Failure: application not found');
+  if (app === undefined) return text(SHOP_HOOK_MESSAGES.noApp);
+  const guessing = ctx.limits.peek('shopBadSignature', ctx.ip);
+  if (!guessing.allowed) return text(SHOP_HOOK_MESSAGES.tooManyBadSignatures(guessing.retryAfterSeconds), 429, { 'retry-after': String(guessing.retryAfterSeconds) });
   const secret = rules.secret(app);
   const body = ctx.request.body ?? '';
-  const sent = String(ctx.request.headers[rules.header]);
-  if (secret === null || secret === '' || !signatureMatches(shopSignature(shop, secret, body), sent)) {
-    return text(`Failure: authentication with ${rules.label} secret failed`);
+  if (secret === null || secret === '' || !signatureMatches(shopSignature(shop, secret, body), String(ctx.request.headers[rules.header]))) {
+    ctx.limits.hit('shopBadSignature', ctx.ip);
+    return text(SHOP_HOOK_MESSAGES.badSignature(rules.label));
   }
-  let payload: Record<string, unknown>;
+  let payload: unknown;
   try {
-    payload = obj(JSON.parse(body));
+    payload = JSON.parse(body);
   } catch {
-    return text('Failure: the payload is not JSON');
+    return text(SHOP_HOOK_MESSAGES.notJson);
   }
-  const sale = rules.read(payload);
-  const username = typeof sale.username === 'string' ? sale.username : '';
-  if (findAppReseller(ctx.store, app, username) === undefined) return text('Failure: No account with the supplied username under this application found');
-  const quantity = Number(sale.quantity);
-  if (!Number.isInteger(quantity) || quantity < 1 || quantity > 100) return text('Failure: the quantity must be a whole number from 1 to 100');
+  const sale = rules.read(typeof payload === 'object' && payload !== null && !Array.isArray(payload) ? (payload as Record<string, unknown>) : {});
+  const saleId = saleIdOf(sale.saleId);
+  if (saleId === undefined) return text(SHOP_HOOK_MESSAGES.noSaleId(rules.saleIdField));
+  if (findShopSale(ctx.store, app.id, shop, saleId) !== undefined) return text(SHOP_HOOK_MESSAGES.duplicate(saleId));
+  const reseller = findAppReseller(ctx.store, app, typeof sale.username === 'string' ? sale.username : '');
+  if (reseller === undefined) return text(SHOP_HOOK_MESSAGES.noReseller);
+  const quantity = saleQuantity(sale.quantity, MAX_KEYS_PER_CALL);
+  if (quantity === undefined) return text(SHOP_HOOK_MESSAGES.badQuantity);
+  const unit = productUnit(app, shop, sale.product);
+  if (unit === undefined) return text(SHOP_HOOK_MESSAGES.noProduct(shop));
+  const record = { appId: app.id, shop, saleId, reseller: reseller.username, quantity };
 
-  const expiry = params.get('expiry');
-  if (expiry !== undefined) {
-    const days = Number(expiry);
-    if (!Number.isFinite(days) || days <= 0) return text('Failure: expiry must be a positive number of days');
-    const made = generateLicenses(ctx.store, app.id, { mask: KEY_MASK, amount: quantity, level: params.get('level') ?? '1', genby: username, expires: Math.round(days * 86_400) }, ctx.now);
+  if (params.get('expiry') !== undefined) {
+    const terms = keyTerms(params, unit, reseller);
+    if ('refusal' in terms) return text(terms.refusal);
+    const quota = dailyQuota(ctx.store, app.id, quantity, ctx.now);
+    if (!quota.allowed) return text(`Failure: ${DAILY_QUOTA_MESSAGE}`, 429, { 'retry-after': String(quota.retryAfter) });
+    const made = ctx.store.tx(() => {
+      if (findShopSale(ctx.store, app.id, shop, saleId) !== undefined) return undefined;
+      const keys = generateLicenses(ctx.store, app.id, { mask: KEY_MASK, amount: quantity, level: String(terms.level), genby: reseller.username, expires: terms.expires }, ctx.now);
+      if (keys.ok) recordShopSale(ctx.store, { ...record, made: 'keys' }, ctx.now);
+      return keys;
+    });
+    if (made === undefined) return text(SHOP_HOOK_MESSAGES.duplicate(saleId));
     if (!made.ok) return text(`Failure: ${made.message}`);
-    ctx.log(`reseller sale via ${shop}: ${quantity} key(s) for ${username}`);
+    ctx.log(`reseller sale via ${shop}: ${quantity} ${unit} key(s) for ${reseller.username}`);
     return text(made.value.join('\r\n'));
   }
-  const unit = productUnit(app, shop, typeof sale.product === 'string' || typeof sale.product === 'number' ? String(sale.product) : '');
-  if (unit === undefined) return text(shop === 'sellapp' ? "You didn't set product URL in app settings." : "You didn't set product id in app settings.");
-  addBalance(ctx.store, app.id, username, { [unit]: quantity });
-  ctx.log(`reseller sale via ${shop}: ${quantity} ${unit} balance for ${username}`);
-  return text('Success: Reseller Balance Increased');
+  const credited = ctx.store.tx(() => {
+    if (findShopSale(ctx.store, app.id, shop, saleId) !== undefined) return false;
+    addBalance(ctx.store, app.id, reseller.username, { [unit]: quantity });
+    recordShopSale(ctx.store, { ...record, made: 'balance' }, ctx.now);
+    return true;
+  });
+  if (!credited) return text(SHOP_HOOK_MESSAGES.duplicate(saleId));
+  ctx.log(`reseller sale via ${shop}: ${quantity} ${unit} balance for ${reseller.username}`);
+  return text(SHOP_HOOK_MESSAGES.balanceDone);
 }
 
 export const resellerPages: readonly PageRoute[] = [

@@ -32,7 +32,8 @@ export function shopQuantity(body: string | undefined): number | undefined {
   if (typeof data !== 'object' || data === null) return undefined;
   const record = data as { quantity?: unknown; order?: { quantity?: unknown } | null; Quantity?: unknown };
   for (const candidate of [record.quantity, record.order?.quantity, record.Quantity]) {
-    const n = typeof candidate === 'string' ? Number(candidate) : candidate;
+    // Digits only as text: Number() would also read "0x10", "1e2" or " 5 ".
+    const n = typeof candidate === 'string' && /^\d+$/.test(candidate) ? Number(candidate) : candidate;
     if (typeof n === 'number' && Number.isInteger(n)) return n;
   }
   return undefined;
@@ -51,8 +52,8 @@ export function addLicenses(ctx: HandlerContext, params: Params): Reply {
 
   const quota = dailyQuota(ctx.store, ctx.app.id, amount, ctx.now);
   if (!quota.allowed) {
-    // 429 even with --failure-status 200: this is the real server's status, and kactl reads it
-    // as a quota (not retried), not as a rate limit.
+    // 429 in both status modes: this is the real server's status, and kactl reads it as a quota
+    // (not retried), not as a rate limit.
     return { ...fail(DAILY_QUOTA_MESSAGE), status: 429, headers: { 'retry-after': String(quota.retryAfter) } };
   }
 

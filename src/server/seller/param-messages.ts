@@ -3,10 +3,14 @@
  * The catalog says what a parameter must be; this table says how the real server words the
  * refusal where the page records it. Anything not listed gets the generic wording of params.ts.
  */
+import { ownValue } from '../../util/own.js';
+import type { HostedFailureStatus } from '../dispatch/types.js';
 
 export interface ParamMessages {
   /** The parameter is absent (or empty, which the sanitiser turns into absent). */
   readonly missing?: string;
+  /** The hosted status of the `missing` answer where it is not 200 (`add` without expiry: 406). */
+  readonly missingStatus?: HostedFailureStatus;
   /** Not a number, not 0/1, not one of the choices, or out of range. */
   readonly invalid?: string;
   /** Longer than the catalog's maxLength. */
@@ -21,7 +25,8 @@ const LEVEL = { invalid: 'Level must be a number', tooLong: 'Level too long' } a
 /** `type` → wire name → messages. */
 export const PARAM_MESSAGES: Readonly<Record<string, Readonly<Record<string, ParamMessages>>>> = {
   add: {
-    expiry: { missing: 'Expiry not set', invalid: 'Expiry must a number of days' },
+    // E answers a non-numeric expiry 400; the hosted mode never answers 400, so that one stays 200.
+    expiry: { missing: 'Expiry not set', missingStatus: 406, invalid: 'Expiry must a number of days' },
     level: { tooLong: 'Level too long' },
   },
   edit: { expiry: { missing: 'You must set expiry value' } },
@@ -53,5 +58,6 @@ export const PARAM_MESSAGES: Readonly<Record<string, Readonly<Record<string, Par
 };
 
 export function paramMessages(type: string, wire: string): ParamMessages {
-  return PARAM_MESSAGES[type]?.[wire] ?? {};
+  const forType = ownValue(PARAM_MESSAGES, type);
+  return (forType === undefined ? undefined : ownValue(forType, wire)) ?? {};
 }

@@ -15,7 +15,7 @@ import { createUser, deleteAllUsers, deleteExpiredUsers, deleteUser, findUser, l
 import type { Params } from '../dispatch/params.js';
 import { fail, ok, reply } from '../dispatch/reply.js';
 import type { HandlerContext, HandlerTable, Reply } from '../dispatch/types.js';
-import { either, listReply, str } from './answers.js';
+import { either, found, listReply, str } from './answers.js';
 import { daysToSeconds } from './params.js';
 import { checkedParams } from './checked-params.js';
 
@@ -85,7 +85,7 @@ function getkey(ctx: HandlerContext, params: Params): Reply {
 
 function verifyuser(ctx: HandlerContext, params: Params): Reply {
   const p = checkedParams(params, 'verifyuser', { required: ['user'] });
-  return either(findUser(ctx.store, ctx.app.id, p.user) !== undefined, 'User Successfully Verified', 'User Not Found');
+  return found(findUser(ctx.store, ctx.app.id, p.user) !== undefined, 'User Successfully Verified', 'User Not Found');
 }
 
 /**

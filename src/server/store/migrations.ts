@@ -9,6 +9,7 @@ import { SCHEMA_V1 } from './schema-v1.js';
 import { SCHEMA_V2 } from './schema-v2.js';
 import { SCHEMA_V3 } from './schema-v3.js';
 import { SCHEMA_V4 } from './schema-v4.js';
+import { SCHEMA_V5 } from './schema-v5.js';
 
 interface Migration {
   readonly version: number;
@@ -20,6 +21,7 @@ const MIGRATIONS: readonly Migration[] = [
   { version: 2, up: (db) => db.exec(SCHEMA_V2) },
   { version: 3, up: (db) => db.exec(SCHEMA_V3) },
   { version: 4, up: (db) => db.exec(SCHEMA_V4) },
+  { version: 5, up: (db) => db.exec(SCHEMA_V5) },
 ];
 
 /** The schema version this build writes: the last migration's. */

@@ -1,6 +1,9 @@
 /**
  * Issue 9 item 8: a client sending a body over the cap reads the 413 (it used to see a reset
  * connection most of the time, because the sandbox closed while the body was still arriving).
+ * Issue 21 item 21: the same when the client asks to close the connection (`Connection: close`,
+ * HTTP/1.0) and for answers that never read the body (404): node closed the socket as the
+ * answer ended, under a client still sending, so it saw a reset (a broken pipe) every time.
  */
 import http from 'node:http';
 import net from 'node:net';
@@ -66,7 +69,7 @@ async function fetchHuge(baseUrl: string, chunked: boolean): Promise<{ status: n
  * A client that sends its whole body before it reads (many do): raw socket, paused until the
  * last byte is written, then reads whatever arrived.
  */
-function sendThenRead(baseUrl: string): Promise<string> {
+function sendThenRead(baseUrl: string, head?: (hostname: string) => string): Promise<string> {
   const { hostname, port } = new URL(baseUrl);
   return new Promise((resolve) => {
     const socket = net.connect(Number(port), hostname);
@@ -82,10 +85,10 @@ function sendThenRead(baseUrl: string): Promise<string> {
     socket.on('error', (err) => finish(chunks.length > 0 ? Buffer.concat(chunks).toString('latin1') : `error: ${err.message}`));
     socket.on('data', (c: Buffer) => {
       chunks.push(c);
-      if (Buffer.concat(chunks).includes('Request body too large')) finish(Buffer.concat(chunks).toString('latin1'));
+      if (/\r\n\r\n\{/.test(Buffer.concat(chunks).toString('latin1'))) finish(Buffer.concat(chunks).toString('latin1'));
     });
     socket.on('end', () => finish(Buffer.concat(chunks).toString('latin1')));
-    socket.write(`POST /api/1.3/ HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${TEN_MB}\r\n\r\n`);
+    socket.write(head?.(hostname) ?? `POST /api/1.3/ HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${TEN_MB}\r\n\r\n`);
     let sent = 0;
     const pump = (): void => {
       while (sent < TEN_MB) {
@@ -124,6 +127,21 @@ describe('413 reaches the client', () => {
       if ('body' in outcome) expect(JSON.parse(outcome.body)).toMatchObject({ success: false, message: 'Request body too large' });
     }
     // The server is still serving.
+    expect((await sb.client('init', { ver: sb.info.app.version })).json.success).toBe(true);
+  });
+});
+
+describe('the answer reaches a client that asked to close and sends everything first', () => {
+  const form = 'Content-Type: application/x-www-form-urlencoded';
+  it.each([
+    ['Connection: close, over the cap', (host: string) => `POST /api/1.3/ HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n${form}\r\nContent-Length: ${TEN_MB}\r\n\r\n`, 413],
+    ['HTTP/1.0, over the cap', (host: string) => `POST /api/1.3/ HTTP/1.0\r\nHost: ${host}\r\n${form}\r\nContent-Length: ${TEN_MB}\r\n\r\n`, 413],
+    ['Connection: close, seller API', (host: string) => `POST /api/seller/ HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n${form}\r\nContent-Length: ${TEN_MB}\r\n\r\n`, 413],
+    ['Connection: close, unknown path (body never read)', (host: string) => `POST /nowhere HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n${form}\r\nContent-Length: ${TEN_MB}\r\n\r\n`, 404],
+    ['Connection: close, not a form (body never read)', (host: string) => `POST /api/1.3/ HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\nContent-Type: text/plain\r\nContent-Length: ${TEN_MB}\r\n\r\n`, 415],
+  ])('%s: 5 of 5 read the answer', async (_name, head, status) => {
+    const sb = await startTestSandbox();
+    for (let i = 0; i < 5; i++) expect(await sendThenRead(sb.baseUrl, head)).toMatch(new RegExp(`^HTTP/1\\.[01] ${status} `));
     expect((await sb.client('init', { ver: sb.info.app.version })).json.success).toBe(true);
   });
 });

@@ -1,0 +1,282 @@
+/**
+ * What a program built on each client library changes to talk to a sandbox instead of the
+ * hosted service (docs/testing-your-program.md says the same for people). The official 1.3
+ * SDKs carry the hosted service's URL and public key as literal strings in their library file:
+ * the lines say which string to replace with what, rather than guess at variable names that
+ * change between releases. Code is printed only where the names are part of the library's
+ * documented interface (the C++ example's `main.cpp` strings, KeyAuth-Java's constructor).
+ */
+import { HOSTED_PUBLIC_KEY } from '../../config/hosted.js';
+
+export const HOSTED_API_URL = 'https://keyauth.win/api/1.3/';
+
+/** The running sandbox and its app, as the connect command found them. */
+export interface SandboxValues {
+  /** The server's root, e.g. `https://127.0.0.1:8443`. */
+  readonly baseUrl: string;
+  readonly name: string;
+  readonly ownerid: string;
+  readonly version: string;
+  readonly secret: string | undefined;
+  readonly publicKey: string | undefined;
+  /** HTTPS only. */
+  readonly caFile: string | undefined;
+  readonly hostname: string | undefined;
+}
+
+export interface TargetLine {
+  readonly label: string;
+  readonly value: string;
+  /** Where it goes, or what it replaces. */
+  readonly where?: string;
+}
+
+export interface TargetSheet {
+  readonly sdk: SdkId;
+  readonly title: string;
+  readonly api: '1.3' | '1.2';
+  /** The API URL this library is given. */
+  readonly url: string;
+  /** Code to paste, per file. */
+  readonly code: readonly { readonly file: string; readonly lines: readonly string[] }[];
+  readonly lines: readonly TargetLine[];
+  /** Whether the library sends a HWID at login (otherwise Force HWID must be off). */
+  readonly sendsHwid: boolean;
+  /** When it sends none, in words (default: never). */
+  readonly withoutHwid?: string;
+  /** Whether it takes the app secret (only older 1.2 examples of the official SDKs). */
+  readonly showsSecret: boolean;
+  readonly notes: readonly string[];
+}
+
+export const SDK_IDS = ['python', 'csharp', 'cpp', 'php', 'go', 'react', 'java', 'node'] as const;
+export type SdkId = (typeof SDK_IDS)[number];
+
+/** Other names people type for the same library. */
+const ALIASES: Readonly<Record<string, SdkId>> = {
+  py: 'python',
+  'c#': 'csharp',
+  cs: 'csharp',
+  dotnet: 'csharp',
+  'c++': 'cpp',
+  typescript: 'react',
+  ts: 'react',
+  nextjs: 'react',
+  golang: 'go',
+  javascript: 'node',
+  js: 'node',
+  'keyauth-js': 'node',
+  kactl: 'node',
+};
+
+export function resolveSdk(raw: string): SdkId | undefined {
+  const name = raw.trim().toLowerCase();
+  return (SDK_IDS as readonly string[]).includes(name) ? (name as SdkId) : ALIASES[name];
+}
+
+const HOSTED_KEY_SHORT = `${HOSTED_PUBLIC_KEY.slice(0, 8)}…${HOSTED_PUBLIC_KEY.slice(-4)}`;
+const FORCE_HWID_OFF = 'kactl app set --force-hwid false';
+
+/** `https://host[:port]` for the C++ SDK: its host name, and no port when it is 443. */
+function hostnameUrl(values: SandboxValues): string {
+  const url = new URL(values.baseUrl);
+  if (values.hostname !== undefined) url.hostname = values.hostname;
+  return url.origin;
+}
+
+function portOf(baseUrl: string): number {
+  const url = new URL(baseUrl);
+  return url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
+}
+
+/** The usual pair of an official 1.3 SDK: the two strings of its library file to replace. */
+function hostedStrings(libraryFile: string, url: string, values: SandboxValues): TargetLine[] {
+  return [
+    { label: 'API URL', value: url, where: `in ${libraryFile}, in place of ${HOSTED_API_URL}` },
+    { label: 'public key', value: values.publicKey ?? '(not in the profile: see the ready line)', where: `in ${libraryFile}, in place of the hosted key ${HOSTED_KEY_SHORT}` },
+  ];
+}
+
+function appLines(where: string, values: SandboxValues): TargetLine[] {
+  return [
+    { label: 'name', value: values.name, where },
+    { label: 'ownerid', value: values.ownerid },
+    { label: 'version', value: values.version },
+  ];
+}
+
+/** Only older (client API 1.2) editions of the official examples take the app secret. */
+function secretLine(values: SandboxValues): TargetLine[] {
+  return values.secret === undefined ? [] : [{ label: 'secret', value: values.secret, where: 'only older examples (client API 1.2) take one; 1.3 needs none' }];
+}
+
+function trustNote(values: SandboxValues, how: string): string[] {
+  return values.caFile === undefined ? [] : [`HTTPS: ${how}`];
+}
+
+export function targetSheet(sdk: SdkId, values: SandboxValues): TargetSheet {
+  const api13 = `${values.baseUrl}/api/1.3/`;
+  const api12 = `${values.baseUrl}/api/1.2/`;
+  const ca = `"${values.caFile ?? ''}"`;
+  switch (sdk) {
+    case 'python':
+      return {
+        sdk,
+        title: 'Python (official KeyAuth-Python-Example)',
+        api: '1.3',
+        url: api13,
+        code: [],
+        lines: [...hostedStrings('keyauth.py', api13, values), ...appLines('the api(...) arguments in main.py', values), ...secretLine(values)],
+        sendsHwid: true,
+        showsSecret: true,
+        notes: trustNote(values, `run it with REQUESTS_CA_BUNDLE=${ca} (the example uses requests), or trust the authority system-wide (kactl sandbox ca --help).`),
+      };
+    case 'csharp':
+      return {
+        sdk,
+        title: 'C# (official KeyAuth-CSHARP-Example, Console or Form)',
+        api: '1.3',
+        url: api13,
+        code: [],
+        lines: [...hostedStrings('KeyAuth.cs', api13, values), ...appLines('the new api(...) arguments in Program.cs', values), ...secretLine(values)],
+        sendsHwid: true,
+        showsSecret: true,
+        notes: trustNote(values, `.NET reads the Windows store: certutil -addstore -f Root ${ca} in an administrator's shell.`),
+      };
+    case 'cpp': {
+      const origin = hostnameUrl(values);
+      const url = `${origin}/api/1.3/`;
+      const hostname = values.hostname ?? 'kactl.test';
+      const port = portOf(values.baseUrl);
+      const notes: string[] = [];
+      if (values.caFile === undefined || port !== 443) {
+        notes.push(`The C++ SDK accepts HTTPS on port 443 only: start the sandbox with  kactl sandbox start --tls --hostname ${hostname} --port 443  (as an administrator where port 443 needs it) and run this again.`);
+      }
+      if (values.caFile !== undefined) notes.push(`Trust the authority in the Windows store: certutil -addstore -f Root ${ca} (an administrator's shell).`);
+      notes.push('It refuses a system or WinHTTP proxy: turn any proxy off for this test.');
+      return {
+        sdk,
+        title: 'C++ (official KeyAuth-CPP-Example, x64)',
+        api: '1.3',
+        url,
+        code: [
+          {
+            file: 'main.cpp',
+            lines: [
+              `std::string name = skCrypt("${values.name}").decrypt();`,
+              `std::string ownerid = skCrypt("${values.ownerid}").decrypt();`,
+              `std::string version = skCrypt("${values.version}").decrypt();`,
+              `std::string url = skCrypt("${url}").decrypt();`,
+            ],
+          },
+        ],
+        lines: [
+          { label: 'public key', value: values.publicKey ?? '(not in the profile)', where: `in the library's auth.cpp, in place of the hosted key ${HOSTED_KEY_SHORT} (then rebuild the library)` },
+          { label: 'host name', value: hostname, where: 'the name the URL uses: the certificate names it' },
+          { label: 'hosts line', value: `127.0.0.1 ${hostname}`, where: 'in C:\\Windows\\System32\\drivers\\etc\\hosts' },
+          { label: 'port', value: String(port), where: port === 443 ? 'as the SDK requires' : 'the SDK requires 443' },
+        ],
+        sendsHwid: true,
+        showsSecret: false,
+        notes,
+      };
+    }
+    case 'php':
+      return {
+        sdk,
+        title: 'PHP (official KeyAuth-PHP-Example)',
+        api: '1.3',
+        url: api13,
+        code: [],
+        lines: [...hostedStrings('keyauth.php', api13, values), ...appLines("the example's application settings (its name and ownerid variables)", values)],
+        sendsHwid: false,
+        showsSecret: false,
+        notes: trustNote(values, `PHP's curl reads curl.cainfo: set curl.cainfo = ${ca} in php.ini, or trust the authority system-wide.`),
+      };
+    case 'go':
+      return {
+        sdk,
+        title: 'Go (official KeyAuth-Go-Example)',
+        api: '1.3',
+        url: api13,
+        code: [],
+        lines: [...hostedStrings('KeyAuth/KeyAuth.go', api13, values), ...appLines('the KeyAuthApp.Api(...) arguments in main.go', values)],
+        sendsHwid: true,
+        showsSecret: false,
+        notes: trustNote(values, `on Linux run it with SSL_CERT_FILE=${ca}; on Windows and macOS trust the authority in the system store (kactl sandbox ca --help).`),
+      };
+    case 'react':
+      return {
+        sdk,
+        title: 'React / Next.js, TypeScript (official KeyAuth-React-Example)',
+        api: '1.3',
+        url: api13,
+        code: [],
+        lines: [...hostedStrings('src/lib/keyauth.ts', api13, values), ...appLines("the application settings the example gives its KeyAuth client", values)],
+        sendsHwid: false,
+        showsSecret: false,
+        notes: [
+          'The browser calls the sandbox directly: a sandbox on loopback already allows it (Access-Control-Allow-Origin: *).',
+          ...trustNote(values, 'the browser reads the system store (Firefox its own): trust the authority there (kactl sandbox ca --help).'),
+        ],
+      };
+    case 'java':
+      return {
+        sdk,
+        title: 'Java (Tentoxa/KeyAuth-Java)',
+        api: '1.2',
+        url: api12,
+        code: [{ file: 'your code', lines: [`KeyAuth keyAuthAPI = new KeyAuth("${values.name}", "${values.ownerid}", "${values.version}", "${api12}");`] }],
+        lines: [],
+        sendsHwid: true,
+        showsSecret: false,
+        notes: trustNote(values, `import the authority into a truststore: keytool -importcert -noprompt -alias kactl-sandbox -file ${ca} -keystore sandbox.jks -storepass changeit, then java -Djavax.net.ssl.trustStore=sandbox.jks -Djavax.net.ssl.trustStorePassword=changeit …`),
+      };
+    case 'node':
+      return {
+        sdk,
+        title: "Node (keyauth-js @keyauthjs/client; and kactl's own client)",
+        api: '1.2',
+        url: api12,
+        code: [],
+        lines: [
+          { label: 'options.baseUrl', value: api12, where: 'the second argument of new ClientApi(app, options)' },
+          { label: 'app.name', value: values.name },
+          { label: 'app.ownerid', value: values.ownerid },
+          { label: 'app.ver', value: values.version },
+          { label: 'KACTL_BASE_URL', value: values.baseUrl, where: 'kactl on another machine or in CI, with KACTL_APP_NAME, KACTL_OWNERID, KACTL_PUBLIC_KEY' },
+          { label: 'KACTL_PUBLIC_KEY', value: values.publicKey ?? '' },
+        ],
+        sendsHwid: false,
+        withoutHwid: 'keyauth-js sends no HWID with license()',
+        showsSecret: false,
+        notes: trustNote(values, `run node with NODE_EXTRA_CA_CERTS=${ca} (kactl's own profile for this sandbox trusts it already).`),
+      };
+  }
+}
+
+/** The object `kactl sandbox connect <sdk> --json` prints. */
+export function sheetValues(sheet: TargetSheet, values: SandboxValues): Record<string, unknown> {
+  const hostname = values.hostname;
+  return {
+    sdk: sheet.sdk,
+    api: sheet.api,
+    url: sheet.url,
+    baseUrl: values.baseUrl,
+    name: values.name,
+    ownerid: values.ownerid,
+    version: values.version,
+    publicKey: values.publicKey ?? null,
+    ...(sheet.showsSecret ? { secret: values.secret ?? null } : {}),
+    tls: values.caFile !== undefined,
+    caFile: values.caFile ?? null,
+    hostname: hostname ?? null,
+    hostsLine: sheet.sdk === 'cpp' ? `127.0.0.1 ${hostname ?? 'kactl.test'}` : null,
+    port: portOf(sheet.sdk === 'cpp' ? values.baseUrl : sheet.url),
+    sendsHwid: sheet.sendsHwid,
+    appSettings: sheet.sendsHwid ? [] : [FORCE_HWID_OFF],
+    notes: sheet.notes,
+  };
+}
+
+export { FORCE_HWID_OFF };
