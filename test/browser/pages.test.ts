@@ -12,7 +12,7 @@
  * root).
  */
 import path from 'node:path';
-import type { Browser, Page } from 'puppeteer-core';
+import type { Browser, BrowserContext, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHROMIUM, field, launchChromium, text } from '../helpers/chromium.js';
 import { startE2ESandbox, type E2ESandbox } from '../helpers/e2e.js';
@@ -48,6 +48,29 @@ async function lastLink(kind: string): Promise<string> {
 
 async function shot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join(shots, `${name}.png`), fullPage: true });
+}
+
+/** The customer panel's loader page, signed in as erin in a fresh browser profile. */
+async function openLoaderPage(): Promise<{ context: BrowserContext; page: Page }> {
+  const init = await client('init', { ver: sb.info.app.version });
+  const link = (init['appinfo'] as { customerPanelLink: string }).customerPanelLink;
+  const context = await browser.createBrowserContext();
+  const page = await context.newPage();
+  await page.goto(link);
+  await (await field(page, 'Username')).type('erin');
+  await (await field(page, 'Password')).type('erin-new-pass-456');
+  await Promise.all([page.waitForNavigation(), page.keyboard.press('Enter')]);
+  const open = await page.waitForSelector('::-p-aria(Open the web loader)');
+  await Promise.all([page.waitForNavigation(), open!.click()]);
+  return { context, page };
+}
+
+/** Types `port` into the page's port field and presses Connect again. */
+async function connectTo(page: Page, port: number): Promise<void> {
+  const input = await field(page, 'Program port');
+  await input.click({ count: 3 });
+  await input.type(String(port));
+  await (await page.waitForSelector('::-p-aria(Connect again)'))!.click();
 }
 
 beforeAll(async () => {
@@ -134,21 +157,8 @@ describe.skipIf(CHROMIUM === undefined)('sandbox pages in headless Chromium (no 
   it('web loader: the loader page hands the token to kactl client web-loader; a button reaches it', async () => {
     await sb.ok(['loader', 'create', '--text', 'Launch game', '--value', 'launch']);
     const loader = await startWebLoader(sb.configDir, ['--once']);
-    const init = await client('init', { ver: sb.info.app.version });
-    const link = (init['appinfo'] as { customerPanelLink: string }).customerPanelLink;
-    // A fresh browser profile: not signed in from the test before.
-    const context = await browser.createBrowserContext();
-    const page = await context.newPage();
-    await page.goto(link);
-    await (await field(page, 'Username')).type('erin');
-    await (await field(page, 'Password')).type('erin-new-pass-456');
-    await Promise.all([page.waitForNavigation(), page.keyboard.press('Enter')]);
-    const open = await page.waitForSelector('::-p-aria(Open the web loader)');
-    await Promise.all([page.waitForNavigation(), open!.click()]);
-    const port = await field(page, 'Program port');
-    await port.click({ count: 3 });
-    await port.type(String(loader.port));
-    await (await page.waitForSelector('::-p-aria(Connect again)'))!.click();
+    const { context, page } = await openLoaderPage();
+    await connectTo(page, loader.port);
     await page.waitForFunction("document.getElementById('loader-status').textContent.startsWith('Connected')", { timeout: 20_000 });
     await shot(page, '8-web-loader-connected');
     await (await page.waitForSelector('::-p-aria(Launch game)'))!.click();
@@ -175,20 +185,8 @@ describe.skipIf(CHROMIUM === undefined)('sandbox pages in headless Chromium (no 
         rogue.stdout!.on('data', () => heard.includes('LISTENING') && resolve());
         rogue.once('exit', (code) => reject(new Error(`the other user's listener exited (${code})`)));
       });
-      const init = await client('init', { ver: sb.info.app.version });
-      const link = (init['appinfo'] as { customerPanelLink: string }).customerPanelLink;
-      const context = await browser.createBrowserContext();
-      const page = await context.newPage();
-      await page.goto(link);
-      await (await field(page, 'Username')).type('erin');
-      await (await field(page, 'Password')).type('erin-new-pass-456');
-      await Promise.all([page.waitForNavigation(), page.keyboard.press('Enter')]);
-      const open = await page.waitForSelector('::-p-aria(Open the web loader)');
-      await Promise.all([page.waitForNavigation(), open!.click()]);
-      const port = await field(page, 'Program port');
-      await port.click({ count: 3 });
-      await port.type(String(roguePort));
-      await (await page.waitForSelector('::-p-aria(Connect again)'))!.click();
+      const { context, page } = await openLoaderPage();
+      await connectTo(page, roguePort);
       await page.waitForFunction("document.getElementById('loader-status').textContent.includes('could not prove')", { timeout: 20_000 });
       await shot(page, '10-web-loader-refused');
       expect(heard).toContain('/handshake?nonce=');
@@ -196,9 +194,7 @@ describe.skipIf(CHROMIUM === undefined)('sandbox pages in headless Chromium (no 
       expect(heard).toMatch(/RELAYED [0-9a-f]{64}\n/);
       expect(heard).not.toContain('token=');
       // The page's own program, on its own port, still connects with the same page view.
-      await port.click({ count: 3 });
-      await port.type(String(loader.port));
-      await (await page.waitForSelector('::-p-aria(Connect again)'))!.click();
+      await connectTo(page, loader.port);
       await page.waitForFunction("document.getElementById('loader-status').textContent.startsWith('Connected')", { timeout: 20_000 });
       await context.close();
     } finally {

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startE2ESandbox, type E2ESandbox } from '../helpers/e2e.js';
-import { otherUser, otherUserSkip } from '../helpers/other-user.js';
+import { linkTrap, otherUser, otherUserSkip } from '../helpers/other-user.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 const HWID = 'e2e-data-hwid-0000-0000-0001';
@@ -93,15 +93,7 @@ describe('client data flows (e2e)', () => {
   const skip = otherUserSkip();
   it.skipIf(skip !== undefined)(`--out --force replaces a symbolic link another user planted there, never writes through it${skip ? ` (skipped: ${skip})` : ''}`, async () => {
     const id = (await sb.ok(['files', 'upload', '--url', `${remoteUrl}/files/app.bin`])).stdout.trim();
-    const dir = tempDir();
-    fs.chmodSync(dir, 0o755);
-    const precious = path.join(dir, 'precious');
-    fs.writeFileSync(precious, "root's own data", { mode: 0o600 });
-    const shared = path.join(dir, 'shared');
-    fs.mkdirSync(shared, { mode: 0o755 });
-    const other = otherUser();
-    other.own(shared);
-    other.sh(`ln -s ${precious} app.bin`, { cwd: shared });
+    const { precious, shared } = linkTrap(otherUser(), ['app.bin']);
     const target = path.join(shared, 'app.bin');
     expect((await sb.kactl(['client', 'file', 'download', id, '--out', target])).code).toBe(2);
     await sb.ok(['client', 'file', 'download', id, '--out', target, '--force']);

@@ -17,7 +17,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startE2ESandbox, type E2ESandbox } from '../helpers/e2e.js';
-import { otherUser, otherUserSkip } from '../helpers/other-user.js';
+import { linkTrap, otherUser, otherUserSkip } from '../helpers/other-user.js';
 import { KACTL_BIN, cleanEnv } from '../helpers/run-kactl.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
@@ -141,17 +141,8 @@ function leftIn(folder: string, keep: readonly string[] = []): string[] {
 describe('saving the download safely (e2e)', () => {
   const skip = otherUserSkip();
   it.skipIf(skip !== undefined)(`never writes through a symbolic link another user planted beside the target${skip ? ` (skipped: ${skip})` : ''}`, async () => {
-    const other = otherUser();
-    // Root's private file, and a folder of the other user's where root saves the update (its
-    // owner may plant links there, whatever fs.protected_symlinks says).
-    const dir = tempDir();
-    fs.chmodSync(dir, 0o755);
-    const precious = path.join(dir, 'precious');
-    fs.writeFileSync(precious, "root's own data", { mode: 0o600 });
-    const shared = path.join(dir, 'shared');
-    fs.mkdirSync(shared, { mode: 0o755 });
-    other.own(shared);
-    other.sh(`ln -s ${precious} loader.exe.part && ln -s ${precious} forced.exe`, { cwd: shared });
+    // Root's private file, and a folder of the other user's where root saves the update.
+    const { precious, shared } = linkTrap(otherUser(), ['loader.exe.part', 'forced.exe']);
 
     await sb.ok(['app', 'set', '--app-version', '2.0', '--download-url', `${filesUrl}/loader-2.0.exe`]);
     // The old fixed temporary name `loader.exe.part` is a link to root's file: not followed.

@@ -97,3 +97,23 @@ export function otherUser(): OtherUser {
   };
   return made;
 }
+
+export interface LinkTrap {
+  /** A private file of ours (0600) the links point at; its text stays "root's own data" unless written through. */
+  readonly precious: string;
+  /** A folder of the other user's (its owner may plant links there, whatever fs.protected_symlinks says). */
+  readonly shared: string;
+}
+
+/** The other user's folder holding symbolic links named `names`, each to a private file of ours. */
+export function linkTrap(other: OtherUser, names: readonly string[]): LinkTrap {
+  const dir = tempDir();
+  fs.chmodSync(dir, 0o755);
+  const precious = path.join(dir, 'precious');
+  fs.writeFileSync(precious, "root's own data", { mode: 0o600 });
+  const shared = path.join(dir, 'shared');
+  fs.mkdirSync(shared, { mode: 0o755 });
+  other.own(shared);
+  other.sh(names.map((name) => `ln -s '${precious}' '${name}'`).join(' && '), { cwd: shared });
+  return { precious, shared };
+}
