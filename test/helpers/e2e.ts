@@ -46,6 +46,8 @@ export interface StartOptions {
   args?: readonly string[];
   /** Keep the server's rate limits (off by default so tests aren't paced). */
   rateLimit?: boolean;
+  /** Extra environment for the sandbox process (what a `--seed` file reads with `!env`). */
+  env?: Record<string, string>;
 }
 
 const running: ChildProcess[] = [];
@@ -63,7 +65,7 @@ process.once('exit', killAll);
 export async function startE2ESandbox(options: StartOptions = {}): Promise<E2ESandbox> {
   const configDir = tempDir('kactl-e2e-');
   const args = ['sandbox', 'start', '--port', '0', '--data', ':memory:', '--json', ...(options.rateLimit ? [] : ['--no-rate-limit']), ...(options.args ?? [])];
-  const child = spawn(process.execPath, [KACTL_BIN, ...args], { env: cleanEnv(configDir), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [KACTL_BIN, ...args], { env: cleanEnv(configDir, options.env), stdio: ['ignore', 'pipe', 'pipe'] });
   running.push(child);
   const stderr: string[] = [];
   child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk.toString()));
