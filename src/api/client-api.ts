@@ -189,6 +189,8 @@ export class ClientApi {
     const redact = textRedactor(secrets);
     this.warnIfNotVerifying();
 
+    // Whether the answer returned is a failure let through unsigned (verifyAnswer).
+    let unsignedFailure = false;
     const attempt = async (): Promise<ClientAnswer> => {
       const res = await this.options.transport.request({
         method: asGet ? 'GET' : 'POST',
@@ -200,7 +202,7 @@ export class ClientApi {
         ...(hasLargeAnswer(type) ? { maxBodyBytes: LARGE_ANSWER_MAX_BYTES } : {}),
       });
       const answer = this.readAnswer(type, api, res, redact);
-      this.verifyAnswer(type, api, res, answer.body, session?.enckey ?? context.enckey);
+      unsignedFailure = this.verifyAnswer(type, api, res, answer.body, session?.enckey ?? context.enckey);
       return { ...answer, api };
     };
     const answer = await withRetry(attempt, {
@@ -212,7 +214,7 @@ export class ClientApi {
       ...(this.options.countdown ? { countdown: this.options.countdown } : {}),
     });
     checkAnswerShape(answer, type, successFields(type));
-    this.mapFailure(type, answer, options.acceptFailure ?? false);
+    this.mapFailure(type, answer, options.acceptFailure ?? false, unsignedFailure);
     return answer;
   }
 
@@ -245,11 +247,15 @@ export class ClientApi {
     this.options.warn('Not checking the server\'s answer signatures (--no-verify).');
   }
 
-  /** Ed25519 for 1.3 when there is a public key; HMAC for 1.2 when there is a secret. */
-  private verifyAnswer(type: string, api: ClientApiVersion, res: TransportResponse, body: Record<string, unknown>, enckey: string | undefined): void {
-    if (!this.verifyOn) return;
+  /**
+   * Ed25519 for 1.3 when there is a public key; HMAC for 1.2 when there is a secret. True when
+   * the answer is a 1.2 failure let through unsigned (see below): its message may be shown, and
+   * nothing else of it acted on.
+   */
+  private verifyAnswer(type: string, api: ClientApiVersion, res: TransportResponse, body: Record<string, unknown>, enckey: string | undefined): boolean {
+    if (!this.verifyOn) return false;
     if (api === '1.3') {
-      if (this.options.publicKey === undefined || this.options.publicKey === '') return;
+      if (this.options.publicKey === undefined || this.options.publicKey === '') return false;
       this.publicKeyObject ??= ed25519PublicKey(this.options.publicKey);
       verifyEd25519({
         headers: res.headers,
@@ -263,16 +269,24 @@ export class ClientApi {
       if (typeof body.ownerid === 'string' && body.ownerid !== this.options.ownerid) {
         throw new SignatureError(`The signed answer is for another application (ownerid ${body.ownerid}, expected ${this.options.ownerid}).`);
       }
-      return;
+      return false;
     }
     const secret = this.options.secret;
-    if (secret === undefined || secret === '') return;
-    // The 1.2 server leaves some failures unsigned (session not found, unknown type, app
-    // lookup errors — docs/protocol/client-api.md §2.2). A failure grants nothing, so an unsigned one is
-    // shown as it is; an unsigned success is refused.
+    if (secret === undefined || secret === '') return false;
+    if (mayAnswerEmpty(type) && res.body.length === 0) return false;
+    // The 1.2 server leaves a few failures unsigned (the global checks, session not found, an
+    // unknown type — docs/protocol/client-api.md §2.2), and each is a bare success and message.
+    // Such a failure is let through so its message can be shown; one that carries anything more
+    // (an `invalidver` with a download link) is something kactl would act on, so it must be
+    // signed, as the server signs every init failure.
     const header = res.headers.signature?.trim() ?? '';
-    if (header === '' && isFailureBody(body)) return;
-    if (mayAnswerEmpty(type) && res.body.length === 0) return;
+    if (header === '' && isFailureBody(body)) {
+      const extra = Object.keys(body).filter((field) => field !== 'success' && field !== 'message');
+      if (extra.length === 0) return true;
+      throw new SignatureError(`The server's failure answer is not signed, yet it carries ${extra.map((field) => `"${field}"`).join(', ')}; kactl acts only on signed answers when the profile has the app secret.`, {
+        hints: ['The answer was changed on the way, or this is not the server the app secret belongs to.'],
+      });
+    }
     verifyHmac({
       headers: res.headers,
       body: res.body,
@@ -280,10 +294,15 @@ export class ClientApi {
       enckeySent: enckey !== undefined,
       keyLabel: type === 'init' || enckey === undefined ? 'the app secret' : 'the session key (enckey-secret)',
     });
+    return false;
   }
 
-  /** success:false → AuthError for session problems, ApiFailure otherwise (unless accepted). */
-  private mapFailure(type: string, answer: ClientAnswer, acceptFailure: boolean): void {
+  /**
+   * success:false → AuthError for session problems, ApiFailure otherwise (unless accepted). An
+   * unsigned failure is never handed back as an answer (`checkblacklist` would read it as "not
+   * blacklisted"): it stops the command with its message.
+   */
+  private mapFailure(type: string, answer: ClientAnswer, acceptFailure: boolean, unsigned: boolean): void {
     const { body, status } = answer;
     if (!isFailureBody(body)) return;
     const message = messageOf(body) ?? 'The server refused the request without a message.';
@@ -293,6 +312,9 @@ export class ClientApi {
     }
     if (SESSION_UNVALIDATED.test(message)) {
       throw new AuthError(message, { body, hints: ['Log in first: `kactl client login`, `kactl client license` or `kactl client register`.'] });
+    }
+    if (unsigned) {
+      throw new ApiFailure(message, body, status, { hints: ['The answer was not signed, so kactl shows its message and acts on nothing else in it.'] });
     }
     if (acceptFailure) return;
     if (type === 'init' && message === 'invalidver') {

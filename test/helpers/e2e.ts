@@ -23,6 +23,7 @@ export interface KactlOptions {
   input?: string;
   env?: Record<string, string | undefined>;
   timeoutMs?: number;
+  cwd?: string;
 }
 
 export interface E2ESandbox {
@@ -93,7 +94,7 @@ export async function startE2ESandbox(options: StartOptions = {}): Promise<E2ESa
   });
 
   const kactl = (cmd: readonly string[], opts: KactlOptions = {}): Promise<SpawnResult> =>
-    runKactl(cmd, { configDir, ...(opts.env ? { env: opts.env } : {}), ...(opts.input !== undefined ? { input: opts.input } : {}), ...(opts.timeoutMs ? { timeoutMs: opts.timeoutMs } : {}) });
+    runKactl(cmd, { configDir, ...(opts.env ? { env: opts.env } : {}), ...(opts.input !== undefined ? { input: opts.input } : {}), ...(opts.timeoutMs ? { timeoutMs: opts.timeoutMs } : {}), ...(opts.cwd ? { cwd: opts.cwd } : {}) });
 
   return {
     info,

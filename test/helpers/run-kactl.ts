@@ -18,6 +18,8 @@ export interface SpawnOptions {
   env?: Record<string, string | undefined>;
   input?: string;
   timeoutMs?: number;
+  /** Working folder (default: the test's). */
+  cwd?: string;
 }
 
 export interface SpawnResult {
@@ -44,6 +46,7 @@ export function runKactl(args: readonly string[], options: SpawnOptions): Promis
     const child = spawn(process.execPath, [KACTL_BIN, ...args], {
       env: cleanEnv(options.configDir, options.env),
       stdio: ['pipe', 'pipe', 'pipe'],
+      ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
     });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
