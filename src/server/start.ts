@@ -33,7 +33,11 @@ export interface SandboxOptions {
   readonly appName?: string | undefined;
   readonly ownerid?: string | undefined;
   readonly sellerKey?: string | undefined;
-  /** Status of `success:false` answers: 400 (spec, default) or 200 (the hosted service's habit). */
+  /**
+   * Status of `success:false` answers: 200, the hosted service's habit (default; the seller API's
+   * empty lists, unknown key and refused apps keep the hosted 406 / 404 / 403), or 400, the
+   * spec-strict mode (docs/design.md, "HTTP status of a failure").
+   */
   readonly failureStatus?: 200 | 400;
   /** Enforce the client (200/min per app) and seller (120/min per key) rate limits. Default true. */
   readonly rateLimit?: boolean;
@@ -114,7 +118,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
       clientHandlers: { ...clientHandlers, ...options.handlers?.client },
       sellerHandlers: { ...sellerHandlers, ...options.handlers?.seller },
       pages: [...(options.handlers?.pages ?? []), ...clientPages, ...resellerPages, ...panelPages],
-      options: { failureStatus: options.failureStatus ?? 400, rateLimit: options.rateLimit ?? true, trustProxy: options.trustProxy ?? false },
+      options: { failureStatus: options.failureStatus ?? 200, rateLimit: options.rateLimit ?? true, trustProxy: options.trustProxy ?? false },
       clock,
       log,
       baseUrl: () => baseUrl,

@@ -48,7 +48,7 @@ describe('checkblacklist', () => {
     const sb = await startTestSandbox();
     const sid = await sb.init();
     const clean = await sb.client('checkblacklist', { sessionid: sid, hwid: HWID });
-    expect(clean.status).toBe(400);
+    expect(clean.status).toBe(200);
     expect(clean.json).toEqual({ success: false, code: 0, message: 'Client is not blacklisted', ownerid: sb.info.app.ownerid });
     addBlacklist(sb.store, sb.app().id, 'hwid', HWID);
     expect((await sb.client('checkblacklist', { sessionid: sid, hwid: HWID })).json).toMatchObject({ success: true, code: 68, message: 'Client is blacklisted' });

@@ -1,11 +1,15 @@
-/** Rate limits: client 200 / 60 s per application, seller 120 / 60 s per key; fixed windows. */
+/**
+ * Rate limits: client 200 / 60 s per application, seller 120 / 60 s per key; fixed windows. These
+ * run in the spec-strict mode (429 + Retry-After everywhere); hardening/rate-limit-genuine.test.ts
+ * holds the default, hosted answers.
+ */
 import { describe, expect, it } from 'vitest';
 import { fakeClock, startTestSandbox } from '../helpers/sandbox.js';
 
 describe('client API rate limit', () => {
   it('answers the 201st request in a window with 429, Retry-After and the source message', async () => {
     const clock = fakeClock();
-    const sb = await startTestSandbox({ rateLimit: true, now: clock.now });
+    const sb = await startTestSandbox({ rateLimit: true, failureStatus: 400, now: clock.now });
     for (let i = 0; i < 200; i++) expect((await sb.client('bogus')).status).toBe(400);
     clock.advance(15);
     const limited = await sb.client('init');
@@ -25,7 +29,7 @@ describe('client API rate limit', () => {
 
   it('counts 1.2 and 1.3 together for one application', async () => {
     const clock = fakeClock();
-    const sb = await startTestSandbox({ rateLimit: true, now: clock.now });
+    const sb = await startTestSandbox({ rateLimit: true, failureStatus: 400, now: clock.now });
     for (let i = 0; i < 100; i++) await sb.client('bogus');
     for (let i = 0; i < 100; i++) await sb.client('bogus', {}, { api: '1.2' });
     const limited = await sb.client('init', {}, { api: '1.2' });
@@ -34,7 +38,7 @@ describe('client API rate limit', () => {
   });
 
   it('is off with rateLimit: false', async () => {
-    const sb = await startTestSandbox({ rateLimit: false });
+    const sb = await startTestSandbox({ rateLimit: false, failureStatus: 400 });
     for (let i = 0; i < 250; i++) expect((await sb.client('bogus')).status).toBe(400);
   });
 });
@@ -42,7 +46,7 @@ describe('client API rate limit', () => {
 describe('seller API rate limit', () => {
   it('answers the 121st request for one key with 429 and Retry-After, even with format=text', async () => {
     const clock = fakeClock();
-    const sb = await startTestSandbox({ rateLimit: true, now: clock.now });
+    const sb = await startTestSandbox({ rateLimit: true, failureStatus: 400, now: clock.now });
     for (let i = 0; i < 120; i++) expect((await sb.seller('nosuchtype')).status).toBe(400);
     clock.advance(30);
     const limited = await sb.seller('nosuchtype', { format: 'text' });

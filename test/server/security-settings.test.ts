@@ -84,7 +84,7 @@ describe('security settings (sandbox, over HTTP)', () => {
     for (const [params, message] of [
       [{ minhwid: '-1' }, 'Invalid parameter: minhwid must not be negative'],
       [{ minhwid: 'ten' }, 'Invalid parameter: minhwid must be a whole number'],
-      [{ hashcheck: 'yes' }, 'Invalid parameter: hashcheck must be true or false'],
+      [{ hashcheck: 'maybe' }, 'Invalid parameter: hashcheck must be 1/0, true/false, yes/no or on/off'],
       [{ vpnranges: 'example.com/8' }, 'Invalid parameter: vpnranges must be comma-separated CIDRs such as 10.8.0.0/16'],
     ] as const) {
       const res = await sb.seller('updatesettings', { ...params, ver: '9.9' });

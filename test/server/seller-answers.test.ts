@@ -50,7 +50,7 @@ describe('format=text', () => {
   it('lists and lookups stay JSON, successes and failures alike (E prints them as JSON)', async () => {
     const sb = await startSellerSandbox();
     const empty = await sb.seller('fetchallkeys', { format: 'text' });
-    expect([empty.status, empty.headers.get('content-type')]).toEqual([400, 'application/json; charset=utf-8']);
+    expect([empty.status, empty.headers.get('content-type')]).toEqual([406, 'application/json; charset=utf-8']);
     expect(empty.json).toEqual({ success: false, message: 'No keys found' });
     await makeKey(sb);
     expectOk(await sb.seller('fetchallkeys', { format: 'text' }), 'Successfully Retrieved Licenses');
@@ -63,9 +63,9 @@ describe('format=text', () => {
     const res = await sb.seller('addWhite', { ip: '198.51.100.1', format: 'text' });
     expect([res.status, res.headers.get('content-type'), res.text]).toEqual([200, 'text/plain; charset=utf-8', 'Successfully added whitelist!']);
     const refused = await sb.seller('addWhite', { ip: '198.51.100.1', format: 'text' });
-    expect([refused.status, refused.text]).toEqual([400, 'Failed to add whitelist!']);
+    expect([refused.status, refused.text]).toEqual([200, 'Failed to add whitelist!']);
     const missing = await sb.seller('addWhite', { format: 'text' });
-    expect([missing.status, missing.text]).toEqual([400, 'Missing parameter: ip']);
+    expect([missing.status, missing.text]).toEqual([200, 'Missing parameter: ip']);
     expectFail(await sb.seller('addWhite', { ip: '198.51.100.1', format: 'TEXT' }), 'Failed to add whitelist!');
   });
 });
@@ -74,25 +74,36 @@ describe('global checks', () => {
   it('refuses a seller key whose owner account is not on the seller role, and a banned app', async () => {
     const sb = await startSellerSandbox();
     sb.store.run("UPDATE accounts SET role = 'tester' WHERE username = ?", sb.app().owner);
-    expectFail(await sb.seller('appdetails'), 'Not authorized to use SellerAPI, please upgrade');
+    expectFail(await sb.seller('appdetails'), 'Not authorized to use SellerAPI, please upgrade', 403);
     sb.store.run("UPDATE accounts SET role = 'seller' WHERE username = ?", sb.app().owner);
     expectOk(await sb.seller('appdetails'));
     sb.store.run('UPDATE apps SET banned = 1 WHERE id = ?', sb.app().id);
-    expectFail(await sb.seller('appdetails'), 'This application has been banned from KeyAuth.cc for violating terms');
+    expectFail(await sb.seller('appdetails'), 'This application has been banned from KeyAuth.cc for violating terms', 403);
   });
 });
 
 describe('statuses', () => {
-  it('answers every failure with 200 under failureStatus 200, the body unchanged', async () => {
-    const sb = await startSellerSandbox({ failureStatus: 200 });
-    for (const [type, params, message] of [
-      ['fetchallusers', {}, 'No users found'],
-      ['del', { key: 'NOPE' }, 'Failed to delete license!'],
-      ['add', {}, 'Expiry not set'],
+  it('answers failures with the statuses of the hosted seller API by default, 400 in the spec-strict mode, the body unchanged', async () => {
+    const hosted = await startSellerSandbox();
+    const strict = await startSellerSandbox({ failureStatus: 400 });
+    for (const [type, params, message, hostedStatus] of [
+      ['fetchallusers', {}, 'No users found', 406],
+      ['verify', { key: 'NOPE' }, 'Key Not Found', 406],
+      ['fetchfile', { id: '123456' }, 'No file Found with ID: 123456', 406],
+      ['add', {}, 'Expiry not set', 406],
+      ['getvar', { user: 'nobody', var: 'v' }, 'Variable not found for user', 404],
+      ['del', { key: 'NOPE' }, 'Failed to delete license!', 200],
+      ['info', { key: 'NOPE' }, 'Key Not Found', 200],
+      ['add', { expiry: 'soon' }, 'Expiry must a number of days', 200],
     ] as const) {
-      const res = await sb.seller(type, params);
-      expect(res.status).toBe(200);
-      expect(res.json).toEqual({ success: false, message });
+      for (const [sb, status] of [[hosted, hostedStatus], [strict, 400]] as const) {
+        const res = await sb.seller(type, params);
+        expect(res.status, `${type} ${res.text}`).toBe(status);
+        expect(res.json).toEqual({ success: false, message });
+      }
+    }
+    for (const [sb, status] of [[hosted, 404], [strict, 400]] as const) {
+      expectFail(await sb.seller('appdetails', { sellerkey: 'b'.repeat(32) }), 'No application found', status);
     }
   });
 

@@ -28,7 +28,7 @@ describe('getsettings', () => {
     expect(Object.keys(body)).toEqual([
       'success', 'message', 'enabled', 'hwid-lock', 'version', 'download', 'webdownload', 'webhook', 'resellerstore',
       'disabledmsg', 'usernametakenmsg', 'licenseinvalidmsg', 'keytakenmsg', 'nosubmsg', 'userinvalidmsg', 'passinvalidmsg',
-      'hwidmismatchmsg', 'noactivesubmsg', 'blackedmsg', 'sellixsecret', 'cooldown', 'sandbox',
+      'hwidmismatchmsg', 'noactivesubmsg', 'blackedmsg', 'sellixsecret', 'cooldown', 'functions', 'messages', 'sandbox',
     ]);
   });
 
@@ -63,9 +63,9 @@ describe('updatesettings', () => {
     await sellerOk(sb, 'updatesettings', {}, 'Settings Update Successful');
   });
 
-  it('refuses a hwidcheck other than true or false', async () => {
+  it('refuses a hwidcheck that is not a boolean word, in E\'s words', async () => {
     const sb = await startSellerSandbox();
-    expectFail(await sb.seller('updatesettings', { hwidcheck: '1' }), 'The hwidcheck value must be "true" or "false"');
+    expectFail(await sb.seller('updatesettings', { hwidcheck: '2' }), 'The hwidcheck value must be "true" or "false"');
   });
 
   it('disables the app for clients with enabled=false', async () => {
@@ -130,8 +130,8 @@ describe('setseller', () => {
   });
 });
 
-it('keeps the store untouched by a refused call (failure answered 200 with failureStatus 200)', async () => {
-  const sb = await startSellerSandbox({ failureStatus: 200 });
+it('keeps the store untouched by a refused call (failure answered 200, as the hosted seller API)', async () => {
+  const sb = await startSellerSandbox();
   const res = await sb.seller('updatesettings', { ver: '3.0', hwidcheck: 'maybe' });
   expect(res.status).toBe(200);
   expect(res.json).toEqual({ success: false, message: 'The hwidcheck value must be "true" or "false"' });

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findFile } from '../../src/server/domain/files.js';
 import { findWebhook } from '../../src/server/domain/webhooks.js';
-import { expectFail, expectOk, sellerOk, startSellerSandbox, type TestSandbox } from './support/seller-helpers.js';
+import { expectEmptyList, expectFail, expectOk, sellerOk, startSellerSandbox, type TestSandbox } from './support/seller-helpers.js';
 
 const MB = 1024 * 1024;
 const AUTHED = "Authed paramater must be 1 if you want to require login first, or 0 if you don't want to.";
@@ -113,7 +113,7 @@ describe('upload', () => {
     const sb = await startSellerSandbox();
     expectFail(await sb.seller('upload', { url: `${base}/declared-huge.bin` }), 'File size limit is 75 MB.');
     expectFail(await sb.seller('upload', { url: `${base}/streamed-huge.bin` }), 'File size limit is 75 MB.');
-    expectFail(await sb.seller('fetchallfiles'), 'No files Found');
+    expectEmptyList(await sb.seller('fetchallfiles'), 'No files Found');
   });
 });
 
@@ -136,13 +136,24 @@ describe('editfile / fetchfile / fetchallfiles / delete', () => {
     expectFail(await sb.seller('editfile', { id: '000000', url: `${base}/app-1.2.zip`, authed: '1' }), 'Failed to update file');
     expectFail(await sb.seller('editfile', { id, url: `${base}/gone.zip`, authed: '1' }), 'Failed to fetch file. HTTP Status: 404');
     expectFail(await sb.seller('editfile', { id, url: 'nope', authed: '1' }), 'URL is invalid');
-    expectFail(await sb.seller('editfile', { id, url: `${base}/app-1.2.zip` }), 'Missing parameter: authed');
+    expectFail(await sb.seller('editfile', { id, url: `${base}/app-1.2.zip`, authed: 'maybe' }), 'Invalid parameter: authed must be 1/0, true/false, yes/no or on/off');
     expect(findFile(sb.store, sb.app().id, id)?.authed).toBe(1);
+  });
+
+  it('editfile without authed changes the URL and keeps the login rule, as the hosted server (the Telegram bot sends the URL alone)', async () => {
+    const sb = await startSellerSandbox();
+    const id = await upload(sb, `${base}/app-1.2.zip`);
+    await sellerOk(sb, 'editfile', { id, url: `${base}/v2/app-2.0.zip` }, 'Successfully updated file');
+    expect(findFile(sb.store, sb.app().id, id)).toMatchObject({ url: `${base}/v2/app-2.0.zip`, authed: 1 });
+    await sellerOk(sb, 'editfile', { id, url: `${base}/v2/app-2.0.zip`, authed: 'false' });
+    expect(findFile(sb.store, sb.app().id, id)?.authed).toBe(0);
+    await sellerOk(sb, 'editfile', { id, url: `${base}/app-1.2.zip` });
+    expect(findFile(sb.store, sb.app().id, id)).toMatchObject({ url: `${base}/app-1.2.zip`, authed: 0 });
   });
 
   it('fetchfile / fetchallfiles / delfile / delallfiles', async () => {
     const sb = await startSellerSandbox();
-    expectFail(await sb.seller('fetchfile', { id: '123456' }), 'No file Found with ID: 123456');
+    expectEmptyList(await sb.seller('fetchfile', { id: '123456' }), 'No file Found with ID: 123456');
     expectFail(await sb.seller('delallfiles'), 'Failed to delete all files!');
     const a = await upload(sb, `${base}/app-1.2.zip`);
     const b = await upload(sb, `${base}/v2/app-2.0.zip`);
@@ -153,7 +164,7 @@ describe('editfile / fetchfile / fetchallfiles / delete', () => {
     await sellerOk(sb, 'delfile', { fileid: a }, 'Successfully deleted files!');
     expectFail(await sb.seller('delfile', { fileid: a }), 'Failed to delete all files!');
     await sellerOk(sb, 'delallfiles', {}, 'Successfully deleted all files!');
-    expectFail(await sb.seller('fetchallfiles'), 'No files Found');
+    expectEmptyList(await sb.seller('fetchallfiles'), 'No files Found');
   });
 });
 
@@ -175,20 +186,20 @@ describe('webhooks', () => {
     expectFail(await sb.seller('addwebhook', { baseurl: 'hooks/grant', authed: '1' }), "URL isn't a valid URL!");
     expectFail(await sb.seller('addwebhook', { baseurl: 'file:///tmp/x', authed: '1' }), "URL can't be a local path! Must be a remote URL accessible by the open internet!");
     expectFail(await sb.seller('addwebhook', { baseurl: 'https://api.example.com' }), AUTHED);
-    expectFail(await sb.seller('addwebhook', { baseurl: 'https://api.example.com', authed: 'true' }), AUTHED);
+    expectFail(await sb.seller('addwebhook', { baseurl: 'https://api.example.com', authed: 'sure' }), AUTHED);
     await sellerOk(sb, 'addwebhook', { baseurl: 'https://api.example.com', authed: '1', webid: 'grant' });
     expectFail(await sb.seller('addwebhook', { baseurl: 'https://api.example.com/2', authed: '1', webid: 'grant' }), 'Failed to add webhook!');
   });
 
   it('delwebhook / delallwebhooks', async () => {
     const sb = await startSellerSandbox();
-    expectFail(await sb.seller('fetchallwebhooks'), 'No webhooks found');
+    expectEmptyList(await sb.seller('fetchallwebhooks'), 'No webhooks found');
     expectFail(await sb.seller('delallwebhooks'), 'Failed to find any webhooks!');
     await sellerOk(sb, 'addwebhook', { baseurl: 'https://api.example.com', authed: '1', webid: 'a' });
     await sellerOk(sb, 'addwebhook', { baseurl: 'https://api.example.com', authed: '1', webid: 'b' });
     await sellerOk(sb, 'delwebhook', { webid: 'a' }, 'Successfully deleted webhook!');
     expectFail(await sb.seller('delwebhook', { webid: 'a' }), 'Failed to delete webhook!');
     await sellerOk(sb, 'delallwebhooks', {}, 'Successfully deleted all webhooks!');
-    expectFail(await sb.seller('fetchallwebhooks'), 'No webhooks found');
+    expectEmptyList(await sb.seller('fetchallwebhooks'), 'No webhooks found');
   });
 });

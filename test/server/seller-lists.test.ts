@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { isWhitelisted, listBlacklists } from '../../src/server/domain/blacklists.js';
 import { addLog } from '../../src/server/domain/logs.js';
 import { fakeClock } from '../helpers/sandbox.js';
-import { expectFail, loginSession, makeUser, sellerOk, startSellerSandbox } from './support/seller-helpers.js';
+import { expectEmptyList, expectFail, loginSession, makeUser, sellerOk, startSellerSandbox } from './support/seller-helpers.js';
 
 const HWID = 'HWID-0000000000000000001';
 
@@ -28,7 +28,7 @@ describe('blacklists', () => {
   it('black with neither value succeeds and adds nothing, as E', async () => {
     const sb = await startSellerSandbox();
     await sellerOk(sb, 'black', {}, 'Blacklist Addition Successful');
-    expectFail(await sb.seller('fetchallblacks'), 'No blacklists found');
+    expectEmptyList(await sb.seller('fetchallblacks'), 'No blacklists found');
   });
 
   it('a loopback IP can be blacklisted on purpose, and then refuses loopback clients', async () => {
@@ -71,7 +71,7 @@ describe('whitelists', () => {
 describe('sessions', () => {
   it('fetchallsessions lists live sessions; kill ends one, so the client is logged out', async () => {
     const sb = await startSellerSandbox();
-    expectFail(await sb.seller('fetchallsessions'), 'No sessions found');
+    expectEmptyList(await sb.seller('fetchallsessions'), 'No sessions found');
     await makeUser(sb, 'alice');
     const open = await sb.init();
     const loggedIn = await loginSession(sb, 'alice');
@@ -98,14 +98,14 @@ describe('sessions', () => {
     expect((await sb.client('check', { sessionid: a })).json.success).toBe(false);
     await sb.init();
     clock.advance(6 * 3600 + 1);
-    expectFail(await sb.seller('fetchallsessions'), 'No sessions found');
+    expectEmptyList(await sb.seller('fetchallsessions'), 'No sessions found');
   });
 });
 
 describe('web loader buttons', () => {
   it('addbutton / fetchallbuttons / delbutton / delallbuttons', async () => {
     const sb = await startSellerSandbox();
-    expectFail(await sb.seller('fetchallbuttons'), 'No buttons found');
+    expectEmptyList(await sb.seller('fetchallbuttons'), 'No buttons found');
     await sellerOk(sb, 'addbutton', { text: 'Launch game', value: 'launch' }, 'Succesfully added button!');
     expectFail(await sb.seller('addbutton', { text: 'Again', value: 'launch' }), "Failed to add button! You can't have two button with the same value.");
     expectFail(await sb.seller('addbutton', { text: 'Spaced', value: 'has space' }), 'Invalid parameter: value must not contain spaces');
@@ -115,7 +115,7 @@ describe('web loader buttons', () => {
     expectFail(await sb.seller('delallbuttons'), 'Failed to delete all buttons!');
     await sellerOk(sb, 'addbutton', { text: 'A', value: 'a' });
     await sellerOk(sb, 'delallbuttons', {}, 'Successfully deleted all buttons!');
-    expectFail(await sb.seller('fetchallbuttons'), 'No buttons found');
+    expectEmptyList(await sb.seller('fetchallbuttons'), 'No buttons found');
   });
 });
 
@@ -123,7 +123,7 @@ describe('logs', () => {
   it('fetchalllogs lists client logs with the app name in logapp; dellogs deletes them', async () => {
     const clock = fakeClock();
     const sb = await startSellerSandbox({ now: clock.now });
-    expectFail(await sb.seller('fetchalllogs'), 'No logs found');
+    expectEmptyList(await sb.seller('fetchalllogs'), 'No logs found');
     expectFail(await sb.seller('dellogs'), 'Failed to delete all logs!');
     addLog(sb.store, sb.app().id, { logdata: 'started', credential: 'alice', pcuser: 'DESKTOP\\alice' }, clock.seconds());
     const body = await sellerOk(sb, 'fetchalllogs', {}, 'Successfully retrieved logs');
@@ -131,6 +131,6 @@ describe('logs', () => {
       { id: expect.stringMatching(/^\d+$/), logdate: String(clock.seconds()), logdata: 'started', credential: 'alice', pcuser: 'DESKTOP\\alice', logapp: sb.info.app.name },
     ]);
     await sellerOk(sb, 'dellogs', {}, 'Successfully deleted all logs!');
-    expectFail(await sb.seller('fetchalllogs'), 'No logs found');
+    expectEmptyList(await sb.seller('fetchalllogs'), 'No logs found');
   });
 });

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { findGlobalVar } from '../../src/server/domain/global-vars.js';
 import { getUserVar } from '../../src/server/domain/user-vars.js';
 import { findUser } from '../../src/server/domain/users.js';
-import { expectFail, expectOk, makeUser, sellerOk, startSellerSandbox, type TestSandbox } from './support/seller-helpers.js';
+import { expectEmptyList, expectFail, expectOk, makeUser, sellerOk, startSellerSandbox, type TestSandbox } from './support/seller-helpers.js';
 
 const AUTHED = "Authed paramater must be 1 if you want to require login first, or 0 if you don't want to.";
 
@@ -30,7 +30,7 @@ describe('global variables', () => {
     await sellerOk(sb, 'addvar', { name: 'motd', data: 'x', authed: '0' });
     expectFail(await sb.seller('addvar', { name: 'motd', data: 'y', authed: '0' }), 'Varialbe name already exists!');
     expectFail(await sb.seller('addvar', { name: 'v2', data: 'y' }), AUTHED);
-    expectFail(await sb.seller('addvar', { name: 'v2', data: 'y', authed: 'yes' }), AUTHED);
+    expectFail(await sb.seller('addvar', { name: 'v2', data: 'y', authed: 'sure' }), AUTHED);
     expectFail(await sb.seller('addvar', { name: 'v2', data: 'y'.repeat(1001), authed: '0' }), 'Data is too long. Must be less than 1000 characters. Use files for larger data');
     expectFail(await sb.seller('addvar', { name: 'n'.repeat(50), data: 'y', authed: '0' }), 'Invalid parameter: name must be at most 49 characters');
     expectFail(await sb.seller('addvar', { name: 'v2', authed: '0' }), 'Missing parameter: data');
@@ -48,7 +48,7 @@ describe('global variables', () => {
 
   it('delvar / delallvars / retrvvar of a missing variable', async () => {
     const sb = await startSellerSandbox();
-    expectFail(await sb.seller('fetchallvars'), 'No variables Found');
+    expectEmptyList(await sb.seller('fetchallvars'), 'No variables Found');
     expectFail(await sb.seller('delallvars'), 'Failed to delete all variables!');
     await sellerOk(sb, 'addvar', { name: 'a', data: '1', authed: '0' });
     await sellerOk(sb, 'addvar', { name: 'b', data: '2', authed: '0' });
@@ -56,7 +56,7 @@ describe('global variables', () => {
     expectFail(await sb.seller('delvar', { name: 'a' }), 'Failed to delete variable!');
     expectFail(await sb.seller('retrvvar', { name: 'a' }), 'Variable not found');
     await sellerOk(sb, 'delallvars', {}, 'Successfully deleted all variables!');
-    expectFail(await sb.seller('fetchallvars'), 'No variables Found');
+    expectEmptyList(await sb.seller('fetchallvars'), 'No variables Found');
   });
 });
 
@@ -81,7 +81,7 @@ describe('user variables', () => {
     const res = await sb.seller('getvar', { user: 'alice', var: 'note', format: 'text' });
     expect([res.status, res.headers.get('content-type'), res.text]).toEqual([200, 'text/plain; charset=utf-8', 'a "quoted" / value']);
     const missing = await sb.seller('getvar', { user: 'alice', var: 'nope', format: 'text' });
-    expect([missing.status, missing.text]).toEqual([400, 'Variable not found for user']);
+    expect([missing.status, missing.text]).toEqual([404, 'Variable not found for user']);
   });
 
   it('setvar user=all sets it for every user; refuses when there are none', async () => {
@@ -106,18 +106,18 @@ describe('user variables', () => {
 
   it('getvar / deluservar / massUserVarDelete refusals and effects', async () => {
     const sb = await startSellerSandbox();
-    expectFail(await sb.seller('fetchalluservars'), 'No user variables Found');
+    expectEmptyList(await sb.seller('fetchalluservars'), 'No user variables Found');
     await makeUser(sb, 'alice');
     await makeUser(sb, 'bob');
-    expectFail(await sb.seller('getvar', { user: 'alice', var: 'v' }), 'Variable not found for user');
-    expectFail(await sb.seller('getvar', { user: 'nobody', var: 'v' }), 'Variable not found for user');
+    expectFail(await sb.seller('getvar', { user: 'alice', var: 'v' }), 'Variable not found for user', 404);
+    expectFail(await sb.seller('getvar', { user: 'nobody', var: 'v' }), 'Variable not found for user', 404);
     await sellerOk(sb, 'setvar', { user: 'all', var: 'v', data: 'x' });
     await sellerOk(sb, 'setvar', { user: 'alice', var: 'w', data: 'y' });
     await sellerOk(sb, 'deluservar', { user: 'alice', var: 'w' }, 'Successfully deleted variable');
     expectFail(await sb.seller('deluservar', { user: 'alice', var: 'w' }), 'Failed to delete variable');
     expectFail(await sb.seller('deluservar', { user: 'nobody', var: 'v' }), 'Failed to delete variable');
     await sellerOk(sb, 'massUserVarDelete', { name: 'v' }, 'Successfully deleted user variables with that name!');
-    expectFail(await sb.seller('fetchalluservars'), 'No user variables Found');
+    expectEmptyList(await sb.seller('fetchalluservars'), 'No user variables Found');
     expectFail(await sb.seller('massUserVarDelete', { name: 'v' }), 'Failed to delete user variables with that name!');
     expectOk(await sb.seller('verifyuser', { user: 'bob' }));
   });

@@ -10,6 +10,14 @@ function fileIdArg(wire: string): ParamSpec {
   return { wire, flag: 'id', positional: true, type: 'string', required: true, description: 'File id (6 digits)', completeFrom: 'fetchallfiles' };
 }
 
+/** `editfile`'s `authed`: E reads it without requiring it; absent, the file keeps its login rule. */
+const FILE_LOGIN_RULE: ParamSpec = {
+  ...REQUIRE_LOGIN,
+  required: false,
+  negatable: true,
+  description: 'Only logged-in users may download it (sends authed=1; --no-require-login sends 0; neither keeps the current rule)',
+};
+
 const FILE_URL: ParamSpec = {
   wire: 'url',
   flag: 'url',
@@ -47,8 +55,9 @@ export const FILES_OPS: readonly SellerOp[] = [
     command: ['upload'],
     summary: 'Add a file from a URL; the server downloads it once to measure it',
     params: [FILE_URL],
-    // The answer's message is "File ID <id> Uploaded Successfully", with the id beside it.
-    response: { kind: 'value', key: 'id' },
+    // The answer's message is "File ID <id> Uploaded Successfully", with the id beside it; the
+    // 2022 open-source server sends the message alone (docs/protocol/seller-api.md §1.6).
+    response: { kind: 'value', key: 'id', fromMessage: /^File ID (\S+) Uploaded Successfully/ },
     effect: 'write',
     textFormat: true,
     example: 'kactl files upload --url https://files.example.com/app-1.2.zip',
@@ -58,8 +67,8 @@ export const FILES_OPS: readonly SellerOp[] = [
     type: 'editfile',
     group: 'files',
     command: ['edit'],
-    summary: "Point a file at a new URL and set its login rule",
-    params: [fileIdArg('id'), FILE_URL, REQUIRE_LOGIN],
+    summary: 'Point a file at a new URL, and change its login rule if asked',
+    params: [fileIdArg('id'), FILE_URL, FILE_LOGIN_RULE],
     response: { kind: 'message' },
     effect: 'write',
     textFormat: true,

@@ -55,6 +55,11 @@ export interface ParamSpec {
   readonly type: ParamType;
   /** Required by the server. The sandbox answers a missing one with the spec's error shape. */
   readonly required: boolean;
+  /**
+   * `bool01` only: the server keeps the current value when the parameter is absent, so the CLI
+   * has an off switch too (`--require-login` sends 1, `--no-require-login` 0, neither nothing).
+   */
+  readonly negatable?: boolean;
   /** One line for help text; says the unit where there is one. */
   readonly description: string;
   /** What the number means on the wire; help shows it and the flag name should say it. */
@@ -89,8 +94,12 @@ export type ResponseSpec =
   | { readonly kind: 'object'; readonly key: string; readonly fields: readonly ColumnSpec[] }
   /** Fields at the top level of the body (`stats`, `info`, `getsettings`, `userdata`). */
   | { readonly kind: 'flat'; readonly fields: readonly ColumnSpec[] }
-  /** A single value under `key` (`getkey` → `key`, `getvar` → `response`, `retrvvar` → `message`). */
-  | { readonly kind: 'value'; readonly key: string }
+  /**
+   * A single value under `key` (`getkey` → `key`, `getvar` → `response`, `retrvvar` → `message`).
+   * `fromMessage`: servers that send the value only inside the message (the first group of this
+   * pattern), so a success without `key` is still complete.
+   */
+  | { readonly kind: 'value'; readonly key: string; readonly fromMessage?: RegExp }
   /** New license keys: `key` for one, `keys` for several; `format=text` gives one a line. */
   | { readonly kind: 'keys' };
 

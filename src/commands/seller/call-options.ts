@@ -1,5 +1,6 @@
 /** What SellerApi needs to know about an operation beyond its type and parameters. */
 import type { ExpectedField } from '../../api/answer.js';
+import type { SellerCallOptions } from '../../api/seller-api.js';
 import type { SellerOp } from '../../api/seller-catalog/index.js';
 
 /** The fields a successful answer of `op` must carry, from its response spec. */
@@ -12,10 +13,14 @@ export function expectedFields(op: SellerOp): readonly ExpectedField[] {
 }
 
 /**
- * The answer rules for an operation: the fields a success must carry, and for a list, that a
- * 406 / "No … found" answer is an empty list.
+ * The answer rules for an operation: the fields a success must carry, for a list, that a
+ * 406 / "No … found" answer is an empty list, and for a value a server may send only inside the
+ * message, where to find it there.
  */
-export function responseOptions(op: SellerOp): { expect: readonly ExpectedField[]; list?: { key: string; emptyMessage: string } } {
+export function responseOptions(op: SellerOp): Pick<SellerCallOptions, 'expect' | 'list' | 'valueFromMessage'> {
   const expect = expectedFields(op);
-  return op.response.kind === 'list' ? { expect, list: { key: op.response.key, emptyMessage: op.response.emptyMessage } } : { expect };
+  const response = op.response;
+  if (response.kind === 'list') return { expect, list: { key: response.key, emptyMessage: response.emptyMessage } };
+  if (response.kind === 'value' && response.fromMessage !== undefined) return { expect, valueFromMessage: { key: response.key, pattern: response.fromMessage } };
+  return { expect };
 }

@@ -13,13 +13,12 @@
  * Every question names the server and the profile (two sandboxes may both hold `sandbox-app`),
  * and a bulk one counts the records when they were read to be asked about: the backup's list is
  * read before the question rather than after it (one read either way). Without a terminal
- * nothing is read, so the refusal names the server and profile only.
+ * nothing is read for the question, so the refusal names the server and profile only.
  */
 import type { Context } from '../../context.js';
 import type { SellerOp } from '../../api/seller-catalog/index.js';
 import { ApiFailure } from '../../errors.js';
 import { confirmOne, confirmTyped } from '../../io/ask.js';
-import { readBackupRecords, writeBackup } from './backup.js';
 
 /** `on http://127.0.0.1:38881 (profile cc)`: where a change would go. */
 export async function wherePhrase(ctx: Context): Promise<string> {
@@ -65,21 +64,29 @@ export function bulkQuestion(op: SellerOp, where: string, appName: string | unde
   return `${op.summary}${of} ${where}${counted}.`;
 }
 
+/** Records whose backup is incomplete by nature (webhook URLs): read first, so the warning comes before the question. */
+const WARN_BEFORE_ASKING = new Set(['fetchallwebhooks']);
+
 export async function guardBulk(ctx: Context, op: SellerOp, params: Readonly<Record<string, string>>, options: { backup: boolean }): Promise<void> {
   if (op.noBackupReason !== undefined) ctx.output.warn(op.noBackupReason);
+  const backup = await import('./backup.js');
   const asking = !ctx.globals.yes && ctx.io.canPrompt();
+  let records: unknown[] | undefined;
+  // Read before asking when someone is asked (the question counts them) or when the backup
+  // cannot be whole (said first); the backup then writes what was read.
+  if (options.backup && op.backupFrom !== undefined && (asking || WARN_BEFORE_ASKING.has(op.backupFrom))) {
+    records = await backup.readBackupRecords(ctx, op, params);
+    for (const line of await backup.backupWarnings(op, records)) ctx.output.warn(line);
+  }
   const appName = asking ? await applicationName(ctx) : undefined;
-  const backingUp = op.backupFrom !== undefined && options.backup;
-  // Read before asking, so the question can count them; the backup then writes what was read.
-  const records = asking && backingUp ? await readBackupRecords(ctx, op, params) : undefined;
-  await confirmTyped(ctx, bulkQuestion(op, await wherePhrase(ctx), appName, records?.length), appName ?? '');
+  await confirmTyped(ctx, bulkQuestion(op, await wherePhrase(ctx), appName, asking ? records?.length : undefined), appName ?? '');
   if (op.backupFrom === undefined) return;
   if (!options.backup) {
     ctx.output.note('No backup (--no-backup).');
     return;
   }
   try {
-    const { path, count } = await writeBackup(ctx, op, params, appName, records);
+    const { path, count } = await backup.writeBackup(ctx, op, params, appName, records);
     ctx.output.note(`Backup of ${count} record${count === 1 ? '' : 's'} written to ${path}`);
   } catch (error) {
     ctx.output.warn('The backup could not be made, so nothing was changed.');

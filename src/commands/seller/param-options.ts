@@ -86,7 +86,11 @@ export function paramDescription(param: ParamSpec, extra?: string): string {
  */
 export function optionsForParam(param: ParamSpec, extra?: string): Option[] {
   const description = paramDescription(param, extra);
-  if (param.type === 'bool01') return [new KeyedOption(`--${param.flag}`, description, paramKey(param.flag))];
+  if (param.type === 'bool01') {
+    const on = new KeyedOption(`--${param.flag}`, description, paramKey(param.flag));
+    // Both forms store under one key: true, false, or absent when neither is given.
+    return param.negatable ? [on, new KeyedOption(`--no-${param.flag}`, `the opposite of --${param.flag} (sends ${param.wire}=0)`, paramKey(param.flag))] : [on];
+  }
   const option = new KeyedOption(`--${param.flag} <${placeholder(param)}>`, description, paramKey(param.flag));
   if (param.type === 'enum' || param.type === 'booltext') option.choices(param.choices ?? ['true', 'false']);
   // Choices and a custom parser exclude each other in commander; choices already check the value.

@@ -44,9 +44,12 @@ async function valueFor(ctx: Context, op: SellerOp, param: ParamSpec, input: Fla
   const special = await extensionValue(ctx, op, param, input);
   if (special !== undefined) return special;
   if (param.type === 'bool01') {
-    if (input.opts[paramKey(param.flag)] === true) return '1';
-    // A required switch (`authed`) is sent as 0: the server refuses it missing.
-    return param.required ? '0' : undefined;
+    const given = input.opts[paramKey(param.flag)];
+    if (given === true) return '1';
+    // `--no-<flag>` of a negatable switch; a required switch (`authed`) is sent as 0 when absent:
+    // the server refuses it missing.
+    if (given === false || param.required) return '0';
+    return undefined;
   }
   const flagValue = text(input.opts[paramKey(param.flag)]);
   if (param.secret && input.opts[stdinKey(param.flag)] === true) {

@@ -1,5 +1,5 @@
 /** Building Replies. `ok('Logged in!', { info })` → `{"success":true,"message":"Logged in!","info":…,"nonce":…}`. */
-import type { Reply } from './types.js';
+import type { HostedFailureStatus, Reply } from './types.js';
 
 /** `success:true`, `message`, then `extra` fields in order. Client APIs add a nonce. */
 export function ok(message: string, extra: Readonly<Record<string, unknown>> = {}): Reply {
@@ -9,6 +9,14 @@ export function ok(message: string, extra: Readonly<Record<string, unknown>> = {
 /** `success:false`, `message`, then `extra` fields in order. No nonce. */
 export function fail(message: string, extra: Readonly<Record<string, unknown>> = {}): Reply {
   return { success: false, fields: { message, ...extra } };
+}
+
+/**
+ * A seller failure the hosted seller API answers with its own status (`406 No keys found`); the
+ * spec-strict mode still answers it 400 (http/encoded-response.ts).
+ */
+export function failWithStatus(hostedStatus: HostedFailureStatus, message: string, extra: Readonly<Record<string, unknown>> = {}): Reply {
+  return { success: false, fields: { message, ...extra }, hostedStatus };
 }
 
 /** Any shape: `reply(true, { '2fa': {…} }, { nonce: false })` (no message, no nonce). */

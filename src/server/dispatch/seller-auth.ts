@@ -1,14 +1,15 @@
 /**
  * Resolving the seller API's app from `sellerkey`, with the real server's messages
- * (docs/protocol/seller-api.md §1.3). Both refusals are failures, so they go out as 400 (200 with
- * `failureStatus: 200`), as docs/design.md's status policy wants for an invalid seller key.
+ * (docs/protocol/seller-api.md §1.3). Both refusals are failures: in the hosted mode a wrong length
+ * is 200 and an unknown key 404, as the real server answers them; in the spec-strict mode both are
+ * 400 (docs/design.md, "HTTP status of a failure").
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { listApps } from '../domain/apps.js';
 import type { AppRow } from '../domain/rows.js';
 import { perStore } from '../store/per-store.js';
 import type { Store } from '../store/store.js';
-import { fail } from './reply.js';
+import { fail, failWithStatus } from './reply.js';
 import type { Reply } from './types.js';
 
 export const SELLER_KEY_LENGTH = 32;
@@ -26,7 +27,7 @@ export function resolveSellerApp(store: Store, sellerKey: string | undefined): {
   const malformed = sellerKeyFormatError(sellerKey);
   if (malformed) return { reply: malformed };
   const app = appWithSellerKey(store, sellerKey ?? '');
-  if (app === undefined) return { reply: fail(SELLER_APP_NOT_FOUND_MESSAGE) };
+  if (app === undefined) return { reply: failWithStatus(404, SELLER_APP_NOT_FOUND_MESSAGE) };
   return { app };
 }
 

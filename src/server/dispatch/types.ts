@@ -32,6 +32,12 @@ export interface Reply {
   readonly text?: string;
   /** Explicit HTTP status (rarely needed; prefer the default policy). */
   readonly status?: number;
+  /**
+   * Seller API failures only: the status the hosted seller API gives this answer (404 unknown
+   * seller key, 403 app refused, 406 empty list or not found). Used in the default hosted mode;
+   * the spec-strict mode (`failureStatus: 400`) answers 400 whatever this says.
+   */
+  readonly hostedStatus?: HostedFailureStatus;
   /** 1.2 only: send no `signature` header (the source leaves `Session not found`, `log` unsigned). */
   readonly unsigned?: boolean;
   /** 1.2 only: keep `/` unescaped (the source's `invalidver` answer). */
@@ -39,6 +45,9 @@ export interface Reply {
   /** Extra response headers. */
   readonly headers?: Readonly<Record<string, string>>;
 }
+
+/** The statuses the hosted seller API uses for a business failure besides 200 (docs/protocol/seller-api.md §1.4). */
+export type HostedFailureStatus = 403 | 404 | 406;
 
 /** What a handler can see of the HTTP request. */
 export interface RequestInfo {
@@ -54,7 +63,10 @@ export interface RequestInfo {
 
 /** The sandbox options handlers may need. */
 export interface RuntimeOptions {
-  /** Status of a `success:false` answer: 400 (spec) or 200 (hosted habit). */
+  /**
+   * Status of a `success:false` answer: 200, the hosted service's habit (the default; seller
+   * failures may carry their hosted status instead), or 400 (the spec-strict mode).
+   */
   readonly failureStatus: 200 | 400;
   readonly rateLimit: boolean;
   readonly trustProxy: boolean;

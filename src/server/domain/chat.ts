@@ -37,8 +37,7 @@ export function deleteChannel(store: Store, appId: number, name: string): boolea
 export function clearChannel(store: Store, appId: number, name: string): boolean {
   const channel = findChannel(store, appId, name);
   if (channel === undefined) return false;
-  store.run('DELETE FROM chat_messages WHERE channelId = ?', channel.id);
-  return true;
+  return store.run('DELETE FROM chat_messages WHERE channelId = ?', channel.id).changes > 0;
 }
 
 /** The channel's last 50 messages, oldest first; an unknown channel has none. */

@@ -48,7 +48,7 @@ export function listUsers(store: Store, appId: number, limit = -1): UserRow[] {
 
 export interface NewUser {
   readonly username: string;
-  /** From passwords.ts `hashPassword`; null = the first login sets it. */
+  /** From passwords.ts `hashPassword`; null = no password, so no password login (login.ts). */
   readonly passwordHash: string | null;
   /** Plain address; stored only as its hash. */
   readonly email?: string | null | undefined;
@@ -75,7 +75,7 @@ export function createUser(store: Store, appId: number, input: NewUser, now: num
   return user;
 }
 
-/** Sets the password hash (null: the next login's password becomes the password). */
+/** Sets the password hash (null: no password login until one is set). */
 export function setUserPassword(store: Store, userId: number, passwordHash: string | null): void {
   store.run('UPDATE users SET passwordHash = ? WHERE id = ?', passwordHash, userId);
 }
@@ -86,13 +86,18 @@ export function setUserEmail(store: Store, userId: number, email: string | null)
 }
 
 /** Clears the HWID: the next login stores a new one (HWID reset). */
-export function resetUserHwid(store: Store, userId: number): void {
-  store.run('UPDATE users SET hwid = NULL WHERE id = ?', userId);
+/**
+ * Clears the user's HWID; false when there was none. The writes below count rows *changed*, as
+ * MySQL's affected_rows does on the genuine server (SQLite counts rows matched), so a write that
+ * changes nothing can be answered as the failure the genuine server gives it.
+ */
+export function resetUserHwid(store: Store, userId: number): boolean {
+  return store.run('UPDATE users SET hwid = NULL WHERE id = ? AND hwid IS NOT NULL', userId).changes > 0;
 }
 
-/** Clears every user's HWID. Returns how many users there are. */
+/** Clears every user's HWID. Returns how many users had one. */
 export function resetAllHwids(store: Store, appId: number): number {
-  return store.run('UPDATE users SET hwid = NULL WHERE appId = ?', appId).changes;
+  return store.run('UPDATE users SET hwid = NULL WHERE appId = ? AND hwid IS NOT NULL', appId).changes;
 }
 
 /** Appends another allowed HWID (the lock is a substring test, so concatenation allows both). */
@@ -100,9 +105,9 @@ export function addUserHwid(store: Store, userId: number, hwid: string): void {
   store.run("UPDATE users SET hwid = COALESCE(hwid, '') || ? WHERE id = ?", hwid, userId);
 }
 
-/** Sets the user's HWID-reset cooldown in seconds. */
-export function setUserCooldown(store: Store, userId: number, seconds: number): void {
-  store.run('UPDATE users SET cooldown = ? WHERE id = ?', seconds, userId);
+/** Sets the user's HWID-reset cooldown in seconds; false when it already was that. */
+export function setUserCooldown(store: Store, userId: number, seconds: number): boolean {
+  return store.run('UPDATE users SET cooldown = ? WHERE id = ? AND cooldown IS NOT ?', seconds, userId, seconds).changes > 0;
 }
 
 export type RenameFailure = 'notfound' | 'taken';

@@ -48,7 +48,9 @@ export function serveClient(version: ApiVersion, input: RequestInput, basics: Re
   // Filled in as the checks pass; the encoder needs them (1.2 HMAC key).
   const known: { app?: AppRow; ctx?: HandlerContext; limited?: boolean } = {};
   return andThen(clientReply(version, type, ownerid, name, params, basics, deps, limiters, known), (reply): ClientOutcome => {
-    if (known.limited === true && deps.options.failureStatus === 200) return { response: genuineRateLimited(CLIENT_MESSAGES.rateLimited), type };
+    // Hosted mode: 1.2 gets the genuine server's unsigned 200; 1.3 keeps the signed 429, the one
+    // form the 1.3 SDKs react to (docs/design.md, "Rate limiting").
+    if (known.limited === true && deps.options.failureStatus === 200 && version === '1.2') return { response: genuineRateLimited(CLIENT_MESSAGES.rateLimited), type };
     const response = encodeClientReply(reply, {
       version,
       ownerid: ownerid ?? null,

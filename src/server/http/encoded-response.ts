@@ -16,7 +16,12 @@ export interface EncodedResponse {
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 export const TEXT_CONTENT_TYPE = 'text/plain; charset=utf-8';
 
-/** Status of a reply under the sandbox's policy (docs/design.md): explicit, else 200 / failure status. */
-export function replyStatus(reply: { success: boolean; status?: number | undefined }, failureStatus: number): number {
-  return reply.status ?? (reply.success ? 200 : failureStatus);
+/**
+ * Status of a reply under docs/design.md's "HTTP status of a failure": explicit, else 200 for a
+ * success; a failure is 400 in the spec-strict mode, else its hosted status (seller) or 200.
+ */
+export function replyStatus(reply: { success: boolean; status?: number | undefined; hostedStatus?: number | undefined }, failureStatus: number): number {
+  if (reply.status !== undefined) return reply.status;
+  if (reply.success) return 200;
+  return failureStatus === 200 ? (reply.hostedStatus ?? 200) : failureStatus;
 }

@@ -1,8 +1,9 @@
 /**
- * A rate-limited answer under `--failure-status 200`, as the genuine server sends it: HTTP 200,
- * a bare unsigned `{"success":false,"message":…}` (no `code`, `ownerid` or signature headers on
- * 1.3 either) and no Retry-After. A script that copes with the sandbox's rate limit in this mode
- * copes with the hosted one too. The default mode keeps 429 + Retry-After.
+ * A rate-limited answer in the hosted mode (`--failure-status 200`, the default), as the genuine
+ * server sends it: HTTP 200, a bare unsigned `{"success":false,"message":…}` and no Retry-After.
+ * Used for the 1.2 client API and the seller API; 1.3 keeps a signed 429, which is what the 1.3
+ * SDKs react to (docs/design.md, "Rate limiting"). A script that copes with the sandbox's rate
+ * limit in this mode copes with the hosted one too. The spec-strict mode answers 429 + Retry-After.
  */
 import { JSON_CONTENT_TYPE, type EncodedResponse } from './encoded-response.js';
 import { asciiJson } from './json-encode.js';

@@ -11,7 +11,7 @@
  */
 import { findSellerOp } from '../../api/seller-catalog/index.js';
 import { ownerRole } from '../domain/accounts.js';
-import { fail } from '../dispatch/reply.js';
+import { fail, failWithStatus } from '../dispatch/reply.js';
 import { resolveSellerApp, sellerKeyFormatError } from '../dispatch/seller-auth.js';
 import type { Reply } from '../dispatch/types.js';
 import { JSON_CONTENT_TYPE, TEXT_CONTENT_TYPE, replyStatus, type EncodedResponse } from './encoded-response.js';
@@ -74,9 +74,8 @@ export function serveSeller(input: RequestInput, basics: RequestBasics, deps: Se
     return encode(resolved.reply, true);
   }
   const { app } = resolved;
-  if (app.banned) return encode(fail(SELLER_MESSAGES.appBanned), true);
-  // E answers 403 here; a failure is the failure status under docs/design.md's policy.
-  if (ownerRole(deps.store, app) !== 'seller') return encode(fail(SELLER_MESSAGES.notSeller), true);
+  if (app.banned) return encode(failWithStatus(403, SELLER_MESSAGES.appBanned), true);
+  if (ownerRole(deps.store, app) !== 'seller') return encode(failWithStatus(403, SELLER_MESSAGES.notSeller), true);
   const handler = Object.hasOwn(deps.sellerHandlers, type) ? deps.sellerHandlers[type] : undefined;
   if (handler === undefined) return encode(fail(SELLER_MESSAGES.unknownType), true);
   const ctx = createHandlerContext(deps, 'seller', type, app, basics);

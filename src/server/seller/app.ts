@@ -12,6 +12,7 @@ import { listWebhooks } from '../domain/webhooks.js';
 import type { Params } from '../dispatch/params.js';
 import { fail, ok, reply } from '../dispatch/reply.js';
 import type { HandlerContext, HandlerTable, Reply } from '../dispatch/types.js';
+import { parseBooleanWord } from './boolean-words.js';
 import { wantsText } from './params.js';
 import { applyTokenSettings, tokenList, tokenSettingProblem } from './app-tokens.js';
 import { isValidCidr, splitRanges } from '../domain/vpn-ranges.js';
@@ -44,7 +45,9 @@ function appdetails(ctx: HandlerContext): Reply {
 /**
  * `getsettings`. With `format=text`, one value a line in the page's order. E glues the line
  * after `hwid-lock` onto it when the lock is on (operator precedence); the sandbox writes every
- * newline, since a client splitting on lines would otherwise read shifted values.
+ * newline, since a client splitting on lines would otherwise read shifted values. The JSON
+ * answer also carries the same settings grouped as `functions` and `messages`, the shape the
+ * official Telegram bot reads (docs/protocol/seller-api.md §1.6), so clients of either shape work.
  */
 function getsettings(ctx: HandlerContext, params: Params): Reply {
   const app = ctx.app;
@@ -63,11 +66,41 @@ function getsettings(ctx: HandlerContext, params: Params): Reply {
   // The seller's own Sellix secret: returned to the holder of the seller key, as appdetails returns the app secret.
   fields['sellixsecret'] = app.sellixsecret;
   fields['cooldown'] = String(app.cooldown);
-  if (!wantsText(params)) return reply(true, { ...fields, sandbox: sandboxSettings(ctx, messages) });
+  if (!wantsText(params)) {
+    return reply(true, { ...fields, functions: groupedFunctions(app, fields), messages: groupedMessages(fields, messages), sandbox: sandboxSettings(ctx, messages) });
+  }
   const lines = Object.entries(fields)
     .filter(([name]) => name !== 'message')
     .map(([, value]) => (value === null || value === undefined ? '' : String(value as string | boolean)));
   return { ...reply(true, fields), text: lines.join('\n') };
+}
+
+/** `functions`: the app's switches and links, under the names the Telegram bot reads. */
+function groupedFunctions(app: HandlerContext['app'], flat: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  return {
+    enabled: flat['enabled'],
+    paused: app.paused === 1,
+    'hwid-lock': flat['hwid-lock'],
+    vpnblock: app.vpnblock === 1,
+    // The sandbox records client IPs (sessions, logs) with no switch to turn that off.
+    ipLogging: true,
+    version: flat['version'],
+    download: flat['download'],
+    webdownload: flat['webdownload'],
+    webhook: flat['webhook'],
+    resellerstore: flat['resellerstore'],
+    sellixsecret: flat['sellixsecret'],
+    cooldown: flat['cooldown'],
+    hash: app.hash,
+  };
+}
+
+/** `messages`: every custom client message, E's under their `getsettings` names, the rest under their own. */
+function groupedMessages(flat: Readonly<Record<string, unknown>>, messages: Record<AppMessageKey, string>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const setting of MESSAGE_SETTINGS) out[setting.out] = flat[setting.out];
+  for (const key of SANDBOX_MESSAGES) out[key] = messages[key];
+  return out;
 }
 
 /**
@@ -147,14 +180,10 @@ function updatesettings(ctx: HandlerContext, params: Params): Reply {
   const problem = sandboxSettingProblem(params) ?? tokenSettingProblem(ctx, params);
   if (problem !== undefined) return fail(problem);
   const patch: Partial<AppSettings> = {};
-  const enabled = params.get('enabled');
-  if (enabled !== undefined) patch.enabled = enabled === 'true';
-  const hwidcheck = params.get('hwidcheck');
-  if (hwidcheck !== undefined) patch.hwidcheck = hwidcheck === 'true';
   const fields = patch as Record<string, string | number | boolean>;
-  for (const [wire, column] of SANDBOX_FLAGS) {
+  for (const [wire, column] of [['enabled', 'enabled'], ['hwidcheck', 'hwidcheck'], ...SANDBOX_FLAGS] as const) {
     const value = params.get(wire);
-    if (value !== undefined) fields[column] = value === 'true';
+    if (value !== undefined) fields[column] = parseBooleanWord(value) === true;
   }
   for (const [wire, column] of SANDBOX_NUMBERS) {
     const value = params.get(wire);

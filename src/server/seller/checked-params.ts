@@ -10,14 +10,15 @@
  *
  * Required names are typed `string`, optional ones `string | undefined`, and any other name is a
  * type error. A name also listed in `numbers` comes back as a number (the catalog's `integer` or
- * `number`, which the check has validated), one in `flags` as a boolean (`bool01`: `1`,
- * `booltext`: `true`). The declaration is held against the catalog's entry for `type` (once per
+ * `number`, which the check has validated), one in `flags` as a boolean (`bool01` or `booltext`,
+ * read by boolean-words.ts). The declaration is held against the catalog's entry for `type` (once per
  * type and declaration): a name the catalog does not list as required cannot be declared
  * required, a name it does not list at all cannot be declared, and a number or flag must have
  * that kind there, so the types cannot promise more than the check guarantees.
  */
 import { wireParamsForType, type ParamType } from '../../api/seller-catalog/index.js';
 import type { Params } from '../dispatch/params.js';
+import { parseBooleanWord } from './boolean-words.js';
 
 /** What a handler reads: required names (checked present) and optional ones; which are numbers or flags. */
 export interface ParamNames<R extends string, O extends string, N extends string = never, F extends string = never> {
@@ -88,7 +89,7 @@ export function checkedParams<
     const value = params.get(name);
     if (value === undefined) return undefined;
     if ((names.numbers as readonly string[] | undefined)?.includes(name)) return Number(value);
-    if ((names.flags as readonly string[] | undefined)?.includes(name)) return value === '1' || value === 'true';
+    if ((names.flags as readonly string[] | undefined)?.includes(name)) return parseBooleanWord(value) === true;
     return value;
   };
   for (const name of names.required ?? []) {

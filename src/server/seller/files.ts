@@ -5,7 +5,7 @@
  */
 import { createFile, deleteAllFiles, deleteFile, fileNameFromUrl, findFile, humanSize, listFiles, updateFile } from '../domain/files.js';
 import type { Params } from '../dispatch/params.js';
-import { fail, ok } from '../dispatch/reply.js';
+import { fail, failWithStatus, ok } from '../dispatch/reply.js';
 import type { HandlerContext, HandlerTable, Reply } from '../dispatch/types.js';
 import { either, listReply } from './answers.js';
 import { measureUrl, type Measured } from './fetch-size.js';
@@ -38,22 +38,27 @@ async function upload(ctx: HandlerContext, params: Params): Promise<Reply> {
   return wantsText(params) ? { ...answer, text: sentence } : answer;
 }
 
-/** `editfile`: a new URL (measured again, name taken from it) and login rule for an existing file. */
+/**
+ * `editfile`: a new URL (measured again, name taken from it) for an existing file, and its login
+ * rule when `authed` is given; without it the file keeps its rule (E reads `authed` without
+ * requiring it, and the official Telegram bot sends the URL alone).
+ */
 async function editfile(ctx: HandlerContext, params: Params): Promise<Reply> {
-  const p = checkedParams(params, 'editfile', { required: ['id', 'url', 'authed'], flags: ['authed'] });
+  const p = checkedParams(params, 'editfile', { required: ['id', 'url'], optional: ['authed'], flags: ['authed'] });
   const id = p.id;
-  if (findFile(ctx.store, ctx.app.id, id) === undefined) return fail('Failed to update file');
+  const file = findFile(ctx.store, ctx.app.id, id);
+  if (file === undefined) return fail('Failed to update file');
   const text = p.url;
   const fetched = await fetchForFile(ctx, text);
   if ('reply' in fetched) return fetched.reply;
-  const done = updateFile(ctx.store, ctx.app.id, id, { url: text, name: fileNameFromUrl(text), size: fetched.size, authed: p.authed });
+  const done = updateFile(ctx.store, ctx.app.id, id, { url: text, name: fileNameFromUrl(text), size: fetched.size, authed: p.authed ?? file.authed === 1 });
   return either(done, 'Successfully updated file', 'Failed to update file');
 }
 
 function fetchfile(ctx: HandlerContext, params: Params): Reply {
   const id = checkedParams(params, 'fetchfile', { required: ['id'] }).id;
   const file = findFile(ctx.store, ctx.app.id, id);
-  if (file === undefined) return fail(`No file Found with ID: ${id}`);
+  if (file === undefined) return failWithStatus(406, `No file Found with ID: ${id}`);
   return ok('Successfully retrieved file', { file: { id: file.id, url: file.url, name: file.name, size: file.size, authed: String(file.authed) } });
 }
 

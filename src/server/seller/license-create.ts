@@ -52,8 +52,8 @@ export function addLicenses(ctx: HandlerContext, params: Params): Reply {
 
   const quota = dailyQuota(ctx.store, ctx.app.id, amount, ctx.now);
   if (!quota.allowed) {
-    // 429 even with --failure-status 200: this is the real server's status, and kactl reads it
-    // as a quota (not retried), not as a rate limit.
+    // 429 in both status modes: this is the real server's status, and kactl reads it as a quota
+    // (not retried), not as a rate limit.
     return { ...fail(DAILY_QUOTA_MESSAGE), status: 429, headers: { 'retry-after': String(quota.retryAfter) } };
   }
 

@@ -24,7 +24,7 @@ import type { Params } from '../dispatch/params.js';
 import { checkedParams } from './checked-params.js';
 import { fail, ok, reply } from '../dispatch/reply.js';
 import type { HandlerContext, HandlerTable, Reply } from '../dispatch/types.js';
-import { either, str } from './answers.js';
+import { either, found, str } from './answers.js';
 import { activateLicense } from './license-activate.js';
 import { addLicenses } from './license-create.js';
 import { cachedListReply } from './list-cache.js';
@@ -77,7 +77,7 @@ function info(ctx: HandlerContext, params: Params): Reply {
 }
 
 function verify(ctx: HandlerContext, params: Params): Reply {
-  return either(findLicense(ctx.store, ctx.app.id, key(params, 'verify')) !== undefined, 'Key Successfully Verified', 'Key Not Found');
+  return found(findLicense(ctx.store, ctx.app.id, key(params, 'verify')) !== undefined, 'Key Successfully Verified', 'Key Not Found');
 }
 
 function del(ctx: HandlerContext, params: Params): Reply {
@@ -140,7 +140,7 @@ function edit(ctx: HandlerContext, params: Params): Reply {
 /** `addtime`: days onto every unused key (a used key's time lives on its user). */
 function addtime(ctx: HandlerContext, params: Params): Reply {
   const changed = addTimeToUnusedLicenses(ctx.store, ctx.app.id, daysToSeconds(numberParam(params, 'time', 0)));
-  // E answers this with 500; a business refusal is 400 under docs/design.md's policy.
+  // E answers this with 500; a business refusal is 200 (400 spec-strict) under docs/design.md's policy.
   return either(changed > 0, 'Added time to unused licenses!', 'Failed to add time! Key must not be used.');
 }
 

@@ -4,10 +4,13 @@
  * refusal where the page records it. Anything not listed gets the generic wording of params.ts.
  */
 import { ownValue } from '../../util/own.js';
+import type { HostedFailureStatus } from '../dispatch/types.js';
 
 export interface ParamMessages {
   /** The parameter is absent (or empty, which the sanitiser turns into absent). */
   readonly missing?: string;
+  /** The hosted status of the `missing` answer where it is not 200 (`add` without expiry: 406). */
+  readonly missingStatus?: HostedFailureStatus;
   /** Not a number, not 0/1, not one of the choices, or out of range. */
   readonly invalid?: string;
   /** Longer than the catalog's maxLength. */
@@ -22,7 +25,8 @@ const LEVEL = { invalid: 'Level must be a number', tooLong: 'Level too long' } a
 /** `type` → wire name → messages. */
 export const PARAM_MESSAGES: Readonly<Record<string, Readonly<Record<string, ParamMessages>>>> = {
   add: {
-    expiry: { missing: 'Expiry not set', invalid: 'Expiry must a number of days' },
+    // E answers a non-numeric expiry 400; the hosted mode never answers 400, so that one stays 200.
+    expiry: { missing: 'Expiry not set', missingStatus: 406, invalid: 'Expiry must a number of days' },
     level: { tooLong: 'Level too long' },
   },
   edit: { expiry: { missing: 'You must set expiry value' } },

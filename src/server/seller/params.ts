@@ -5,12 +5,14 @@
  * parameters are present and whose numbers, flags, choices and lengths are well-formed.
  *
  * Stricter than the real server on purpose: E quietly turns a non-numeric `amount` or `level`
- * into 1; the sandbox refuses it, so a tester's script learns about the typo.
+ * into 1; the sandbox refuses it, so a tester's script learns about the typo. Booleans are as
+ * lenient as E's in what they accept (boolean-words.ts), and refuse what E would misread.
  */
 import { wireParamsForType, type ParamSpec } from '../../api/seller-catalog/index.js';
 import type { Params } from '../dispatch/params.js';
-import { fail } from '../dispatch/reply.js';
+import { fail, failWithStatus } from '../dispatch/reply.js';
 import type { Reply } from '../dispatch/types.js';
+import { BOOLEAN_WORDS, parseBooleanWord } from './boolean-words.js';
 import { paramMessages } from './param-messages.js';
 import { rangeProblem } from './param-ranges.js';
 
@@ -38,9 +40,8 @@ function typeProblem(spec: ParamSpec, value: string): string | undefined {
       return Number.isFinite(n) && Math.abs(n) <= MAX_NUMBER ? undefined : `Invalid parameter: ${wire} is out of range`;
     }
     case 'bool01':
-      return value === '0' || value === '1' ? undefined : `Invalid parameter: ${wire} must be 1 or 0`;
     case 'booltext':
-      return value === 'true' || value === 'false' ? undefined : `Invalid parameter: ${wire} must be true or false`;
+      return parseBooleanWord(value) === undefined ? `Invalid parameter: ${wire} must be ${BOOLEAN_WORDS}` : undefined;
     case 'enum': {
       const choices = spec.choices ?? [];
       return choices.includes(value) ? undefined : `Invalid parameter: ${wire} must be one of ${choices.join(', ')}`;
@@ -78,8 +79,9 @@ export function checkParamList(type: string, specs: readonly ParamSpec[], params
     const messages = paramMessages(type, spec.wire);
     const { value, alias } = valueOf(params, spec);
     if (value === undefined) {
-      if (spec.required) return { reply: fail(messages.missing ?? `Missing parameter: ${spec.wire}`) };
-      continue;
+      if (!spec.required) continue;
+      const missing = messages.missing ?? `Missing parameter: ${spec.wire}`;
+      return { reply: messages.missingStatus === undefined ? fail(missing) : failWithStatus(messages.missingStatus, missing) };
     }
     if (spec.maxLength !== undefined && [...value].length > spec.maxLength) {
       return { reply: fail(messages.tooLong ?? `Invalid parameter: ${spec.wire} must be at most ${spec.maxLength} characters`) };
@@ -99,10 +101,10 @@ export function numberParam(params: Params, wire: string, fallback: number): num
   return value === undefined ? fallback : Number(value);
 }
 
-/** A `bool01` parameter: `1` is true; absent gives `fallback`. */
+/** A boolean parameter the check has validated (boolean-words.ts); absent gives `fallback`. */
 export function flagParam(params: Params, wire: string, fallback = false): boolean {
   const value = params.get(wire);
-  return value === undefined ? fallback : value === '1';
+  return value === undefined ? fallback : parseBooleanWord(value) === true;
 }
 
 /** Days as sent (fractions allowed) → whole seconds. */

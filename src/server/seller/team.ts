@@ -7,7 +7,7 @@ import { addBalance, BALANCE_UNITS, createAccount, deleteAppAccount, findAppAcco
 import { hashPassword } from '../domain/passwords.js';
 import type { AccountRow } from '../domain/rows.js';
 import type { Params } from '../dispatch/params.js';
-import { fail, ok, reply } from '../dispatch/reply.js';
+import { fail, failWithStatus, ok, reply } from '../dispatch/reply.js';
 import type { HandlerContext, HandlerTable, Reply } from '../dispatch/types.js';
 import { either } from './answers.js';
 import { numberParam } from './params.js';
@@ -106,7 +106,7 @@ function getbalance(ctx: HandlerContext, params: Params): Reply {
 function fetchteam(ctx: HandlerContext): Reply {
   const accounts = listAppAccounts(ctx.store, ctx.app.id);
   const response = findSellerOp('fetchteam')?.response;
-  if (accounts.length === 0) return fail(response?.kind === 'list' ? response.emptyMessage : 'No team members found');
+  if (accounts.length === 0) return failWithStatus(406, response?.kind === 'list' ? response.emptyMessage : 'No team members found');
   return ok('Successfully retrieved team', {
     resellers: accounts.filter((a) => a.role === 'Reseller').map((a) => ({ username: a.username, balance: a.balance, key_levels: a.keylevels })),
     managers: accounts.filter((a) => a.role === 'Manager').map((a) => ({ username: a.username, permissions: String(a.perms) })),

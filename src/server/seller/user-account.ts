@@ -14,19 +14,21 @@ import type { HandlerContext, HandlerTable, Reply } from '../dispatch/types.js';
 import { either } from './answers.js';
 import { checkedParams } from './checked-params.js';
 
-/** Runs `change` on the named user inside one transaction; false when there is no such user. */
-function withUser(ctx: HandlerContext, username: string, change: (userId: number, username: string) => void): boolean {
+/**
+ * Runs `change` on the named user inside one transaction; false when there is no such user, or
+ * when `change` says it changed nothing (the genuine server's affected_rows, domain/users.ts).
+ */
+function withUser(ctx: HandlerContext, username: string, change: (userId: number, username: string) => boolean | void): boolean {
   return ctx.store.tx(() => {
     const user = findUser(ctx.store, ctx.app.id, username);
     if (user === undefined) return false;
-    change(user.id, user.username);
-    return true;
+    return change(user.id, user.username) !== false;
   });
 }
 
 /**
- * `resetpw`: a new password, or none (the next login's becomes it). E answers a failure with 500;
- * here it is 400. The user's sessions end (E leaves them open for up to the session length): a
+ * `resetpw`: a new password, or none (no login until one is set; E lets the next login set it). E answers a failure with 500;
+ * here it is 200 (400 spec-strict). The user's sessions end (E leaves them open for up to the session length): a
  * password reset is how a seller locks out whoever knows the old one.
  */
 async function resetpw(ctx: HandlerContext, params: Params): Promise<Reply> {
@@ -108,9 +110,16 @@ function banuser(ctx: HandlerContext, params: Params): Reply {
   });
 }
 
+/** `unbanuser`: a user who is not banned is the failure E gives a write that changes no row. */
 function unbanuser(ctx: HandlerContext, params: Params): Reply {
-  const user = unbanUser(ctx.store, ctx.app.id, checkedParams(params, 'unbanuser', { required: ['user'] }).user);
-  return either(user !== undefined, 'Successfully unbanned user!', 'User not found!');
+  const username = checkedParams(params, 'unbanuser', { required: ['user'] }).user;
+  return ctx.store.tx(() => {
+    const user = findUser(ctx.store, ctx.app.id, username);
+    if (user === undefined) return fail('User not found!');
+    if (user.banned === null) return fail('Failed to unban user!');
+    unbanUser(ctx.store, ctx.app.id, username);
+    return ok('Successfully unbanned user!');
+  });
 }
 
 /**
@@ -126,7 +135,9 @@ function pauseuser(ctx: HandlerContext, params: Params): Reply {
 }
 
 function unpauseuser(ctx: HandlerContext, params: Params): Reply {
-  const done = withUser(ctx, checkedParams(params, 'unpauseuser', { required: ['username'] }).username, (userId) => thawSubs(ctx.store, { appId: ctx.app.id, userId }, ctx.now));
+  const done = withUser(ctx, checkedParams(params, 'unpauseuser', { required: ['username'] }).username, (userId) => {
+    thawSubs(ctx.store, { appId: ctx.app.id, userId }, ctx.now);
+  });
   return either(done, 'Successfully unpaused user!', 'Failed to unpause user!');
 }
 

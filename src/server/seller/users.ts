@@ -15,7 +15,7 @@ import { createUser, deleteAllUsers, deleteExpiredUsers, deleteUser, findUser, l
 import type { Params } from '../dispatch/params.js';
 import { fail, ok, reply } from '../dispatch/reply.js';
 import type { HandlerContext, HandlerTable, Reply } from '../dispatch/types.js';
-import { either, listReply, str } from './answers.js';
+import { either, found, listReply, str } from './answers.js';
 import { daysToSeconds } from './params.js';
 import { checkedParams } from './checked-params.js';
 
@@ -85,12 +85,13 @@ function getkey(ctx: HandlerContext, params: Params): Reply {
 
 function verifyuser(ctx: HandlerContext, params: Params): Reply {
   const p = checkedParams(params, 'verifyuser', { required: ['user'] });
-  return either(findUser(ctx.store, ctx.app.id, p.user) !== undefined, 'User Successfully Verified', 'User Not Found');
+  return found(findUser(ctx.store, ctx.app.id, p.user) !== undefined, 'User Successfully Verified', 'User Not Found');
 }
 
 /**
  * `adduser`: a user with one subscription expiring in `expiry` days, created by `SellerAPI`.
- * Without `pass` the first login's password becomes the password. Checks in E's order.
+ * Without `pass` the user has no password and cannot log in until `resetpw` gives one (E lets
+ * the first login set it: docs/design.md, "Accounts without a password"). Checks in E's order.
  */
 async function adduser(ctx: HandlerContext, params: Params): Promise<Reply> {
   const { store, app, now } = ctx;

@@ -5,7 +5,7 @@
 import { deleteUserVar, deleteUserVarsByName, getUserVar, listAppUserVars, setUserVar, USER_VAR_DATA_MAX, USER_VAR_NAME_MAX } from '../domain/user-vars.js';
 import { findUser, listUsers } from '../domain/users.js';
 import type { Params } from '../dispatch/params.js';
-import { fail, ok } from '../dispatch/reply.js';
+import { fail, failWithStatus, ok } from '../dispatch/reply.js';
 import type { HandlerContext, HandlerTable, Reply } from '../dispatch/types.js';
 import { either, listReply } from './answers.js';
 import { wantsText } from './params.js';
@@ -18,15 +18,14 @@ function fetchalluservars(ctx: HandlerContext): Reply {
 
 /** `setvar`: an upsert; `readOnly` absent keeps an existing variable's flag (new: writable). */
 function setvar(ctx: HandlerContext, params: Params): Reply {
-  const p = checkedParams(params, 'setvar', { required: ['user', 'var', 'data'], optional: ['readOnly'] });
+  const p = checkedParams(params, 'setvar', { required: ['user', 'var', 'data'], optional: ['readOnly'], flags: ['readOnly'] });
   const target = p.user;
   const name = p.var;
   const data = p.data;
   // The store's column sizes (E: name ≤ 99, data ≤ 500); the page gives no wording for these.
   if ([...name].length > USER_VAR_NAME_MAX) return fail(`Invalid parameter: var must be at most ${USER_VAR_NAME_MAX} characters`);
   if ([...data].length > USER_VAR_DATA_MAX) return fail(`Invalid parameter: data must be at most ${USER_VAR_DATA_MAX} characters`);
-  const readOnlyText = p.readOnly;
-  const options = readOnlyText === undefined ? {} : { readOnly: readOnlyText === '1' };
+  const options = p.readOnly === undefined ? {} : { readOnly: p.readOnly };
   return ctx.store.tx(() => {
     if (target === 'all') {
       const users = listUsers(ctx.store, ctx.app.id);
@@ -46,8 +45,7 @@ function getvar(ctx: HandlerContext, params: Params): Reply {
   const p = checkedParams(params, 'getvar', { required: ['user', 'var'] });
   const user = findUser(ctx.store, ctx.app.id, p.user);
   const row = user === undefined ? undefined : getUserVar(ctx.store, user.id, p.var);
-  // E answers 404 here; a failure is the failure status under docs/design.md's policy.
-  if (row === undefined) return fail('Variable not found for user');
+  if (row === undefined) return failWithStatus(404, 'Variable not found for user');
   const answer = ok('Successfully retrieved variable', { response: row.data });
   return wantsText(params) ? { ...answer, text: row.data } : answer;
 }

@@ -1,6 +1,9 @@
 /**
- * Helpers for the seller API tests: a sandbox on 127.0.0.1:0 and assertions on the answer
- * shapes docs/design.md fixes (200 + success:true; 400 + exactly `{"success":false,"message"}`).
+ * Helpers for the seller API tests: a sandbox on 127.0.0.1:0 (the default, hosted status mode)
+ * and assertions on the answer shapes docs/design.md fixes: 200 + success:true; a failure is
+ * exactly `{"success":false,"message"}` with the hosted seller API's status (200 for most, 406
+ * for an empty list or a lookup that found nothing, 404 / 403 for a refused key or app).
+ * test/server/status-policy.test.ts holds the spec-strict mode (400).
  */
 import { expect } from 'vitest';
 import { startTestSandbox, type HttpResult, type ParamValues, type TestSandbox, type TestSandboxOptions } from '../../helpers/sandbox.js';
@@ -20,10 +23,15 @@ export function expectOk(res: HttpResult, message?: string): Record<string, unkn
   return res.json as Record<string, unknown>;
 }
 
-/** 400 and exactly `{"success":false,"message":message}`. */
-export function expectFail(res: HttpResult, message: string, status = 400): void {
+/** Exactly `{"success":false,"message":message}` with `status` (most failures: 200, as the hosted seller API). */
+export function expectFail(res: HttpResult, message: string, status = 200): void {
   expect(res.status, res.text).toBe(status);
   expect(res.json).toEqual({ success: false, message });
+}
+
+/** A list with no rows, or a lookup that found nothing: the hosted seller API's 406 with the failure shape. */
+export function expectEmptyList(res: HttpResult, message: string): void {
+  expectFail(res, message, 406);
 }
 
 /** A seller call that must succeed; returns the body. */

@@ -142,6 +142,22 @@ describe('other answers', () => {
     expect(stderr).toContain('File ID 482913 Uploaded Successfully');
   });
 
+  it('takes the upload id from the message when the server sends no id field (the 2022 seller API)', async () => {
+    const seller = await fakeSeller({ upload: () => json({ success: true, message: 'File ID 482913 Uploaded Successfully' }) });
+    const plain = await seller.run(['files', 'upload', '--url', 'https://example.com/a.zip']);
+    expect([plain.code, plain.stdout]).toEqual([0, '482913\n']);
+    expect(plain.stderr).toContain('File ID 482913 Uploaded Successfully');
+    const asJson = await seller.run(['files', 'upload', '--url', 'https://example.com/a.zip', '--json']);
+    expect([asJson.code, JSON.parse(asJson.stdout)]).toEqual([0, { success: true, message: 'File ID 482913 Uploaded Successfully', id: '482913' }]);
+  });
+
+  it('still refuses an upload success with neither an id field nor the id in its message (exit 4)', async () => {
+    const seller = await fakeSeller({ upload: () => json({ success: true, message: 'Uploaded' }) });
+    const { code, stdout, stderr } = await seller.run(['files', 'upload', '--url', 'https://example.com/a.zip']);
+    expect([code, stdout]).toEqual([4, '']);
+    expect(stderr).toContain('it has no "id"');
+  });
+
   it('prints a bare message as a success line on stderr, nothing on stdout', async () => {
     const seller = await fakeSeller({ verify: () => json({ success: true, message: 'Key Successfully Verified' }) });
     const { code, stdout, stderr } = await seller.run(['licenses', 'verify', 'KEY']);
