@@ -249,7 +249,7 @@ describe('an unsigned 1.2 invalidver (e2e)', () => {
     await new Promise<void>((resolve) => forged.listen(0, '127.0.0.1', resolve));
     try {
       const base = `http://127.0.0.1:${(forged.address() as AddressInfo).port}`;
-      await sb.ok(['profile', 'add', 'forged', '--base-url', base, '--app-name', 'app', '--ownerid', 'AbCdEf1234', '--api', '1.2', '--secret', 'f'.repeat(64)]);
+      await sb.ok(['profile', 'add', 'forged', '--force', '--base-url', base, '--app-name', 'app', '--ownerid', 'AbCdEf1234', '--api', '1.2', '--secret', 'f'.repeat(64)]);
       const out = path.join(tempDir(), 'loader.exe');
       const before = served.length;
       const result = await sb.kactl(['client', 'update', '--profile', 'forged', '--app-version', '1.0', '--out', out]);
