@@ -75,7 +75,7 @@ async function status(page: Page): Promise<string> {
 
 /** Waits until the loader page's status line contains `words`. */
 async function statusSays(page: Page, words: string): Promise<void> {
-  await page.waitForFunction((expected) => document.getElementById('loader-status')!.textContent!.includes(expected), { timeout: 20_000 }, words);
+  await page.waitForFunction(`document.getElementById('loader-status').textContent.includes(${JSON.stringify(words)})`, { timeout: 20_000 });
 }
 
 /** Whether the "Send my sign-in to this program" choice is shown. */

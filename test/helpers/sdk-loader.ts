@@ -8,7 +8,7 @@
  * examples do — also when the request carries no user or token at all.
  */
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
-import { freePort } from './web-loader.js';
+import type { AddressInfo } from 'node:net';
 
 export interface SdkLoader {
   readonly port: number;
@@ -25,7 +25,7 @@ export interface SdkLoader {
 export type TokenLogin = (user: string, token: string) => Promise<string | undefined>;
 
 export async function startSdkLoader(login: TokenLogin, buttonValues: readonly string[]): Promise<SdkLoader> {
-  const port = await freePort();
+  let port = 0;
   const requests: string[] = [];
   const pressed: string[] = [];
   const servers: http.Server[] = [];
@@ -72,13 +72,15 @@ export async function startSdkLoader(login: TokenLogin, buttonValues: readonly s
     res.writeHead(420, 'SHEESH', cors).end();
   };
 
-  // `localhost` may be either loopback address for the browser; http.sys answers on both.
+  // `localhost` may be either loopback address for the browser; http.sys answers on both, on
+  // the port the first one got.
   for (const host of ['127.0.0.1', '::1']) {
     const server = http.createServer(handle);
     await new Promise<void>((resolve, reject) => {
       server.once('error', (error: NodeJS.ErrnoException) => (host === '::1' && error.code === 'EADDRNOTAVAIL' ? resolve() : reject(error)));
       server.listen(port, host, () => {
         servers.push(server);
+        port = (server.address() as AddressInfo).port;
         resolve();
       });
     });
