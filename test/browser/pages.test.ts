@@ -5,8 +5,10 @@
  * person would — fields found by their labels, forms sent with the keyboard, buttons clicked —
  * and every page is saved as a screenshot under the test's temp folder (one at 390 px wide).
  *
- * The loader page also refuses to hand the token to another Unix user's program listening on
- * the port, even one that relays kactl's proof from another port.
+ * The loader page hands the token by itself only to kactl's own program (which proves it holds
+ * the app secret); a program built on a KeyAuth SDK gets it after the person's one click, by the
+ * genuine protocol; another Unix user's program listening on the port, even one that relays
+ * kactl's proof from another port, gets nothing without that click.
  *
  * Skipped, saying why, only when no Chromium binary exists (and the other-user case when not
  * root).
@@ -18,6 +20,7 @@ import { CHROMIUM, field, launchChromium, text } from '../helpers/chromium.js';
 import { startE2ESandbox, type E2ESandbox } from '../helpers/e2e.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { otherUser, otherUserSkip } from '../helpers/other-user.js';
+import { startSdkLoader } from '../helpers/sdk-loader.js';
 import { freePort, startWebLoader } from '../helpers/web-loader.js';
 
 const SLOW = 120_000;
@@ -65,6 +68,21 @@ async function openLoaderPage(): Promise<{ context: BrowserContext; page: Page }
   return { context, page };
 }
 
+/** What the loader page's status line says. */
+async function status(page: Page): Promise<string> {
+  return page.$eval('#loader-status', (el) => (el as unknown as { textContent: string }).textContent);
+}
+
+/** Waits until the loader page's status line contains `words`. */
+async function statusSays(page: Page, words: string): Promise<void> {
+  await page.waitForFunction(`document.getElementById('loader-status').textContent.includes(${JSON.stringify(words)})`, { timeout: 20_000 });
+}
+
+/** Whether the "Send my sign-in to this program" choice is shown. */
+async function choiceShown(page: Page): Promise<boolean> {
+  return page.$eval('#loader-choice', (el) => !(el as unknown as { hidden: boolean }).hidden);
+}
+
 /** Types `port` into the page's port field and presses Connect again. */
 async function connectTo(page: Page, port: number): Promise<void> {
   const input = await field(page, 'Program port');
@@ -83,6 +101,7 @@ beforeAll(async () => {
   const sid = await newSession();
   const reg = await client('register', { sessionid: sid, username: 'erin', pass: 'erin-pass-123', key: key!, email: EMAIL, hwid: HWID });
   expect(reg['success'], JSON.stringify(reg)).toBe(true);
+  await sb.ok(['loader', 'create', '--text', 'Launch game', '--value', 'launch']);
   browser = await launchChromium();
 }, SLOW);
 
@@ -154,19 +173,52 @@ describe.skipIf(CHROMIUM === undefined)('sandbox pages in headless Chromium (no 
     await page.close();
   }, SLOW);
 
-  it('web loader: the loader page hands the token to kactl client web-loader; a button reaches it', async () => {
-    await sb.ok(['loader', 'create', '--text', 'Launch game', '--value', 'launch']);
+  it('web loader: the loader page hands the token to kactl client web-loader by itself; a button reaches it', async () => {
     const loader = await startWebLoader(sb.configDir, ['--once']);
     const { context, page } = await openLoaderPage();
     await connectTo(page, loader.port);
     await page.waitForFunction("document.getElementById('loader-status').textContent.startsWith('Connected')", { timeout: 20_000 });
     await shot(page, '8-web-loader-connected');
+    expect(await choiceShown(page)).toBe(false);
     await (await page.waitForSelector('::-p-aria(Launch game)'))!.click();
     await page.waitForFunction("document.getElementById('loader-status').textContent.includes('Sent')", { timeout: 10_000 });
     await shot(page, '9-web-loader-pressed');
     expect(await loader.exited()).toBe(0);
     expect(loader.stdout()).toBe('launch\n');
     await context.close();
+  }, SLOW);
+
+  // The C++ and C# examples' web_login: only /handshake is routed, anything else is a bare 404.
+  // The page cannot tell such a program from anyone else's on the port, so it asks the person.
+  it('web loader: a program built on a KeyAuth SDK gets the token only after the click, by the genuine handshake; a button reaches it', async () => {
+    const { token } = await sb.json<{ token: string }>(['users', 'get', 'erin', '--json']);
+    const sdk = await startSdkLoader(async (user, sent) => {
+      const login = await client('login', { sessionid: await newSession(), username: user, token: sent, hwid: HWID });
+      return login['success'] === true ? undefined : String(login['message']);
+    }, ['launch']);
+    try {
+      const { context, page } = await openLoaderPage();
+      await connectTo(page, sdk.port);
+      await statusSays(page, `The program on localhost:${sdk.port} did not prove it is kactl.`);
+      await shot(page, '10-web-loader-sdk-choice');
+      expect(await status(page)).toContain('If it is your own program built with a KeyAuth SDK, send it your sign-in.');
+      expect(await text(page)).toContain('Anyone using this computer could be listening on that port');
+      // Asked only outside /handshake: nothing reached the program's login, and no token left the page.
+      expect(sdk.requests.length).toBeGreaterThan(0);
+      expect(sdk.requests.filter((request) => request.includes('/handshake') || request.includes('token='))).toEqual([]);
+      expect(sdk.exited()).toBe(false);
+      await (await page.waitForSelector('::-p-aria(Send my sign-in to this program)'))!.click();
+      await page.waitForFunction("document.getElementById('loader-status').textContent.startsWith('Connected')", { timeout: 20_000 });
+      expect(sdk.requests.filter((request) => request.includes('/handshake'))).toEqual([`GET /handshake?user=erin&token=${token}`]);
+      expect(await choiceShown(page)).toBe(false);
+      await (await page.waitForSelector('::-p-aria(Launch game)'))!.click();
+      await statusSays(page, 'Sent "Launch game"');
+      await shot(page, '11-web-loader-sdk-pressed');
+      expect(sdk.pressed).toEqual(['launch']);
+      await context.close();
+    } finally {
+      await sdk.close();
+    }
   }, SLOW);
 
   // Any local user may listen on a free port, and the genuine page sends the user's token to
@@ -187,11 +239,14 @@ describe.skipIf(CHROMIUM === undefined)('sandbox pages in headless Chromium (no 
       });
       const { context, page } = await openLoaderPage();
       await connectTo(page, roguePort);
-      await page.waitForFunction("document.getElementById('loader-status').textContent.includes('could not prove')", { timeout: 20_000 });
-      await shot(page, '10-web-loader-refused');
-      expect(heard).toContain('/handshake?nonce=');
+      await statusSays(page, `The program on localhost:${roguePort} did not prove it is kactl.`);
+      await shot(page, '12-web-loader-refused');
+      expect(heard).toContain('/kactl/proof?nonce=');
       // It did get kactl's proof for the nonce: one for kactl's port, not the one the page talks to.
       expect(heard).toMatch(/RELAYED [0-9a-f]{64}\n/);
+      // The page offers the choice and waits for the person: no token without the click.
+      expect(await choiceShown(page)).toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, 4000));
       expect(heard).not.toContain('token=');
       // The page's own program, on its own port, still connects with the same page view.
       await connectTo(page, loader.port);
@@ -206,8 +261,9 @@ describe.skipIf(CHROMIUM === undefined)('sandbox pages in headless Chromium (no 
 
 /**
  * The other user's listener: prints each request it gets, answers a token with 420 (as a real
- * loader would, to keep the page happy), and answers the nonce question with what the real
- * kactl on the second port answers for that nonce (a relay), under the page's own Origin.
+ * loader would, to keep the page happy), and answers every other request, the page's proof
+ * question among them, with what the real kactl on the second port answers (a relay), under the
+ * page's own Origin.
  */
 const ROGUE_LOADER = `
 const http = require('node:http');
@@ -217,7 +273,6 @@ const handle = (req, res) => {
   const cors = { 'access-control-allow-origin': req.headers.origin || '*' };
   const url = new URL(req.url, 'http://localhost');
   if (url.searchParams.has('token')) { res.writeHead(420, 'SHEESH', cors); res.end(); return; }
-  if (url.pathname !== '/handshake') { res.writeHead(404, cors); res.end(); return; }
   fetch('http://127.0.0.1:' + real + req.url, { headers: { origin: req.headers.origin || '' } })
     .then((answer) => answer.text())
     .then((text) => { console.log('RELAYED ' + text); res.writeHead(200, cors); res.end(text); }, () => { res.writeHead(200, cors); res.end('no proof'); });

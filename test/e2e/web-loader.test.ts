@@ -6,7 +6,8 @@
  *
  * Then what it must not do (issue 21 item 12): answer pages of any origin, crash on a path that
  * is not valid percent-encoding, print control characters; and the nonce handshake the sandbox's
- * page asks for: a proof made with the app secret for the port, each nonce good for one token.
+ * page asks for: a proof made with the app secret for the port, asked at `/kactl/proof` (outside
+ * the `/handshake` that KeyAuth SDK loaders route), each nonce good for one token.
  */
 import { createHmac } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -80,7 +81,7 @@ describe('kactl client web-loader answers only the panel, and proves itself firs
     const loader = await startWebLoader(sb.configDir);
     const at = `http://127.0.0.1:${loader.port}`;
     const evil = { headers: { origin: 'http://evil.example' } };
-    for (const path of ['/handshake?user=dana&token=' + token, '/handshake?nonce=' + 'a'.repeat(32), '/launch']) {
+    for (const path of ['/handshake?user=dana&token=' + token, '/kactl/proof?nonce=' + 'a'.repeat(32), '/launch']) {
       const res = await fetch(`${at}${path}`, evil);
       expect(res.status).toBe(403);
       expect(res.headers.get('access-control-allow-origin')).toBeNull();
@@ -96,13 +97,20 @@ describe('kactl client web-loader answers only the panel, and proves itself firs
     expect(loader.stderr()).toContain('Refused a request without an Origin');
   }, SLOW);
 
-  it('answers the page\'s nonce with the proof for its port; a nonce is good for one token, and only one it proved', async () => {
+  it('answers the page\'s nonce at /kactl/proof with the proof for its port; a nonce is good for one token, and only one it proved', async () => {
     const loader = await startWebLoader(sb.configDir);
     const at = `http://127.0.0.1:${loader.port}`;
     const nonce = 'c0ffee'.padEnd(32, '0');
-    const probe = await fetch(`${at}/handshake?nonce=${nonce}`, panel);
+    const probe = await fetch(`${at}/kactl/proof?nonce=${nonce}`, panel);
     expect(probe.status).toBe(200);
     expect(await probe.text()).toBe(expectedProof(sb.info.app.secret, nonce, loader.port));
+    expect((await fetch(`${at}/kactl/proof?nonce=nothex`, panel)).status).toBe(400);
+    // /handshake is the login, as in every KeyAuth loader: a nonce alone there is no question.
+    const unasked = 'd'.repeat(32);
+    const bare = await fetch(`${at}/handshake?nonce=${unasked}`, panel);
+    expect(bare.status).toBe(400);
+    expect(await bare.text()).toContain('needs user and token');
+    expect((await fetch(`${at}/handshake?nonce=${unasked}&user=dana&token=${token}`, panel)).status).toBe(403);
     expect((await fetch(`${at}/handshake?nonce=${'1'.repeat(32)}&user=dana&token=${token}`, panel)).status).toBe(403);
     expect((await fetch(`${at}/handshake?nonce=nothex&user=dana&token=${token}`, panel)).status).toBe(400);
     expect((await fetch(`${at}/handshake?nonce=${nonce}&user=dana&token=${token}`, panel)).status).toBe(420);
@@ -112,12 +120,15 @@ describe('kactl client web-loader answers only the panel, and proves itself firs
     expect(await loader.stop()).toBe(130);
   }, SLOW);
 
-  it('without the app secret it cannot prove itself, and says so at start', async () => {
-    await sb.ok(['profile', 'add', 'no-secret', '--base-url', sb.info.baseUrl, '--app-name', sb.info.app.name, '--ownerid', sb.info.app.ownerid, '--hwid', 'web-loader-hwid-0000-0000-0002']);
+  it('without the app secret it cannot prove itself, and says so at start; the token sent by the click still signs in', async () => {
+    await sb.ok(['profile', 'add', 'no-secret', '--base-url', sb.info.baseUrl, '--app-name', sb.info.app.name, '--ownerid', sb.info.app.ownerid, '--hwid', 'web-loader-hwid-0000-0000-0001']);
     const loader = await startWebLoader(sb.configDir, ['--profile', 'no-secret']);
-    const probe = await fetch(`http://127.0.0.1:${loader.port}/handshake?nonce=${'2'.repeat(32)}`, panel);
+    const at = `http://127.0.0.1:${loader.port}`;
+    const probe = await fetch(`${at}/kactl/proof?nonce=${'2'.repeat(32)}`, panel);
     expect(probe.status).toBe(403);
     expect(loader.stderr()).toContain('The profile has no app secret');
+    expect(loader.stderr()).toContain('Send my sign-in to this program');
+    expect((await fetch(`${at}/handshake?user=dana&token=${token}`, panel)).status).toBe(420);
     expect(await loader.stop()).toBe(130);
   }, SLOW);
 

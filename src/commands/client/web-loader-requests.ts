@@ -1,12 +1,13 @@
 /**
  * What `kactl client web-loader` answers on loopback, request by request: only pages of the
  * app's panel (the `Origin` a browser always sends; others get 403 and one line on stderr), the
- * page's nonce question (the proof of src/api/loader-proof.ts), the handshake with the user's
- * token (a nonce proved here, used once; or none, as the hosted panel's page sends it), then
- * the buttons, printed one a line without control characters.
+ * page's nonce question at `/kactl/proof` (the proof of src/api/loader-proof.ts), the handshake
+ * with the user's token (a nonce proved here, used once; or none, as the hosted panel's page and
+ * the sandbox's page after the person's click send it), then the buttons, printed one a line
+ * without control characters.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { LOADER_NONCE, loaderProof } from '../../api/loader-proof.js';
+import { LOADER_NONCE, LOADER_PROOF_PATH, loaderProof } from '../../api/loader-proof.js';
 import { oneLine } from '../../io/format.js';
 
 export interface LoaderRequestsOptions {
@@ -54,23 +55,26 @@ export function loaderRequests(options: LoaderRequestsOptions): (req: IncomingMe
     answer(res, 403, 'Forbidden', "Only the app's customer panel may use this web loader.");
   }
 
+  function prove(url: URL, res: ServerResponse, cors: Record<string, string>): void {
+    const nonce = url.searchParams.get('nonce') ?? '';
+    if (!LOADER_NONCE.test(nonce)) return answer(res, 400, 'Bad nonce', 'The handshake nonce must be 32 hex characters.', cors);
+    if (options.secret === undefined) return answer(res, 403, 'No app secret', 'This program has no app secret, so it cannot prove itself to the page.', cors);
+    proved.add(nonce);
+    if (proved.size > MAX_PENDING_NONCES) proved.delete(proved.values().next().value as string);
+    answer(res, 200, 'OK', loaderProof(options.secret, nonce, options.port), cors);
+  }
+
   function handshake(url: URL, res: ServerResponse, cors: Record<string, string>): void {
     const nonce = url.searchParams.get('nonce');
     const user = url.searchParams.get('user') ?? '';
     const token = url.searchParams.get('token') ?? '';
+    if (user === '' || token === '') return answer(res, 400, 'Missing user or token', `The handshake needs user and token (the page asks for the proof at ${LOADER_PROOF_PATH}).`, cors);
     if (nonce !== null) {
       if (!LOADER_NONCE.test(nonce)) return answer(res, 400, 'Bad nonce', 'The handshake nonce must be 32 hex characters.', cors);
-      if (user === '' && token === '') {
-        if (options.secret === undefined) return answer(res, 403, 'No app secret', 'This program has no app secret, so it cannot prove itself to the page.', cors);
-        proved.add(nonce);
-        if (proved.size > MAX_PENDING_NONCES) proved.delete(proved.values().next().value as string);
-        return answer(res, 200, 'OK', loaderProof(options.secret, nonce, options.port), cors);
-      }
       if (!proved.has(nonce) || used.has(nonce)) return answer(res, 403, 'Unknown nonce', 'This handshake nonce was not proved here, or was used already.', cors);
       proved.delete(nonce);
       used.add(nonce);
     }
-    if (user === '' || token === '') return answer(res, 400, 'Missing user or token', 'The handshake needs user and token.', cors);
     for (const [name, value] of Object.entries(cors)) res.setHeader(name, value);
     options.login(user, token, res);
   }
@@ -95,6 +99,7 @@ export function loaderRequests(options: LoaderRequestsOptions): (req: IncomingMe
       return answer(res, 400, 'Bad Request', 'The path is not valid percent-encoding.', cors);
     }
     if (url.pathname === '/handshake') return handshake(url, res, cors);
+    if (url.pathname === LOADER_PROOF_PATH) return prove(url, res, cors);
     if (!options.signedIn()) return answer(res, 409, 'Handshake first', 'No handshake yet.', cors);
     const printable = oneLine(value);
     if (printable === '') return answer(res, 404, 'Not Found', '', cors);

@@ -3,10 +3,11 @@
  * loader (docs/protocol/client-api.md §4.29). Listens on loopback (127.0.0.1 and ::1, as
  * `localhost` may mean either; both or neither). Answers only pages of the app's server and
  * customer panel (their `Origin`; `--origin` adds one). The sandbox's loader page first asks
- * `/handshake?nonce=…` and sends the token only when the answer proves this program holds the
- * app secret (src/api/loader-proof.ts); then `/handshake?nonce=…&user=…&token=…`, and this logs
- * in with that token (a fresh init, then `login` with `token` and the HWID). A page that sends
- * the token straight away (the hosted panel's) is answered too. Success answers HTTP 420
+ * `/kactl/proof?nonce=…` and sends the token by itself only when the answer proves this program
+ * holds the app secret (src/api/loader-proof.ts); then `/handshake?nonce=…&user=…&token=…`, and
+ * this logs in with that token (a fresh init, then `login` with `token` and the HWID). A token
+ * without a nonce (the hosted panel's page, or the sandbox's after the person chose to send it)
+ * is answered too. Success answers HTTP 420
  * "SHEESH", the status the page waits for; a refused login answers 200 with the server's
  * message as the reason and stops the loader, as the SDKs do. After the handshake each
  * `GET /<button value>` is printed on stdout, one a line, without control characters, and
@@ -151,7 +152,7 @@ export async function webLoaderRun(ctx: Context, options: WebLoaderOptions): Pro
   }
   ctx.output.note(`Web loader listening on http://localhost:${port}; open the loader page of the customer panel${panelLink ? ` (${panelLink.replace(/\/?$/, '/')}loader)` : ''}. Ctrl-C stops.`);
   if (secret === undefined) {
-    ctx.output.warn("The profile has no app secret: the sandbox's loader page will not hand this program its token (the program proves itself with the secret; set it with `kactl profile add NAME --secret-stdin`).");
+    ctx.output.warn("The profile has no app secret: the sandbox's loader page will hand this program its token only when you press \"Send my sign-in to this program\" (the program proves itself with the secret; set it with `kactl profile add NAME --secret-stdin`).");
   }
 
   const onAbort = (): void => finish(new InterruptedError());
