@@ -7,6 +7,7 @@ import { clientHandlers } from './client/index.js';
 import { clientPages } from './client/pages.js';
 import { domainNow } from './domain/clock.js';
 import { sweepPanelSignIns } from './domain/panel-sign-ins.js';
+import { homePages } from './home/home-page.js';
 import { panelPages } from './panel/panel-pages.js';
 import { resellerPages } from './reseller/shop-hook.js';
 import type { HandlerTable } from './dispatch/types.js';
@@ -117,7 +118,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
       identity,
       clientHandlers: { ...clientHandlers, ...options.handlers?.client },
       sellerHandlers: { ...sellerHandlers, ...options.handlers?.seller },
-      pages: [...(options.handlers?.pages ?? []), ...clientPages, ...resellerPages, ...panelPages],
+      pages: [...(options.handlers?.pages ?? []), ...clientPages, ...resellerPages, ...panelPages, ...homePages],
       options: { failureStatus: options.failureStatus ?? 200, rateLimit: options.rateLimit ?? true, trustProxy: options.trustProxy ?? false },
       clock,
       log,
