@@ -8,8 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Context } from '../context.js';
 import type { EnvRecord } from '../env.js';
-import { findOpByPath, findSellerOp, SELLER_GROUP_ORDER } from '../api/seller-catalog/index.js';
-import type { SellerGroup } from '../api/seller-catalog/index.js';
+import { resolveClientOp } from '../api/client-catalog/index.js';
 import { runInProcess } from '../commands/demo/in-process.js';
 import type { InProcessResult } from '../commands/demo/in-process.js';
 import { durationDays, escapeDollars } from '../state/load.js';
@@ -17,6 +16,7 @@ import { flowFolder, openTarget } from './target.js';
 import type { Target } from './target.js';
 import { mismatch, show, valueAt } from './values.js';
 import { approveMagicLink } from './magic-link.js';
+import { sellerType } from './step-check.js';
 
 type Row = Record<string, unknown>;
 
@@ -97,14 +97,6 @@ function interpolate(value: unknown, state: FlowState, missing: string[]): unkno
   });
 }
 
-/** A seller step names an operation by wire type (`add`) or kactl verb (`licenses create`). */
-function sellerType(name: string): string | undefined {
-  if (findSellerOp(name)) return findSellerOp(name)!.type;
-  const [group, ...command] = name.trim().split(/\s+/);
-  if (!SELLER_GROUP_ORDER.includes(group as SellerGroup)) return undefined;
-  return findOpByPath(group as SellerGroup, command)?.type;
-}
-
 function parseAnswer(result: InProcessResult): unknown {
   const text = result.stdout.trim();
   if (text === '') return undefined;
@@ -160,7 +152,8 @@ async function runStep(ctx: Context, step: Step, index: number, state: FlowState
     }
     const pairs = Object.entries(params).map(([name, value]) => `${name}=${value}`);
     if (step.client !== undefined) {
-      result = await kactl(state, ctx, ['client', 'call', step.client, ...pairs, '--json']);
+      // By wire type (`2faenable`) or kactl command (`2fa enable`): step-check.ts let only those through.
+      result = await kactl(state, ctx, ['client', 'call', resolveClientOp(step.client)?.type ?? step.client, ...pairs, '--json']);
     } else if (step.seller !== undefined) {
       const type = sellerType(step.seller);
       if (type === undefined) return (failures.push(`"${step.seller}" is not a seller operation (a wire type such as add, or a kactl verb such as "licenses create")`), done(-1));
