@@ -6,7 +6,7 @@ import { passwordFlag, userTooFlag, usernameFlag } from './shared-params.js';
 import type { ParamSpec, SellerOp } from './types.js';
 import { col } from './columns.js';
 
-const KEY_ARG: ParamSpec = { wire: 'key', flag: 'key', positional: true, type: 'string', required: true, description: 'The license key' };
+const KEY_ARG: ParamSpec = { wire: 'key', flag: 'key', positional: true, type: 'string', required: true, description: 'The license key', completeFrom: 'fetchallkeys' };
 
 export const LICENSES_OPS: readonly SellerOp[] = [
   {
