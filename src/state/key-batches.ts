@@ -2,7 +2,7 @@
  * Missing keys made many at a time. The seller API has no call that makes several *given* keys:
  * a key is put back by `add` with the key as a fixed `mask`, one call each. A kactl sandbox takes
  * up to 100 in one call (`add` with `keys`, one a line) and says so in `getsettings`, under
- * `sandbox.extensions` (docs/protocol/seller-api.md, "Sandbox extensions"). Where it says so, the
+ * `sandbox.extensions` (docs/protocol/seller-api.md §1.7). Where it says so, the
  * missing keys that share level, note and duration are made in calls of that many; everywhere
  * else (the hosted service, which would ignore `keys` and make one random key) each key stays a
  * call of its own at the profile's pace. Nothing is guessed: no listing, no extension.

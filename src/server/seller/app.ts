@@ -130,7 +130,7 @@ function sandboxSettings(ctx: HandlerContext, messages: Record<AppMessageKey, st
   for (const key of SANDBOX_MESSAGES) out[key] = messages[key];
   out['tokens'] = tokenList(ctx);
   // What this server takes beyond the seller API, by name: kactl uses an extension only where
-  // it is listed here (docs/protocol/seller-api.md, "Sandbox extensions").
+  // it is listed here (docs/protocol/seller-api.md §1.7).
   out['extensions'] = { [ADD_KEYS_EXTENSION]: MAX_KEYS_PER_CALL };
   return out;
 }

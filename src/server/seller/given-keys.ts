@@ -1,7 +1,8 @@
 /**
- * `add`'s `keys` parameter, a sandbox extension (docs/protocol/seller-api.md §3.6, "Sandbox
- * extension: several given keys"): up to MAX_KEYS_PER_CALL fixed keys in one call, one a line,
- * so a restore puts back a hundred keys in one call instead of a hundred.
+ * `add`'s `keys` parameter, a sandbox extension listed in `getsettings` (seller/app.ts; see
+ * docs/protocol/seller-api.md §3.6, "Sandbox extension: several given keys"): up to
+ * MAX_KEYS_PER_CALL fixed keys in one call, one a line, so a restore puts back a hundred keys
+ * in one call instead of a hundred.
  *
  * Each line is read as a single-key `mask` is (trimmed, tags stripped: sanitize.ts), from the
  * value as sent, so one key's `<` cannot swallow the next line. Blank lines are skipped. A
