@@ -93,14 +93,43 @@ export function batchKeys(creates: readonly Action[], perCall: number): void {
     else group.push(action);
   }
   for (const group of groups.values()) {
-    for (let start = 0; start < group.length; start += perCall) {
-      const members = group.slice(start, start + perCall);
+    for (const members of chunks(group, perCall)) {
       if (members.length < 2) continue;
-      const batch = keyBatch(shared(members[0]!.calls[0]!), members.map((a) => a.calls[0]!.params.mask!));
+      const batch = keyBatch(shared(members[0]!.calls[0]!), members.map(keyOf));
       for (const action of members) {
         action.batch = batch;
         action.calls = [batch.call];
       }
     }
   }
+}
+
+/**
+ * How much of a request line the keys of one call may take, percent-encoded: the calls are GETs,
+ * and the sandbox reads at most 64 KiB of request line and headers. Keys of the usual length (a
+ * few dozen characters) fill a call of 100 long before this.
+ */
+export const MAX_KEYS_TEXT = 32_000;
+
+function keyOf(action: Action): string {
+  return action.calls[0]!.params.mask!;
+}
+
+/** `group` in order, in chunks of at most `perCall` keys and MAX_KEYS_TEXT encoded characters. */
+function chunks(group: readonly Action[], perCall: number): Action[][] {
+  const out: Action[][] = [];
+  let chunk: Action[] = [];
+  let size = 0;
+  for (const action of group) {
+    const length = encodeURIComponent(`${keyOf(action)}\n`).length;
+    if (chunk.length > 0 && (chunk.length >= perCall || size + length > MAX_KEYS_TEXT)) {
+      out.push(chunk);
+      chunk = [];
+      size = 0;
+    }
+    chunk.push(action);
+    size += length;
+  }
+  if (chunk.length > 0) out.push(chunk);
+  return out;
 }

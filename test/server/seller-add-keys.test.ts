@@ -35,6 +35,12 @@ describe('add with keys', () => {
     expect((await sb.seller('add', { expiry: '1', keys: 'RS-T1\nRS-T2', format: 'text' })).text).toBe('RS-T1\r\nRS-T2');
   });
 
+  it('takes a call as long as kactl sends (31 keys of 1000 characters, within its 32,000 encoded characters)', async () => {
+    const sb = await startSellerSandbox();
+    const keys = Array.from({ length: 31 }, (_, i) => `${String(i).padStart(4, '0')}-${'A'.repeat(995)}`);
+    expect((expectOk(await sb.seller('add', { expiry: '1', keys: keys.join('\n') }))['keys'] as string[])).toEqual(keys);
+  });
+
   it('reads each line as a single-key mask is read: trimmed and its tags stripped, one line never eating the next', async () => {
     const sb = await startSellerSandbox();
     expectOk(await sb.seller('add', { expiry: '1', mask: 'ONE<B' }));

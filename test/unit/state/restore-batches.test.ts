@@ -7,6 +7,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { MAX_KEYS_TEXT } from '../../../src/state/key-batches.js';
+import { planLicenses } from '../../../src/state/license-plan.js';
+import { callCount } from '../../../src/state/plan.js';
+import { planning } from '../../../src/state/records.js';
 import { fakeSeller, json, ok } from '../seller/helpers.js';
 import type { Answers } from '../seller/helpers.js';
 import type { Reply } from '../api/helpers/servers.js';
@@ -85,5 +89,20 @@ describe('restore: several keys a call only where the server says so', () => {
     expect(code).toBe(1);
     expect(stderr).toContain('The server answered 1 key for the 5 given in one call; it does not take several given keys after all.');
     expect(stderr).toContain('Not done (7):');
+  });
+
+  it('keeps the keys of one call within what a request line carries: long keys go fewer a call', () => {
+    const long = (i: number): string => `${String(i).padStart(4, '0')}-${'A'.repeat(995)}`;
+    const desired = Array.from({ length: 100 }, (_, i) => ({ key: long(i), level: 1, expiry: '30d' }));
+    const { actions } = planLicenses(desired, [], planning({ keysPerCall: 100 }));
+    const batches = [...new Set(actions.map((a) => a.batch))];
+    const sizes = batches.map((batch) => batch!.call.params.keys!.split('\n').length);
+    expect(sizes).toEqual([31, 31, 31, 7]);
+    for (const batch of batches) expect(encodeURIComponent(batch!.call.params.keys!).length).toBeLessThanOrEqual(MAX_KEYS_TEXT);
+    expect(callCount(actions)).toBe(4);
+    // Keys of the usual length: a hundred a call.
+    const short = Array.from({ length: 250 }, (_, i) => ({ key: `KEY-${i}`, level: 1, expiry: '30d' }));
+    expect(callCount(planLicenses(short, [], planning({ keysPerCall: 100 })).actions)).toBe(3);
+    expect(callCount(planLicenses(short, [], planning()).actions)).toBe(250);
   });
 });
