@@ -2,10 +2,10 @@
  * Missing keys made many at a time. The seller API has no call that makes several *given* keys:
  * a key is put back by `add` with the key as a fixed `mask`, one call each. A kactl sandbox takes
  * up to 100 in one call (`add` with `keys`, one a line) and says so in `getsettings`, under
- * `sandbox.extensions` (docs/protocol/seller-api.md §1.7). Where it says so, the
- * missing keys that share level, note and duration are made in calls of that many; everywhere
- * else (the hosted service, which would ignore `keys` and make one random key) each key stays a
- * call of its own at the profile's pace. Nothing is guessed: no listing, no extension.
+ * `sandbox.extensions` (docs/protocol/seller-api.md §1.7). Where it says so, the missing keys
+ * that share level, note and duration are made in calls of that many; everywhere else (the
+ * hosted service, which would ignore `keys` and make one random key) each key stays a call of
+ * its own at the profile's pace. Nothing is guessed: no listing, no extension.
  *
  * Only unused keys go together. A used or banned key is made and then bound or banned within one
  * action of its own (license-plan.ts), so a run cut short never leaves it made but unused.
