@@ -38,7 +38,7 @@ function catalogParams(path: readonly string[]): ParamSpec[] {
   if (group === undefined || !(SELLER_GROUP_NAMES as readonly string[]).includes(group)) return [];
   return opsForGroup(group as SellerGroup)
     .filter((op) => op.command.join(' ') === command.join(' '))
-    .flatMap((op) => op.params);
+    .flatMap((op) => op.params.filter((p) => p.sandboxExtension === undefined));
 }
 
 async function profileNames(ctx: Context): Promise<string[]> {
