@@ -10,13 +10,13 @@ import type { Command } from 'commander';
 import type { GlobalOptions } from '../context.js';
 import { DEFAULT_GLOBALS } from '../context.js';
 import { OUTPUT_FORMATS } from '../io/format.js';
-import { DURATION_HINT, durationSeconds } from '../util/duration.js';
+import { durationHint, positiveSeconds } from '../util/duration.js';
 import { parseBaseUrl } from '../config/base-url.js';
 
-/** Commander parser: `15`, `15s`, `500ms`, `2m`, `1h`, `7d` → seconds; anything else is a usage error. */
+/** Commander parser: `15` (seconds), `15s`, `500ms`, `2m`, `1h`, `7d`, `2w` → seconds above zero; anything else is a usage error. */
 export function parseDurationSeconds(raw: string): number {
-  const seconds = durationSeconds(raw);
-  if (seconds === undefined) throw new InvalidArgumentError(DURATION_HINT);
+  const seconds = positiveSeconds(raw);
+  if (seconds === undefined) throw new InvalidArgumentError(durationHint('seconds'));
   return seconds;
 }
 

@@ -20,6 +20,7 @@ import { APP_SETTING_ALIASES } from './schema.js';
 import { durationSeconds, envName } from './load.js';
 import { replaceAction } from './replace.js';
 import { ownValue } from '../util/own.js';
+import { fractionalAmount } from '../util/duration.js';
 
 export interface Call {
   type: string;
@@ -109,14 +110,9 @@ export function idOf(row: object, field: string): string {
   return name === undefined ? text((row as Row)[field]) : `(from $${name})`;
 }
 
-/**
- * Seconds as the days `add`, `adduser` and `extend` take. Days whose product with 86400 is the
- * exact second are sent as they are (`30`, `0.5`); others get a quarter second more, so a
- * server that truncates (rather than rounds) days × 86400 still stores the exact second.
- */
+/** Seconds as the days `add`, `adduser` and `extend` take, exact to the second (util/duration.ts). */
 export function daysParam(seconds: number): string {
-  const plain = String(seconds / 86_400);
-  return !plain.includes('e') && Number(plain) * 86_400 === seconds ? plain : ((seconds + 0.25) / 86_400).toFixed(9);
+  return fractionalAmount(seconds, 'days');
 }
 
 /** A state file's duration as the days a call takes. */

@@ -4,6 +4,7 @@
  * the schema says and what `kactl apply` accepts cannot drift apart.
  */
 import { APP_SETTING_NAMES, APP_SETTINGS, appSetting } from './app-settings.js';
+import { UNIT_PATTERN } from '../util/duration.js';
 
 export type JsonSchema = {
   type?: 'object' | 'array' | 'string' | 'number' | 'integer' | 'boolean' | readonly ('string' | 'number' | 'integer' | 'boolean' | 'object' | 'array')[];
@@ -25,18 +26,20 @@ export type JsonSchema = {
 
 /** A number with at least one digit that is not 0: `0d` and `0.0` say "no time", which no record can hold. */
 const POSITIVE_AMOUNT = '(?=[0-9.]*[1-9])[0-9]+(\\.[0-9]+)?';
+/** The units a duration may name (util/duration.ts, the one parser of durations). */
+const UNITS = `${UNIT_PATTERN}?`;
 const DURATION: JsonSchema = {
   type: ['string', 'number'],
-  pattern: `^${POSITIVE_AMOUNT}[dhms]?$`,
+  pattern: `^${POSITIVE_AMOUNT}${UNITS}$`,
   exclusiveMinimum: 0,
-  description: 'A duration greater than zero: 30d, 12h, 90m, 45s, or a plain number of days',
+  description: 'A duration greater than zero: 2w, 30d, 12h, 90m, 45s, or a plain number of days',
 };
 /** When a user's subscription ends: a duration from now, or the moment itself (what `export` writes). */
 const USER_EXPIRY: JsonSchema = {
   type: ['string', 'number'],
-  pattern: `^(${POSITIVE_AMOUNT}[dhms]?|[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z)$`,
+  pattern: `^(${POSITIVE_AMOUNT}${UNITS}|[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z)$`,
   exclusiveMinimum: 0,
-  description: 'A duration from now (30d, 12h, 90m, 45s, days) or a UTC time such as 2030-01-31T12:00:00Z',
+  description: 'A duration from now (2w, 30d, 12h, 90m, 45s, days) or a UTC time such as 2030-01-31T12:00:00Z',
 };
 const TEXT: JsonSchema = { type: 'string' };
 const FLAG: JsonSchema = { type: 'boolean' };
@@ -89,7 +92,7 @@ export const STATE_SCHEMA: JsonSchema = {
         key: { type: 'string', maxLength: 70 },
         count: { type: 'integer', minimum: 1 },
         level: LEVEL,
-        expiry: { ...DURATION, description: 'How long the key grants once used, more than zero: 30d, 12h, 90m, 45s or days' },
+        expiry: { ...DURATION, description: 'How long the key grants once used, more than zero: 2w, 30d, 12h, 90m, 45s or days' },
         mask: TEXT,
         note: { type: 'string', maxLength: 69 },
         status: { type: 'string', enum: ['unused', 'used', 'banned'], description: 'unused (the default), used (with usedby), or banned' },

@@ -14,6 +14,7 @@ import { KeyedOption, optionsForParam, selectorKey } from './param-options.js';
 import { SELLER_EXTENSIONS } from './extensions.js';
 import { defaultOp, flagsOf, positionalOf, type Verb } from './verb.js';
 import { listViewOptions } from './list-view-options.js';
+import { DURATION_EXAMPLES } from '../../util/duration.js';
 
 /** Short names people type by habit (gh, docker): `ls`, `rm`, `info`. */
 const VERB_ALIASES: Readonly<Record<string, readonly string[]>> = { list: ['ls'], delete: ['rm'], get: ['info'] };
@@ -37,7 +38,7 @@ function selectorDescription(op: SellerOp): string {
 function helpAfter(verb: Verb): string {
   const lines = ['', 'Examples:', ...verb.ops.map((op) => `  $ ${op.example}`)];
   const units = verb.ops.flatMap((op) => op.params.filter((p) => p.unit).map((p) => `--${p.flag} is in ${p.unit}`));
-  if (units.length > 0) lines.push('', `Units: ${[...new Set(units)].join('; ')}.`);
+  if (units.length > 0) lines.push('', `Units: ${[...new Set(units)].join('; ')}, or a duration with its unit: ${DURATION_EXAMPLES}.`);
   if (verb.ops.some((op) => op.effect === 'bulk')) {
     lines.push(
       '',
