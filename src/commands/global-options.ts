@@ -88,6 +88,9 @@ export function collectGlobals(leaf: Command): GlobalOptions {
     const setter = chain.find((cmd) => cmd.getOptionValueSource(def.key) === 'cli' && hasGlobal(cmd, def.key));
     if (setter) result[def.key] = setter.getOptionValue(def.key);
   }
+  // A list or record command's `--json FIELDS` (seller/list-view-options.ts): JSON output; the
+  // command reads its fields itself.
+  if (typeof result.json === 'string') result.json = true;
   return result as unknown as GlobalOptions;
 }
 
