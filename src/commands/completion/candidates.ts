@@ -26,16 +26,19 @@ function takesValue(option: Option | undefined): boolean {
   return option !== undefined && (option.required || option.optional);
 }
 
-/** The catalog parameters of a seller command path (`users extend` → the ops' params). */
-function catalogParams(path: readonly string[]): ParamSpec[] {
+/**
+ * The catalog parameters of a seller command path (`users extend` → the ops' params), and its
+ * list filters as parameters of their own (`--used-by` completes from the usernames).
+ */
+function catalogParams(path: readonly string[]): Pick<ParamSpec, 'flag' | 'positional' | 'completeFrom'>[] {
   const [group, ...command] = path;
   if (group === undefined || !(SELLER_GROUP_NAMES as readonly string[]).includes(group)) return [];
   return opsForGroup(group as SellerGroup)
     .filter((op) => op.command.join(' ') === command.join(' '))
-    .flatMap((op) => op.params);
+    .flatMap((op) => [...op.params, ...(op.filters ?? []).map((f) => ({ flag: f.flag, ...(f.completeFrom === undefined ? {} : { completeFrom: f.completeFrom }) }))]);
 }
 
-async function valuesFor(ctx: Context, param: ParamSpec | undefined): Promise<string[]> {
+async function valuesFor(ctx: Context, param: Pick<ParamSpec, 'completeFrom'> | undefined): Promise<string[]> {
   if (param?.completeFrom === undefined) return [];
   const list = findSellerOp(param.completeFrom);
   if (list?.response.kind !== 'list') return [];

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { fakeSeller, json } from './helpers.js';
+import type { Answers } from './helpers.js';
 
 const NOW = Math.floor(Date.now() / 1000);
 const KEYS = [
@@ -16,7 +17,7 @@ const KEYS = [
 
 /** Runs `args` against a fake server that answers the key list and `info`; `sent` is 0 when a refusal came first. */
 async function keys(args: readonly string[], options: { refused?: boolean } = {}): Promise<{ code: number; stdout: string; stderr: string; sent: number }> {
-  const answer = args[1] === 'get' ? { info: () => json({ success: true, message: 'ok', ...INFO }) } : { fetchallkeys: () => json({ success: true, message: 'ok', keys: KEYS }) };
+  const answer: Answers = args[1] === 'get' ? { info: () => json({ success: true, message: 'ok', ...INFO }) } : { fetchallkeys: () => json({ success: true, message: 'ok', keys: KEYS }) };
   const seller = await fakeSeller(options.refused ? {} : answer, options.refused ? { unused: true } : {});
   const result = await seller.run(args);
   return { ...result, sent: seller.sent().length };
