@@ -10,6 +10,7 @@
  * A key's `usedon` date cannot be set: a bound key shows the day it was bound.
  */
 import { chunkSizes, KEYS_PER_CALL } from '../commands/seller/licenses-create.js';
+import { KEY_STATUSES } from '../api/seller-catalog/licenses.js';
 import type { Action, ActionIO, Call, Planning, Row } from './records.js';
 import { LATER, days, daysParam, durationText, idOf, shown, text } from './records.js';
 import { durationSeconds } from './load.js';
@@ -17,10 +18,11 @@ import { replaceAction } from './replace.js';
 
 export type KeyStatus = 'unused' | 'used' | 'banned' | 'paused';
 
-/** The seller API's `status` as a state file's. */
+/** The seller API's `status` as a state file's: the words `licenses list --status` names (catalog KEY_STATUSES). */
 export function keyStatus(row: Row): KeyStatus {
   const status = text(row.status).toLowerCase();
-  return status === 'not used' ? 'unused' : status === 'used' ? 'used' : status === 'banned' ? 'banned' : 'paused';
+  const found = Object.entries(KEY_STATUSES).find(([, word]) => word.toLowerCase() === status);
+  return (found?.[0] ?? 'paused') as KeyStatus;
 }
 
 function addCall(d: Row, amount: number, key?: string): Call {

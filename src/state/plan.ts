@@ -11,6 +11,7 @@ import * as r from './records.js';
 import { planLicenses } from './license-plan.js';
 import { planUsers } from './user-plan.js';
 import { planWebhooks } from './webhook-plan.js';
+import { sectionSource } from './sections.js';
 
 /** `fetchallusers` stops at this many rows (docs/protocol/seller-api.md §3.10). */
 const USER_LIST_CAP = 520;
@@ -83,7 +84,9 @@ export async function planState(api: SellerApi, state: Row, plan: Planning): Pro
     if (desired !== undefined) actions.push(...planSection(desired, await read(section), plan));
   }
   const whitelists = rows('whitelists');
-  if (whitelists !== undefined) actions.push(...r.planWhitelists(whitelists));
+  // Read back and compared once the catalog can list them; until then, ensured.
+  const listed = sectionSource('whitelists') === undefined ? undefined : await r.readSection(api, 'whitelists');
+  if (whitelists !== undefined) actions.push(...r.planWhitelists(whitelists, listed, plan));
   const deletions = actions.filter((a) => a.verb === 'delete').reverse();
   return [...actions.filter((a) => a.verb !== 'delete'), ...deletions];
 }

@@ -38,7 +38,7 @@ describe('planApp and planWhitelists', () => {
   });
 
   it('ensures whitelists (no list to compare with), which the counts show apart', () => {
-    const actions = planWhitelists([{ ip: '203.0.113.7' }]);
+    const actions = planWhitelists([{ ip: '203.0.113.7' }], undefined);
     expect(actions[0]!.calls[0]!.okIf!.test('Failed to add whitelist!')).toBe(true);
     expect(countsLine({ create: 1, update: 0, replace: 0, delete: 0, ensure: 1 })).toBe('Plan: 1 to create, 0 to update, 0 to replace, 0 to delete, 1 to ensure.');
   });
