@@ -154,3 +154,22 @@ describe('--json FIELDS and --jq', () => {
     expect(format.code).toBe(2);
   });
 });
+
+describe('filters as the catalog declares them', () => {
+  it('belong to list operations, read columns they have, and take no flag another option of the command has', async () => {
+    const { SELLER_CATALOG, findColumn, findSellerOp, commandsForGroup } = await import('../../../src/api/seller-catalog/index.js');
+    for (const op of SELLER_CATALOG.filter((o) => o.filters !== undefined)) {
+      expect(op.response.kind, op.type).toBe('list');
+      const columns = op.response.kind === 'list' ? op.response.columns : [];
+      const path = commandsForGroup(op.group).find((c) => c.ops.includes(op))!;
+      const taken = new Set(['columns', 'limit', 'json', 'jq', ...path.ops.flatMap((o) => [...o.params.map((p) => p.flag), ...(o.selector ? [o.selector] : [])])]);
+      for (const filter of op.filters!) {
+        expect(taken.has(filter.flag), `${op.type} --${filter.flag}`).toBe(false);
+        taken.add(filter.flag);
+        if ('field' in filter.test) expect(findColumn(columns, filter.test.field), `${op.type} --${filter.flag}`).toBeDefined();
+        else expect(findSellerOp(filter.test.from)?.response.kind).toBe('list');
+        if (filter.completeFrom !== undefined) expect(findSellerOp(filter.completeFrom)?.response.kind).toBe('list');
+      }
+    }
+  });
+});
