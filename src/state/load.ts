@@ -55,6 +55,23 @@ const ENV_TAG: ScalarTag = {
 /** On an object that holds values read from the environment: field → variable name. */
 const FROM_ENV = Symbol('kactl.fromEnv');
 
+/**
+ * `row` with its fields named by `aliases` (alias → name) renamed, keeping which values came from
+ * the environment (so a plan still shows `(from $NAME)`, never the value).
+ */
+export function renameFields(row: Record<string, unknown>, aliases: Readonly<Record<string, string>>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const names: Record<string, string> = {};
+  for (const [field, value] of Object.entries(row)) {
+    const name = Object.hasOwn(aliases, field) ? aliases[field]! : field;
+    setOwn(out, name, value);
+    const variable = envName(row, field);
+    if (variable !== undefined) names[name] = variable;
+  }
+  if (Object.keys(names).length > 0) Object.defineProperty(out, FROM_ENV, { value: names, enumerable: true });
+  return out;
+}
+
 /** The variable `row[field]` was read from (`!env NAME`), or undefined when the file wrote it. */
 export function envName(row: object, field: string | number): string | undefined {
   const names = (row as { [FROM_ENV]?: Record<string, string> })[FROM_ENV];

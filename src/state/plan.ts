@@ -8,7 +8,7 @@ import type { SellerApi } from '../api/seller-api.js';
 import { UsageError } from '../errors.js';
 import type { Action, Current, Planning, Row } from './records.js';
 import * as r from './records.js';
-import { planLicenses } from './license-plan.js';
+import { canonicalLicense, planLicenses } from './license-plan.js';
 import { planUsers } from './user-plan.js';
 import { planWebhooks } from './webhook-plan.js';
 import { sectionSource } from './sections.js';
@@ -29,6 +29,7 @@ export async function planState(api: SellerApi, state: Row, plan: Planning): Pro
   const rows = (name: string): Row[] | undefined => {
     const value = state[name];
     if (value === undefined) return undefined;
+    if (name === 'licenses') return (value as Row[]).map(canonicalLicense);
     return name === 'variables' ? r.variableRows(value as Row) : (value as Row[]);
   };
   const cache = new Map<keyof Current, Promise<Row[]>>();
@@ -57,7 +58,7 @@ export async function planState(api: SellerApi, state: Row, plan: Planning): Pro
   }
   // Who a used key can be bound to: users on the server, and users this plan makes.
   const users = new Set<string>();
-  if ((desiredLicenses ?? []).some((d) => d.usedby !== undefined)) {
+  if ((desiredLicenses ?? []).some((d) => d.used_by !== undefined)) {
     for (const u of await read('users')) users.add(r.text(u.username));
     for (const u of desiredUsers ?? []) users.add(r.text(u.username));
   }

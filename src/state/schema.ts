@@ -48,6 +48,18 @@ const LEVEL: JsonSchema = { type: ['integer', 'string'], pattern: '^(?=[0-9]{1,1
 /** Where the server sends or fetches something: an absolute http(s) URL. */
 const WEB_URL: JsonSchema = { type: 'string', pattern: '^https?://[^\\s/?#]+', description: 'An http:// or https:// URL' };
 
+/**
+ * A license's fields go by the names `licenses list` gives them (`duration`, `used_by`,
+ * `ban_reason`); the names `licenses create` (`expiry`), the wire (`expires`, `usedby`, `banned`)
+ * and earlier state files (`banreason`) use are the same fields (load: canonicalLicense).
+ */
+export const LICENSE_FIELD_ALIASES: Readonly<Record<string, string>> = { expiry: 'duration', expires: 'duration', usedby: 'used_by', banreason: 'ban_reason', banned: 'ban_reason' };
+
+/** `properties` and, for each alias, the same schema described as the field it stands for. */
+function withAliases(properties: Record<string, JsonSchema>, aliases: Readonly<Record<string, string>>): Record<string, JsonSchema> {
+  return { ...properties, ...Object.fromEntries(Object.entries(aliases).map(([alias, name]) => [alias, { ...properties[name], description: `Same as ${name}` }])) };
+}
+
 function record(properties: Record<string, JsonSchema>, required: readonly string[] = [], description?: string): JsonSchema {
   return { type: 'object', properties, required, additionalProperties: false, ...(description ? { description } : {}) };
 }
@@ -88,17 +100,17 @@ export const STATE_SCHEMA: JsonSchema = {
     licenses: {
       type: 'array',
       description: 'A fixed key (reconciled by key) or a generated batch (count; reconciled by note and level)',
-      items: record({
+      items: record(withAliases({
         key: { type: 'string', maxLength: 70 },
         count: { type: 'integer', minimum: 1 },
         level: LEVEL,
-        expiry: { ...DURATION, description: 'How long the key grants once used, more than zero: 2w, 30d, 12h, 90m, 45s or days' },
+        duration: { ...DURATION, description: 'How long the key grants once used, more than zero: 2w, 30d, 12h, 90m, 45s or days' },
         mask: TEXT,
         note: { type: 'string', maxLength: 69 },
-        status: { type: 'string', enum: ['unused', 'used', 'banned'], description: 'unused (the default), used (with usedby), or banned' },
-        usedby: { type: 'string', description: 'The user who redeemed the key (a used or banned key)' },
-        banreason: { type: 'string', description: 'Why the key is banned' },
-      }, ['expiry']),
+        status: { type: 'string', enum: ['unused', 'used', 'banned'], description: 'unused (the default), used (with used_by), or banned' },
+        used_by: { type: 'string', description: 'The user who redeemed the key (a used or banned key)' },
+        ban_reason: { type: 'string', description: 'Why the key is banned' },
+      }, LICENSE_FIELD_ALIASES)),
     },
     users: {
       type: 'array',
