@@ -2,7 +2,8 @@
  * The seller API described once, as data (docs/design.md, "Shape of the code").
  *
  * One entry per operation drives three things:
- *  - the CLI's seller command groups, their flags, help text and examples (src/commands/seller/);
+ *  - the CLI's seller command groups, their flags (a list's filters too), help text and examples
+ *    (src/commands/seller/), and what the state engine reads and sends (src/state/sections.ts);
  *  - the protocol library's treatment of the answer (list key, empty-list messages, retry rules);
  *  - the sandbox's parameter checks before a handler runs (src/server/seller/).
  * Hand-written code exists only where an operation needs more than this gives.
