@@ -45,8 +45,8 @@ function reportError(ctx: Context, error: unknown): number {
     // unless stdout is what failed.
     if (ctx.output.wantsJson && !(failure instanceof PartialFailure) && !stdoutFailed(failure)) printJsonError(ctx, failure.exitCode, failure.message, serverBody(failure));
     ctx.output.error(failure.message);
-    for (const hint of failure.hints) ctx.io.err(`${ctx.output.dim(hint)}\n`);
-    if (failure instanceof UsageError) ctx.io.err(ctx.output.dim(`Run '${ctx.currentCommand} --help' for usage.`) + '\n');
+    for (const hint of failure.hints) ctx.output.hint(hint);
+    if (failure instanceof UsageError) ctx.output.hint(`Run '${ctx.currentCommand} --help' for usage.`);
     // A refusal (the server said no, a usage slip, a refused key) has no stack worth reading.
     if (ctx.globals.verbose && isFault(failure)) printCause(ctx, failure);
     return failure.exitCode;
@@ -55,7 +55,7 @@ function reportError(ctx: Context, error: unknown): number {
   if (ctx.output.wantsJson) printJsonError(ctx, ExitCode.failure, `unexpected failure: ${message}`, undefined);
   ctx.output.error(`unexpected failure: ${message}`);
   if (ctx.globals.verbose) printCause(ctx, failure);
-  else ctx.io.err(ctx.output.dim('Run again with --verbose for the stack trace.') + '\n');
+  else ctx.output.hint('Run again with --verbose for the stack trace.');
   return ExitCode.failure;
 }
 

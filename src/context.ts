@@ -41,9 +41,11 @@ export interface GlobalOptions {
   ownerid?: string;
   appVersion?: string;
   publicKey?: string;
+  /** False with `--no-header`: TSV and CSV lists without their header row. */
+  header: boolean;
 }
 
-export const DEFAULT_GLOBALS: GlobalOptions = { json: false, yes: false, verbose: false, color: true, verify: true };
+export const DEFAULT_GLOBALS: GlobalOptions = { json: false, yes: false, verbose: false, color: true, verify: true, header: true };
 
 export interface SystemDeps {
   stdin: InputStream | LazyInput;
@@ -125,9 +127,9 @@ export class Context {
     return this.streams;
   }
 
-  /** Depends on: io, `--json`, `-o`. */
+  /** Depends on: io, `--json`, `-o`, `--no-header`. */
   get output(): Output {
-    this.writer ??= new Output(this.io, { json: this.globalOptions.json, format: this.globalOptions.output });
+    this.writer ??= new Output(this.io, { json: this.globalOptions.json, format: this.globalOptions.output, header: this.globalOptions.header });
     return this.writer;
   }
 

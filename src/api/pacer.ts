@@ -92,6 +92,15 @@ export class Pacer {
     this.onStateUnwritable = options.onStateUnwritable;
   }
 
+  /**
+   * Records a call when it fits in the budget now; false, with nothing recorded and no wait, when
+   * it does not (shell completion asks once or not at all).
+   */
+  async tryAcquire(): Promise<boolean> {
+    if (this.limit === 0) return true;
+    return (this.file === undefined ? this.takeInMemory() : await this.takeInFileOrMemory(this.file)) === 0;
+  }
+
   /** Waits until a call fits in the budget, then records it. Returns the total time waited (ms). */
   async acquire(signal?: AbortSignal): Promise<number> {
     if (this.limit === 0) return 0;

@@ -11,7 +11,7 @@
  * - `format=text` returns the text itself; failures are still recognised when they come as
  *   JSON (the server always sends rate limits and key refusals as JSON) or with a 4xx/5xx status.
  */
-import { ApiFailure, AuthError } from '../errors.js';
+import { ApiFailure, AuthError, RateLimitError } from '../errors.js';
 import { checkAnswerShape, checkRateLimit, isFailureBody, messageOf, notJson, parseJsonObject, readJsonAnswer } from './answer.js';
 import type { Answer, ExpectedField } from './answer.js';
 import { excerpt } from './excerpt.js';
@@ -64,6 +64,11 @@ export interface SellerCallOptions {
    * whose answer says what it made (`add`), so a run stopped mid-call still learns its keys.
    */
   finishOnInterrupt?: boolean;
+  /**
+   * One try and no pacing wait (shell completion): a used-up budget, a rate limit or a dropped
+   * connection ends the call at once with its error, where a command would wait up to a minute.
+   */
+  noWait?: boolean;
 }
 
 /** Refused-key messages (docs/protocol/seller-api.md §1.3 and its older variants) and what to check for each. */
@@ -167,7 +172,8 @@ export class SellerApi {
     const requestSignal = options.finishOnInterrupt ? options.signal : signal;
 
     const attempt = async (): Promise<Answer & { text: string }> => {
-      await this.pacer.acquire(joinSignals(signal, options.waitSignal));
+      if (!options.noWait) await this.pacer.acquire(joinSignals(signal, options.waitSignal));
+      else if (!(await this.pacer.tryAcquire())) throw new RateLimitError('The seller API budget of this key is used up for now; not waiting.');
       const res = await this.options.transport.request({
         method: 'GET',
         url,
@@ -182,6 +188,7 @@ export class SellerApi {
     };
     const answer = await withRetry(attempt, {
       effect: options.effect ?? 'write',
+      ...(options.noWait ? { maxAttempts: 1 } : {}),
       ...(this.options.sleep ? { sleep: this.options.sleep } : {}),
       ...(signal ? { signal } : {}),
       ...(this.options.random ? { random: this.options.random } : {}),

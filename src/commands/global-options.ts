@@ -44,6 +44,7 @@ const DEFS: readonly GlobalOptionDef[] = [
   { key: 'appVersion', make: () => new Option('--app-version <version>', 'application version sent at init') },
   { key: 'publicKey', make: () => new Option('--public-key <hex>', "Ed25519 public key of the server's 1.3 signatures") },
   { key: 'verify', make: () => new Option('--no-verify', 'do not check response signatures (warns)') },
+  { key: 'header', make: () => new Option('--no-header', 'leave out the header row of tsv and csv output (piped lists are tsv)') },
 ];
 
 /** The global flags that take a value (`--profile`, `-o`, `--output`, …): the next word is theirs. */

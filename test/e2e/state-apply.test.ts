@@ -99,7 +99,8 @@ describe('kactl apply', () => {
     const file = writeState('licenses:\n  - { key: FIXED-KEY-0001, level: 1, expiry: 30d, note: fixed }\nvariables:\n  secret-url: { value: "https://example.test/x", authed: true }\n');
     const refused = await a.kactl(['apply', '-f', file, '--prune']);
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toMatch(/--yes/);
+    // One sentence: what --prune would delete, where, then the flag (was "… does not list. needs confirmation").
+    expect(refused.stderr).toMatch(/^error: --prune deletes \d+ records the file does not list on http:\/\/127\.0\.0\.1:\d+ \(profile sandbox\): add --yes to confirm \(there is no terminal to ask on\)\.$/m);
     const keysBefore = (await a.json<{ key: string }[]>(['licenses', 'list'])).map((k) => k.key).sort();
     expect(keysBefore).toHaveLength(4);
 

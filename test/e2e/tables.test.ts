@@ -1,13 +1,22 @@
 /**
  * Tables for people against a real sandbox: at 80 columns in a real pseudo-terminal every line
- * fits (no wrapped rows), headers are labels, a key's duration reads as one; piped output and
- * the machine formats keep the wire names and raw values; --columns and --limit cut all of them.
+ * fits (no wrapped rows, and the notes on stderr wrap at word boundaries), headers are labels, a
+ * key's duration reads as one, URLs stay whole and the least useful columns leave first; piped
+ * output and the machine formats keep the wire names (a header row) and raw values, with yes/no
+ * for yes/no columns; --columns and --limit cut all of them.
  */
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startE2ESandbox, type E2ESandbox } from '../helpers/e2e.js';
+import { killRegisteredSandboxes } from '../helpers/leftover-sandboxes.js';
 import { spawnKactlInPty } from '../helpers/pty.js';
+import { runKactl } from '../helpers/run-kactl.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 let sb: E2ESandbox;
+/** Data folders of the detached sandboxes started here: killed outright if a test left one running. */
+const dataDirs: string[] = [];
+afterAll(() => killRegisteredSandboxes(dataDirs));
 const NOTE = 'a note long enough that the old table wrapped every row of the list at eighty columns';
 
 beforeAll(async () => {
@@ -23,10 +32,15 @@ describe('licenses list for people', () => {
     const pty = spawnKactlInPty(['licenses', 'list'], { configDir: sb.configDir, cols: 80 });
     expect(await pty.exited).toBe(0);
     const screen = pty.screen().split('\n').map((line) => line.trimEnd()).filter((line) => line !== '');
+    // Every line of the terminal fits, the note on stderr included (it wraps at word boundaries).
+    for (const line of screen) expect([...line].length, line).toBeLessThanOrEqual(80);
     // The note about the columns left out goes to stderr, which the terminal shows too.
-    const note = screen.filter((line) => line.startsWith('Not shown at this width:'));
-    expect(note).toHaveLength(1);
-    expect(note[0]).toContain('used on');
+    const start = screen.findIndex((line) => line.startsWith('Not shown at this width:'));
+    expect(start).toBeGreaterThanOrEqual(0);
+    const end = screen.findIndex((line, i) => i >= start && line.endsWith('(--columns picks columns).'));
+    expect(end).toBeGreaterThan(start);
+    const note = screen.slice(start, end + 1);
+    expect(note.join(' ')).toMatch(/^Not shown at this width: [a-z ,]*used on[a-z ,]* \(--columns picks columns\)\.$/);
     const lines = screen.filter((line) => !note.includes(line));
     expect(lines, screen.join('\n')).toHaveLength(4);
     for (const line of lines) expect([...line].length, line).toBeLessThanOrEqual(80);
@@ -48,9 +62,31 @@ describe('licenses list for people', () => {
 });
 
 describe('licenses list for machines', () => {
-  it('piped: tab-separated raw values, no header', async () => {
+  it('piped: tab-separated raw values under a header row of wire names; --no-header drops it', async () => {
     const { stdout } = await sb.ok(['licenses', 'list', '--columns', 'expires,note', '--limit', '1']);
-    expect(stdout).toBe(`2592000\t${NOTE}\n`);
+    expect(stdout).toBe(`expires\tnote\n2592000\t${NOTE}\n`);
+    const tsv = await sb.ok(['licenses', 'list', '--columns', 'expires,note', '--limit', '1', '-o', 'tsv']);
+    expect(tsv.stdout).toBe(stdout);
+    const bare = await sb.ok(['licenses', 'list', '--columns', 'expires,note', '--limit', '1', '--no-header']);
+    expect(bare.stdout).toBe(`2592000\t${NOTE}\n`);
+  });
+
+  it('piped profile list and users subscriptions: a header row, and yes/no rather than bare booleans', async () => {
+    const profiles = (await sb.ok(['profile', 'list'])).stdout.trimEnd().split('\n').map((line) => line.split('\t'));
+    expect(profiles[0]).toEqual(['active', 'name', 'baseUrl', 'appName', 'ownerid', 'sellerKey', 'session']);
+    expect(profiles[1]!.slice(0, 3)).toEqual(['yes', 'sandbox', sb.info.baseUrl]);
+    expect(profiles[1]![6]).toMatch(/^(yes|no)$/);
+    // JSON keeps its booleans.
+    expect((await sb.json<{ active: unknown }[]>(['profile', 'list']))[0]!.active).toBe(true);
+
+    await sb.ok(['users', 'create', '--username', 'tabby', '--password', 'pw-tabby', '--sub', 'default', '--expiry', '3']);
+    const subs = (await sb.ok(['users', 'subscriptions', 'tabby'])).stdout.trimEnd().split('\n').map((line) => line.split('\t'));
+    expect(subs[0]).toEqual(['subscription', 'expiry', 'key', 'paused']);
+    expect(subs[1]![0]).toBe('default');
+    expect(subs[1]![1]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    expect(subs[1]![3]).toBe('no');
+    const csv = (await sb.ok(['users', 'subscriptions', 'tabby', '-o', 'csv', '--no-header'])).stdout;
+    expect(csv).toMatch(/^default,[^,]+,[^,]*,no\r\n$/);
   });
 
   it("CSV names the fields as kactl does everywhere (23.10: the wire's genby/gendate/expires were a third spelling)", async () => {
@@ -116,4 +152,40 @@ describe('users get for people (23.2)', () => {
     expect(piped).toMatch(/^subscriptions\t\[\{"subscription":"default"/m);
     expect((await sb.json<{ uservars: unknown }>(['users', 'get', 'rows'])).uservars).toEqual([{ name: 'color', data: 'blue' }]);
   });
+});
+
+describe('sandbox status and profile list at 80 columns', () => {
+  /** The terminal's lines at 80 columns, each checked to fit. */
+  async function at80(args: readonly string[], configDir: string): Promise<string[]> {
+    const pty = spawnKactlInPty(args, { configDir, cols: 80 });
+    expect(await pty.exited).toBe(0);
+    const screen = pty.screen().split('\n').map((line) => line.trimEnd()).filter((line) => line !== '');
+    for (const line of screen) expect([...line].length, `${args.join(' ')}: ${line}`).toBeLessThanOrEqual(80);
+    expect(screen.join('\n')).not.toMatch(/http:\/\/127\.[0-9.:]*…/);
+    return screen;
+  }
+
+  it('profile list keeps the base URLs whole; the session and the masked key leave first', async () => {
+    await sb.ok(['profile', 'add', 'elsewhere', '--base-url', 'http://127.0.0.1:38881', '--app-name', 'another-application', '--ownerid', 'AbCdEf1234', '--seller-key', '0123456789abcdef0123456789abcdef', '--force']);
+    const screen = await at80(['profile', 'list'], sb.configDir);
+    expect(screen.find((line) => line.includes(' sandbox '))).toContain(sb.info.baseUrl);
+    expect(screen.find((line) => line.includes(' elsewhere '))).toContain('http://127.0.0.1:38881');
+    expect(screen.find((line) => line.startsWith('Not shown at this width:'))).toMatch(/session/);
+    expect(screen.find((line) => /^\s*NAME\s/.test(line))).toMatch(/^\s*NAME\s+BASE URL\s+APP\s+OWNERID\b/);
+  });
+
+  it('sandbox status keeps the URL whole; the log and store paths leave first, the start time reads as a date', async () => {
+    // A detached sandbox with a store file and a log: paths long enough to crowd the table.
+    const configDir = tempDir('kactl-tables-status-');
+    dataDirs.push(path.join(configDir, 'data'));
+    const started = await runKactl(['sandbox', 'start', '--detach', '--port', '0'], { configDir, timeoutMs: 60_000 });
+    expect(started.code, started.stderr).toBe(0);
+    const [row] = JSON.parse((await runKactl(['sandbox', 'status', '--json'], { configDir })).stdout) as { baseUrl: string; log: string }[];
+    expect(row!.log.length).toBeGreaterThan(40);
+    const screen = await at80(['sandbox', 'status'], configDir);
+    expect(screen.find((line) => line.startsWith('Not shown at this width:'))).toBe('Not shown at this width: store, log (-o json shows every field).');
+    expect(screen.find((line) => line.startsWith('PROFILE'))).toMatch(/^PROFILE\s+PID\s+URL\s+STATE\s+STARTED$/);
+    expect(screen.find((line) => line.startsWith('sandbox '))).toMatch(new RegExp(`^sandbox\\s+\\d+\\s+${row!.baseUrl.replace(/\./g, '\\.')}\\s+ready\\s+\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d$`));
+    expect((await runKactl(['sandbox', 'stop', '--all'], { configDir, timeoutMs: 30_000 })).code).toBe(0);
+  }, 90_000);
 });

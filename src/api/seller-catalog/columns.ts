@@ -15,7 +15,8 @@
  * - `timeleft`: a Unix time in seconds when something ends → `29d 23h` left from "now" for people
  *   (now comes from the caller: the server's clock where it has one), ISO 8601 for machines;
  * - `duration`: seconds → `29d 23h` for people, the number for machines;
- * - `boolean`: `1`/`0`, `true`/`false` → `yes`/`no` for people, the raw value for machines;
+ * - `boolean`: `1`/`0`, `true`/`false` → `yes`/`no` for people and in TSV and CSV (JSON keeps
+ *   the raw value);
  * - `level`, `number`: numbers, right-aligned in tables.
  */
 export type ColumnKind = 'text' | 'id' | 'secret' | 'date' | 'timeleft' | 'duration' | 'boolean' | 'level' | 'number';

@@ -46,6 +46,11 @@ export interface ParamSpec {
    * argument it is the argument's name (`key` → `<key>`).
    */
   readonly flag: string;
+  /**
+   * Other spellings the CLI accepts for the flag, hidden from help (`--value` for `--data`,
+   * the word people reach for first). Never for a positional argument.
+   */
+  readonly flagAliases?: readonly string[];
   /** Taken from a positional argument rather than a flag (at most one per op, and first). */
   readonly positional?: boolean;
   readonly type: ParamType;

@@ -5,12 +5,12 @@
 import { SELLER_CATALOG, columnName, opCommandLine } from '../../api/seller-catalog/index.js';
 import type { FilterSpec } from '../../api/seller-catalog/index.js';
 import { DURATION_EXAMPLES } from '../../util/duration.js';
-import { wrap } from './wrap.js';
+import { wrapWords } from '../../io/wrap.js';
 
 /** A filter's usage, then its description wrapped beside it (or under it, when the usage is long). */
 function filterLines(flag: string, value: string | undefined, description: string): string[] {
   const usage = `    --${flag}${value === undefined ? '' : ` ${value.includes('|') ? value : value.toUpperCase()}`}`;
-  const text = wrap(description.replace(/^./, (c) => c.toLowerCase()), 96, ' '.repeat(30));
+  const text = wrapWords(description.replace(/^./, (c) => c.toLowerCase()), 96, ' '.repeat(30));
   if (usage.length >= 29) return [usage, ...text];
   return [`${usage.padEnd(30)}${text[0]!.trimStart()}`, ...text.slice(1)];
 }

@@ -5,11 +5,15 @@
  */
 import { ENV_VARS } from '../../env.js';
 import { EXIT_CODE_MEANINGS, ExitCode } from '../../errors.js';
+import { wrapWords } from '../../io/wrap.js';
 import { listsTopic } from './lists-topic.js';
-import { wrap } from './wrap.js';
 
 type ExitName = keyof typeof ExitCode;
 const EXIT_NAMES = Object.keys(ExitCode) as ExitName[];
+
+function wrap(text: string, width: number, indent: string): string[] {
+  return wrapWords(text, width, indent);
+}
 
 /** `kactl help environment`. */
 export function environmentTopic(): string {

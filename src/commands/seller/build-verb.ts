@@ -18,6 +18,7 @@ import { jsonOptions, jsonTakesOnlyFields, listViewOptions } from './list-view-o
 import { filterHelp, filterOptions } from './list-filters.js';
 import { namesField } from './field-names.js';
 import { DURATION_EXAMPLES } from '../../util/duration.js';
+import { wrapWords } from '../../io/wrap.js';
 
 /** Short names people type by habit (gh, docker): `ls`, `rm`, `info`. */
 const VERB_ALIASES: Readonly<Record<string, readonly string[]>> = { list: ['ls'], delete: ['rm'], get: ['info'] };
@@ -45,19 +46,6 @@ function selectorDescription(op: SellerOp): string {
 
 /** Help is laid out for 80 columns, as commander lays out the options above it. */
 const HELP_WIDTH = 80;
-
-/** `text` in lines of at most `width` characters, broken at spaces. */
-function wrapWords(text: string, width: number): string[] {
-  const lines: string[] = [];
-  let line = '';
-  for (const word of text.split(' ')) {
-    if (line !== '' && line.length + 1 + word.length > width) {
-      lines.push(line);
-      line = word;
-    } else line = line === '' ? word : `${line} ${word}`;
-  }
-  return line === '' ? lines : [...lines, line];
-}
 
 /** The help text under the options: examples, and what guards a destructive verb. */
 function helpAfter(verb: Verb): string {

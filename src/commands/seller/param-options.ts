@@ -129,6 +129,10 @@ export function optionsForParam(param: ParamSpec, extra?: string): Option[] {
   // Choices and a custom parser exclude each other in commander; choices already check the value.
   else option.argParser(parserFor(param));
   const options: Option[] = [option];
+  for (const alias of param.flagAliases ?? []) {
+    const hidden = new KeyedOption(`--${alias} <${placeholder(param)}>`, `same as --${param.flag}`, paramKey(param.flag)).hideHelp();
+    options.push(param.type === 'enum' || param.type === 'booltext' ? hidden.choices(param.choices ?? ['true', 'false']) : hidden.argParser(parserFor(param)));
+  }
   if (param.secret) options.push(new KeyedOption(`--${param.flag}-stdin`, `read --${param.flag} from stdin`, stdinKey(param.flag)));
   return options;
 }

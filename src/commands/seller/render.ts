@@ -38,10 +38,11 @@ export interface ListChoice {
   readonly filters?: FilterValues;
 }
 
-async function viewFor(ctx: Context, columns: readonly ColumnSpec[]): Promise<ListView> {
+/** `columnsFlag`: the command takes --columns (a list), so the note about columns left out names it. */
+async function viewFor(ctx: Context, columns: readonly ColumnSpec[], columnsFlag = false): Promise<ListView> {
   const needsNow = columns.some((c) => c.kind === 'timeleft' || (c.rows ?? []).some((r) => r.kind === 'timeleft'));
   const now = needsNow ? nowForDisplay(ctx) : undefined;
-  return now === undefined ? {} : { now: () => now };
+  return { ...(now === undefined ? {} : { now: () => now }), columnsFlag };
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -102,7 +103,7 @@ async function renderList(ctx: Context, op: SellerOp, response: Extract<Response
   // -o ndjson keeps the server's records too, one a line.
   if (ctx.globals.output === 'ndjson' && !chosen) return ctx.output.list(kept, [], {});
   const shown = explainPaused(kept).map((row) => namedRow(row, response.columns, chosen));
-  return ctx.output.list(shown, namedColumns(response.columns, chosen), await viewFor(ctx, response.columns));
+  return ctx.output.list(shown, namedColumns(response.columns, chosen), await viewFor(ctx, response.columns, true));
 }
 
 async function renderRecord(ctx: Context, op: SellerOp, fields: readonly ColumnSpec[], record: Record<string, unknown>, body: Record<string, unknown>, choice: ListChoice): Promise<void> {

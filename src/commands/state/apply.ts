@@ -167,10 +167,10 @@ export async function applyState(ctx: Context, api: SellerApi, state: Record<str
 /** Deleting records: confirmation as for any bulk change, then one backup file per record type. */
 async function guardPrune(ctx: Context, api: SellerApi, deletions: readonly Action[]): Promise<void> {
   const { confirmTyped } = await import('../../io/ask.js');
-  const { applicationName } = await import('../seller/guard.js');
+  const { applicationName, wherePhrase } = await import('../seller/guard.js');
   const appName = !ctx.globals.yes && ctx.io.canPrompt() ? await applicationName(ctx) : undefined;
-  const what = `--prune deletes ${deletions.length} record${deletions.length === 1 ? '' : 's'} the file does not list`;
-  await confirmTyped(ctx, appName === undefined ? `${what}.` : `${what} from application "${appName}".`, appName ?? '');
+  const what = `--prune deletes ${deletions.length.toLocaleString('en-US')} record${deletions.length === 1 ? '' : 's'} the file does not list`;
+  await confirmTyped(ctx, `${what}${appName === undefined ? '' : ` from ${appName}`} ${await wherePhrase(ctx)}.`, appName ?? '');
   const { writeSectionBackup } = await import('../../state/backup.js');
   const sections = [...new Set(deletions.map((a) => a.section))];
   try {

@@ -31,7 +31,8 @@ describe('changes to many records', () => {
     const seller = await fakeSeller({}, { unused: true });
     const { code, stderr, stdout } = await seller.run(['users', 'delete', '--all']);
     expect(code).toBe(2);
-    expect(stderr).toContain('Delete every user needs confirmation: add --yes');
+    // The server and the profile are named (no profile here: the environment's settings).
+    expect(stderr).toMatch(/Delete every user on http:\/\/127\.0\.0\.1:\d+ \(no profile: flags and environment\): add --yes to confirm \(there is no terminal to ask on\)\./);
     expect(stdout).toBe('');
     expect(seller.sent()).toEqual([]);
     expect(backupFiles(seller.configDir)).toEqual([]);
@@ -150,7 +151,7 @@ describe('single-record deletes', () => {
     const seller = await fakeSeller({ delvar: ok });
     const refused = await seller.run(['vars', 'delete', 'motd']);
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain('Delete a global variable (motd): add --yes');
+    expect(refused.stderr).toMatch(/Delete a global variable \(motd\) on http:\/\/127\.0\.0\.1:\d+ \(no profile: flags and environment\): add --yes/);
     expect(seller.sent()).toEqual([]);
     const done = await seller.run(['vars', 'rm', 'motd', '-y']);
     expect(done.code, done.stderr).toBe(0);
