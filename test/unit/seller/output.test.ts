@@ -40,12 +40,12 @@ describe('list output', () => {
     expect(stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as unknown)).toEqual(KEYS);
   });
 
-  it('piped with no format prints tab-separated rows under a header row of wire names; --no-header drops it', async () => {
+  it('piped with no format prints tab-separated rows under a header row of kactl field names; --no-header drops it', async () => {
     const seller = await keysServer();
     const { stdout } = await seller.run(['licenses', 'ls']);
     const rows = stdout.trimEnd().split('\n').map((line) => line.split('\t'));
     expect(rows).toHaveLength(3);
-    expect(rows[0]!.slice(0, 4)).toEqual(['key', 'status', 'level', 'expires']);
+    expect(rows[0]!.slice(0, 4)).toEqual(['key', 'status', 'level', 'duration']);
     expect(rows[1]!.slice(0, 4)).toEqual(['AAAA-1111', 'Not Used', '1', '86400']);
     const bare = await seller.run(['licenses', 'ls', '--no-header']);
     expect(bare.stdout.trimEnd().split('\n').map((line) => line.split('\t')[0])).toEqual(['AAAA-1111', rows[2]![0]]);
