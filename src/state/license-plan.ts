@@ -8,6 +8,9 @@
  * call that marks a key used without redeeming it, so binding redeems it (`assignkey`) and then
  * takes back what the redemption gave the user: the user's subscriptions end as they were.
  * A key's `usedon` date cannot be set: a bound key shows the day it was bound.
+ *
+ * Missing unused keys that share level, note and duration are made many a call where the server
+ * says it can (key-batches.ts); elsewhere one call a key.
  */
 import { chunkSizes, KEYS_PER_CALL } from '../commands/seller/licenses-create.js';
 import { KEY_STATUSES } from '../api/seller-catalog/licenses.js';
@@ -16,6 +19,7 @@ import { LATER, days, daysParam, durationText, idOf, shown, text } from './recor
 import { durationSeconds, renameFields } from './load.js';
 import { LICENSE_FIELD_ALIASES } from './schema.js';
 import { replaceAction } from './replace.js';
+import { batchable, batchKeys } from './key-batches.js';
 
 export type KeyStatus = 'unused' | 'used' | 'banned' | 'paused';
 
@@ -213,6 +217,8 @@ export function planLicenses(given: Row[], current: Row[], plan: Planning, users
   const fixed = desired.filter((d) => d.key !== undefined);
   const fixedKeys = new Set(fixed.map((d) => text(d.key)));
   const out: LicensePlan = { actions: [], bindings: [] };
+  // Missing unused keys: made many a call where the server takes several given keys.
+  const together: Action[] = [];
   for (const d of fixed) {
     const id = idOf(d, 'key');
     const c = byKey.get(text(d.key));
@@ -222,13 +228,16 @@ export function planLicenses(given: Row[], current: Row[], plan: Planning, users
         plan.leftOut.push(`license ${id}: it was used by ${user}, who is neither on the server nor in the file; a used key is never made again as unused (put ${user} back first).`);
         continue;
       }
-      (user === undefined ? out.actions : out.bindings).push(createKey(d, id));
+      const action = createKey(d, id);
+      (user === undefined ? out.actions : out.bindings).push(action);
+      if (batchable(d)) together.push(action);
       continue;
     }
     if (plan.createOnly) continue;
     const action = updateKey(d, c, id, plan, users);
     if (action) (action.lane === undefined ? out.actions : out.bindings).push(action);
   }
+  batchKeys(together, plan.keysPerCall);
   // Generated batches: reconciled by note and level; made until `count` exist.
   const claimed = new Set<string>();
   for (const d of desired.filter((row) => row.key === undefined)) {

@@ -6,9 +6,10 @@
  */
 import type { SellerApi } from '../api/seller-api.js';
 import { UsageError } from '../errors.js';
-import type { Action, Current, Planning, Row } from './records.js';
+import type { Action, Batch, Current, Planning, Row } from './records.js';
 import * as r from './records.js';
 import { canonicalLicense, planLicenses } from './license-plan.js';
+import { keysPerCallFor } from './key-batches.js';
 import { planUsers } from './user-plan.js';
 import { planWebhooks } from './webhook-plan.js';
 import { sectionSource } from './sections.js';
@@ -67,6 +68,7 @@ export async function planState(api: SellerApi, state: Row, plan: Planning): Pro
   if (state.app !== undefined) actions.push(...r.planApp(state.app as Row, await r.readApp(api)));
   const subscriptions = rows('subscriptions');
   if (subscriptions !== undefined) actions.push(...r.planSubscriptions(subscriptions, await read('subscriptions'), plan));
+  if (desiredLicenses !== undefined) plan.keysPerCall = await keysPerCallFor(api, desiredLicenses, await read('licenses'));
   const licenses = desiredLicenses === undefined ? undefined : planLicenses(desiredLicenses, await read('licenses'), plan, users);
   actions.push(...(licenses?.actions ?? []));
   if (desiredUsers !== undefined) actions.push(...planUsers(desiredUsers, await read('users'), plan, await subscriptionNames()));
@@ -156,7 +158,13 @@ export function planJson(actions: readonly Action[]): unknown[] {
   return actions.map((a) => ({ action: a.verb, type: a.section, id: a.id, changes: a.detail, calls: a.calls.map((c) => c.type) }));
 }
 
-/** How many calls a plan makes (what the estimate counts). */
+/** How many calls a plan makes (what the estimate counts): a batch's call once. */
 export function callCount(actions: readonly Action[]): number {
-  return actions.reduce((sum, action) => sum + action.calls.length, 0);
+  const batches = new Set<Batch>();
+  let calls = 0;
+  for (const action of actions) {
+    if (action.batch === undefined) calls += action.calls.length;
+    else batches.add(action.batch);
+  }
+  return calls + batches.size;
 }

@@ -55,14 +55,27 @@ export interface Action {
   id: string;
   /** What changes, for the plan (never a password, never a value from the environment). */
   detail: string[];
-  /** The calls, in order: sent one by one, or, with `run`, the calls it usually makes (plan and estimate). */
+  /**
+   * The calls, in order: sent one by one, or, with `run`, the calls it usually makes (plan and
+   * estimate); with `batch`, the one call it shares with the other actions of the batch.
+   */
   calls: Call[];
   /** Carries the action out when later calls depend on earlier answers. */
   run?: (io: ActionIO) => Promise<void>;
+  /** Done together with other actions by one call: every action of a batch holds the same object. */
+  batch?: Batch;
   /** Actions with the same lane run one after the other (they touch the same user). */
   lane?: string;
   /** The username this action gives a random password (no password was known). */
   randomPassword?: string;
+}
+
+/** Actions one call carries out together (keys made by one `add`: key-batches.ts). */
+export interface Batch {
+  /** The call, counted once in the estimate. */
+  call: Call;
+  /** Sends it and checks the answer; throws KactlError when it did not do what it should. */
+  run(io: ActionIO): Promise<void>;
 }
 
 export const SECTIONS = ['app', 'subscriptions', 'licenses', 'users', 'variables', 'uservars', 'channels', 'webhooks', 'files', 'blacklists', 'whitelists', 'team'] as const;
@@ -80,10 +93,12 @@ export interface Planning {
   urls: ReadonlyMap<string, string>;
   /** Records that cannot be made or changed through the seller API, one sentence each. */
   leftOut: string[];
+  /** How many given keys one `add` may make: 1 unless the server says it takes more (key-batches.ts). */
+  keysPerCall: number;
 }
 
 export function planning(options: Partial<Omit<Planning, 'leftOut'>> = {}): Planning {
-  return { prune: options.prune ?? false, createOnly: options.createOnly ?? false, urls: options.urls ?? new Map(), leftOut: [] };
+  return { prune: options.prune ?? false, createOnly: options.createOnly ?? false, urls: options.urls ?? new Map(), leftOut: [], keysPerCall: options.keysPerCall ?? 1 };
 }
 
 export async function listAll(api: SellerApi, type: string, key?: string): Promise<Row[]> {

@@ -7,7 +7,9 @@
  * sandbox without a rate limit), one after another otherwise.
  *
  * Order: actions run in the plan's order, a record type at a time; within one, actions on the
- * same lane (the same user) one after another.
+ * same lane (the same user) one after another. The actions of a batch (keys one `add` makes
+ * together: key-batches.ts) run as one, where the first of them was, and are done or not
+ * together.
  *
  * Ctrl-C stops starting actions and lets the ones under way finish (a key half made could be a
  * used key made unused): their calls go through a SellerApi of their own that Ctrl-C does not
@@ -20,7 +22,7 @@ import type { SellerApi } from '../api/seller-api.js';
 import { ApiFailure, InterruptedError, KactlError } from '../errors.js';
 import { createProgress, pacingWaits, timeLeftText } from '../io/progress.js';
 import type { Progress } from '../io/progress.js';
-import type { Action, ActionIO, Call } from './records.js';
+import type { Action, ActionIO, Batch, Call } from './records.js';
 import { callCount, planLine } from './plan.js';
 import { HalfDoneReplace } from './replace.js';
 
@@ -64,20 +66,47 @@ function send(api: SellerApi, call: Call, waitSignal: AbortSignal | undefined): 
   });
 }
 
+/** What runs as one: an action, or the actions of one batch, which a single call does. */
+interface Unit {
+  actions: Action[];
+  lane: string | undefined;
+  run(io: ActionIO): Promise<void>;
+}
+
+/** A group's actions as units, in order: a batch where its first action was. */
+function units(group: readonly Action[]): Unit[] {
+  const out: Unit[] = [];
+  const byBatch = new Map<Batch, Unit>();
+  for (const action of group) {
+    const batch = action.batch;
+    const known = batch === undefined ? undefined : byBatch.get(batch);
+    if (known !== undefined) {
+      known.actions.push(action);
+      continue;
+    }
+    const run = batch !== undefined ? (io: ActionIO) => batch.run(io) : action.run ?? (async (io: ActionIO) => {
+      for (const call of action.calls) await io.send(call);
+    });
+    const unit: Unit = { actions: [action], lane: action.lane, run };
+    if (batch !== undefined) byBatch.set(batch, unit);
+    out.push(unit);
+  }
+  return out;
+}
+
 /**
- * Runs one action. Until its first call is on its way, Ctrl-C may still cancel it (a pacing
+ * Runs one unit. Until its first call is on its way, Ctrl-C may still cancel it (a pacing
  * wait can be a minute long); after that it runs to its end. Resolves false when it was
  * cancelled before it started.
  */
-async function perform(action: Action, api: SellerApi, ctx: Context): Promise<boolean> {
+async function perform(unit: Unit, api: SellerApi, ctx: Context): Promise<boolean> {
   let sent = 0;
   const io: ActionIO = {
     send: (call) => send(api, call, sent++ === 0 ? ctx.signal : undefined),
     nowSeconds: () => Math.floor(ctx.serverNow() / 1000),
   };
   try {
-    if (action.run) await action.run(io);
-    else for (const call of action.calls) await io.send(call);
+    await unit.run(io);
     return true;
   } catch (error) {
     if (sent === 1 && ctx.signal.aborted && error instanceof InterruptedError) return false;
@@ -141,34 +170,35 @@ export async function runPlan(ctx: Context, actions: readonly Action[], options:
   if (ctx.signal.aborted) onInterrupt();
   try {
     for (const group of groups(actions)) {
-      const waiting = [...group];
+      const waiting = units(group);
       const busy = new Set<string>();
       while ((waiting.length > 0 && !stopping) || running.size > 0) {
-        const index = stopping || running.size >= concurrency ? -1 : waiting.findIndex((a) => a.lane === undefined || !busy.has(a.lane));
+        const index = stopping || running.size >= concurrency ? -1 : waiting.findIndex((u) => u.lane === undefined || !busy.has(u.lane));
         if (index < 0) {
           if (running.size === 0) break;
           await Promise.race(running);
           continue;
         }
-        const action = waiting.splice(index, 1)[0]!;
-        if (action.lane !== undefined) busy.add(action.lane);
-        const task: Promise<void> = perform(action, api, ctx).then(
+        const unit = waiting.splice(index, 1)[0]!;
+        const [first] = unit.actions as [Action];
+        if (unit.lane !== undefined) busy.add(unit.lane);
+        const task: Promise<void> = perform(unit, api, ctx).then(
           (started) => {
             if (!started) return;
-            result.done.push(action);
+            result.done.push(...unit.actions);
             progress.update(result.done.length);
-            ctx.verbose(`${planLine(action).slice(0, 1)} done: ${action.section} ${action.id}`);
+            for (const action of unit.actions) ctx.verbose(`${planLine(action).slice(0, 1)} done: ${action.section} ${action.id}`);
           },
           (error: unknown) => {
             stopping = true;
-            if (error instanceof HalfDoneReplace) result.halfDone.push({ action, error });
+            if (error instanceof HalfDoneReplace) result.halfDone.push({ action: first, error });
             if (!(error instanceof KactlError)) unexpected ??= error instanceof Error ? error : new Error(`unexpected failure: ${JSON.stringify(error)}`);
-            else result.failed ??= { action, message: error.message };
-            result.notDone.push(action);
+            else result.failed ??= { action: first, message: error.message };
+            result.notDone.push(...unit.actions);
           },
         ).finally(() => {
           running.delete(task);
-          if (action.lane !== undefined) busy.delete(action.lane);
+          if (unit.lane !== undefined) busy.delete(unit.lane);
         });
         running.add(task);
       }

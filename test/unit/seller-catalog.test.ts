@@ -83,7 +83,8 @@ const EXPECTED: Readonly<Record<string, readonly [SellerGroup, string]>> = {
   assignkey: ['licenses', 'key* user*'],
   ban: ['licenses', 'key* reason userToo'],
   unban: ['licenses', 'key*'],
-  add: ['licenses', 'expiry* amount level mask note character owner'],
+  // keys: a sandbox extension (given keys, several a call), sent only where getsettings lists it.
+  add: ['licenses', 'expiry* amount level mask note character owner keys'],
   activate: ['licenses', 'key* user* pass* hwid'],
   del: ['licenses', 'key* userToo'],
   delmultiple: ['licenses', 'key* userToo'],
@@ -448,6 +449,8 @@ const checks = {
         if (p.unit && p.type !== 'integer' && p.type !== 'number') problems.push(`${at}: a unit on a ${p.type}`);
         if (p.maxLength !== undefined && p.type !== 'string' && p.type !== 'integer') problems.push(`${at}: maxLength on a ${p.type}`);
         if (p.description.trim() === '' || p.description.includes('\n')) problems.push(`${at}: description must be one line`);
+        // An extension the hosted service ignores cannot be one the call needs.
+        if (p.sandboxExtension !== undefined && (p.required || p.positional)) problems.push(`${at}: a sandbox extension must be optional`);
         return problems;
       }),
     ),
@@ -630,6 +633,7 @@ const BROKEN: readonly Broken<SellerOp, keyof typeof checks>[] = [
   ['wireParamsAsExpected', 'pauseuser with user', (ops) => editParam(ops, 'pauseuser', 'username', { wire: 'user' })],
   ['paramTypesConsistent', 'enum without choices', (ops) => editParam(ops, 'add', 'character', { choices: undefined })],
   ['paramTypesConsistent', 'unit on a string', (ops) => editParam(ops, 'black', 'ip', { unit: 'days' })],
+  ['paramTypesConsistent', 'required sandbox extension', (ops) => editParam(ops, 'add', 'keys', { required: true })],
   ['unitsAsExpected', 'editchan in seconds', (ops) => editParam(ops, 'editchan', 'delay', { unit: 'seconds', flag: 'delay-seconds' })],
   ['unitsAsExpected', 'flag hides the unit', (ops) => editParam(ops, 'subtract', 'seconds', { flag: 'time' })],
   ['unitsAsExpected', 'unit dropped', (ops) => editParam(ops, 'add', 'expiry', { unit: undefined })],

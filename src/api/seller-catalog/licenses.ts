@@ -12,6 +12,12 @@ import { col } from './columns.js';
  */
 export const KEY_STATUSES: Readonly<Record<string, string>> = { unused: 'Not Used', used: 'Used', banned: 'Banned', paused: 'Paused' };
 
+/**
+ * The sandbox extension of `add` that takes several given keys (`keys`, one a line): the name
+ * `getsettings` lists under `sandbox.extensions`, with how many keys one call may carry.
+ */
+export const ADD_KEYS_EXTENSION = 'addkeys';
+
 const KEY_ARG: ParamSpec = { wire: 'key', flag: 'key', positional: true, type: 'string', required: true, description: 'The license key' };
 
 export const LICENSES_OPS: readonly SellerOp[] = [
@@ -91,6 +97,14 @@ export const LICENSES_OPS: readonly SellerOp[] = [
         description: 'Characters: 1 mixed case and digits, 2 upper case and digits, 3 lower case and digits',
       },
       { wire: 'owner', flag: 'owner', type: 'string', required: false, serverDefault: 'SellerAPI', description: 'Recorded as creator; a reseller username credits them' },
+      {
+        wire: 'keys',
+        flag: 'keys',
+        type: 'string',
+        required: false,
+        sandboxExtension: ADD_KEYS_EXTENSION,
+        description: 'Keys to create as they are, one a line, all or none (sandbox only: a kactl sandbox extension the hosted service ignores)',
+      },
     ],
     response: { kind: 'keys' },
     effect: 'write',

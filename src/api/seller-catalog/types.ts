@@ -79,6 +79,14 @@ export interface ParamSpec {
    * completion offers the list's first column (`fetchallsubs` for a subscription name).
    */
   readonly completeFrom?: string;
+  /**
+   * A kactl sandbox extension (docs/protocol/seller-api.md §1.7): the hosted
+   * service does not know the parameter and quietly ignores it, which could do something else
+   * than asked (`add` without its `keys` makes one random key). So it has no CLI flag, and kactl
+   * sends it only to a server whose `getsettings` names this extension under
+   * `sandbox.extensions`, never on a guess.
+   */
+  readonly sandboxExtension?: string;
 }
 
 /** What the answer carries beside `success` and `message`. */

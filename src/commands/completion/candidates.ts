@@ -36,7 +36,7 @@ function catalogParams(path: readonly string[]): Pick<ParamSpec, 'flag' | 'posit
   if (group === undefined || !(SELLER_GROUP_NAMES as readonly string[]).includes(group)) return [];
   return opsForGroup(group as SellerGroup)
     .filter((op) => op.command.join(' ') === command.join(' '))
-    .flatMap((op) => [...op.params, ...(op.filters ?? []).map((f) => ({ flag: f.flag, ...(f.completeFrom === undefined ? {} : { completeFrom: f.completeFrom }) }))]);
+    .flatMap((op) => [...op.params.filter((p) => p.sandboxExtension === undefined), ...(op.filters ?? []).map((f) => ({ flag: f.flag, ...(f.completeFrom === undefined ? {} : { completeFrom: f.completeFrom }) }))]);
 }
 
 async function valuesFor(ctx: Context, param: Pick<ParamSpec, 'completeFrom'> | undefined, signal: AbortSignal): Promise<string[]> {
