@@ -10,9 +10,16 @@ import type { PageLimits } from './page-limits.js';
 import type { MatchedPage } from './pages.js';
 import type { ServerDeps } from './server-deps.js';
 
+/** What the web pages are served with. */
+export interface PageEndpointDeps extends Pick<ServerDeps, 'store' | 'clock' | 'baseUrl' | 'log'> {
+  /** Page requests per client IP, and the pages' own attempt limits. */
+  readonly limits: PageLimits;
+}
+
 export const PAGE_RATE_LIMITED = 'Too many requests from this address. Try again in a minute.';
 
-export async function servePage(deps: ServerDeps, pages: readonly MatchedPage[], method: string, params: Params, basics: RequestBasics, limits: PageLimits): Promise<EncodedResponse> {
+export async function servePage(deps: PageEndpointDeps, pages: readonly MatchedPage[], method: string, params: Params, basics: RequestBasics): Promise<EncodedResponse> {
+  const { limits } = deps;
   const matched = pages.find((candidate) => candidate.page.method === method);
   if (matched === undefined) return plainError(405, MESSAGES.methodNotAllowed);
   const limited = limits.hit('page', basics.ip);
