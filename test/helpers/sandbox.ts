@@ -43,6 +43,24 @@ export interface HttpResult {
 
 export type ParamValues = Readonly<Record<string, string | undefined>>;
 
+/** One record of GET /sandbox/requests (src/server/http/requests-endpoint.ts). */
+export interface RecordedRequest {
+  id: number;
+  time: string;
+  api: string;
+  type: string | null;
+  method: string;
+  path: string;
+  ip: string;
+  user: string | null;
+  params: Record<string, string>;
+  status: number;
+  success: boolean | null;
+  message: string | null;
+  reason: string | null;
+  durationMs: number;
+}
+
 export interface CallOptions {
   /** Client API version (default 1.3). */
   readonly api?: ApiVersion;
@@ -66,6 +84,8 @@ export interface TestSandbox {
   seller(type: string | undefined, params?: ParamValues): Promise<HttpResult>;
   /** GET /sandbox/outbox with the admin token. */
   outbox(query?: ParamValues): Promise<OutboxMessage[]>;
+  /** GET /sandbox/requests with the admin token: the request inspector's records (filters in `query`). */
+  requests(query?: ParamValues): Promise<{ limit: number; requests: RecordedRequest[] }>;
   /** GET /sandbox/clock with the admin token: the domain clock and its offset. */
   clock(): Promise<{ now: number; offset: number }>;
   /** POST /sandbox/clock `advance=<seconds>` with the admin token (moves the domain clock only). */
@@ -166,6 +186,11 @@ export async function startTestSandbox(options: TestSandboxOptions = {}): Promis
       const res = await request(`/sandbox/outbox?${query(params)}`, { headers: { authorization: `Bearer ${info.adminToken}` } });
       if (res.status !== 200) throw new Error(`outbox answered ${res.status}: ${res.text}`);
       return res.json as OutboxMessage[];
+    },
+    async requests(params = {}) {
+      const res = await request(`/sandbox/requests?${query(params)}`, { headers: { authorization: `Bearer ${info.adminToken}` } });
+      if (res.status !== 200) throw new Error(`requests answered ${res.status}: ${res.text}`);
+      return res.json as { limit: number; requests: RecordedRequest[] };
     },
     async clock() {
       const res = await request('/sandbox/clock', { headers: { authorization: `Bearer ${info.adminToken}` } });

@@ -6,14 +6,15 @@ import type { KeyObject } from 'node:crypto';
 import { findAppByNameAndOwnerid } from '../domain/apps.js';
 import type { ApiVersion, AppRow } from '../domain/rows.js';
 import type { Params } from '../dispatch/params.js';
-import { fail } from '../dispatch/reply.js';
+import { because, fail } from '../dispatch/reply.js';
 import type { HandlerContext, HandlerTable, Reply } from '../dispatch/types.js';
 import { encodeClientReply } from './client-encoder.js';
-import type { Answer } from './exchange.js';
+import { replyDecision, requestUser } from './decision.js';
+import type { Answer, Decision } from './exchange.js';
 import { createHandlerContext, runHandler, type HandlerContextDeps, type RequestBasics } from './handler-context.js';
 import { genuineRateLimited } from './rate-limited.js';
 import { andThen, type MaybePromise } from './maybe-async.js';
-import type { FixedWindowLimiter } from './rate-limiter.js';
+import { rateReason, type FixedWindowLimiter } from './rate-limiter.js';
 import type { RequestInput } from './request-input.js';
 
 const PANEL_HINT = 'Select app & copy code snippet from https://keyauth.cc/app/';
@@ -31,8 +32,8 @@ export const CLIENT_MESSAGES = {
 } as const;
 
 /** The global errors go out unsigned in 1.2, as the source sends them. */
-function globalFailure(message: string): Reply {
-  return { ...fail(message), unsigned: true };
+function globalFailure(message: string, reason: string): Reply {
+  return { ...fail(message), unsigned: true, reason };
 }
 
 /** What the client APIs are served with. */
@@ -56,7 +57,8 @@ export function serveClient(deps: ClientEndpointDeps, version: ApiVersion, input
   return andThen(clientReply(version, type, ownerid, name, params, basics, deps, known), (reply): Answer => {
     // Hosted mode: 1.2 gets the genuine server's unsigned 200; 1.3 keeps the signed 429, the one
     // form the 1.3 SDKs react to (docs/design.md, "Rate limiting").
-    if (known.limited === true && deps.options.failureStatus === 200 && version === '1.2') return { response: genuineRateLimited(CLIENT_MESSAGES.rateLimited), type };
+    const decision = (): Decision => replyDecision(reply, known.app === undefined ? undefined : requestUser(deps.store, known.app.id, known.ctx?.session?.credential, params));
+    if (known.limited === true && deps.options.failureStatus === 200 && version === '1.2') return { response: genuineRateLimited(CLIENT_MESSAGES.rateLimited), type, decision };
     const response = encodeClientReply(reply, {
       version,
       ownerid: ownerid ?? null,
@@ -67,7 +69,7 @@ export function serveClient(deps: ClientEndpointDeps, version: ApiVersion, input
       privateKey: deps.privateKey,
       nowMs: deps.clock(),
     });
-    return { response, type };
+    return { response, type, decision };
   });
 }
 
@@ -81,22 +83,25 @@ function clientReply(
   deps: ClientEndpointDeps,
   known: { app?: AppRow; ctx?: HandlerContext; limited?: boolean },
 ): MaybePromise<Reply> {
-  if (ownerid === undefined) return globalFailure(CLIENT_MESSAGES.noOwnerid);
-  if (name === undefined) return globalFailure(CLIENT_MESSAGES.noName);
-  if (ownerid.length !== 10) return globalFailure(CLIENT_MESSAGES.owneridLength);
+  if (ownerid === undefined) return globalFailure(CLIENT_MESSAGES.noOwnerid, 'no ownerid was sent');
+  if (name === undefined) return globalFailure(CLIENT_MESSAGES.noName, 'no app name was sent');
+  if (ownerid.length !== 10) return globalFailure(CLIENT_MESSAGES.owneridLength, `the ownerid is ${ownerid.length} characters; it must be 10`);
   if (deps.options.rateLimit) {
     const decision = deps.limiter.hit(`${basics.ip}\u0000${ownerid}\u0000${name}`);
     if (!decision.allowed) {
       known.limited = true;
-      return { ...globalFailure(CLIENT_MESSAGES.rateLimited), status: 429, headers: { 'retry-after': String(decision.retryAfterSeconds) } };
+      const reason = rateReason(decision, `requests from ${basics.ip} to this app`);
+      return { ...globalFailure(CLIENT_MESSAGES.rateLimited, reason), status: 429, headers: { 'retry-after': String(decision.retryAfterSeconds) } };
     }
   }
   const app = findAppByNameAndOwnerid(deps.store, name, ownerid);
   known.app = app;
-  if (app === undefined) return { success: false, fields: {}, text: CLIENT_MESSAGES.invalidApp, unsigned: true };
-  if (app.banned) return globalFailure(CLIENT_MESSAGES.appBanned);
+  if (app === undefined) return because({ success: false, fields: {}, text: CLIENT_MESSAGES.invalidApp, unsigned: true }, `no app is named ${name} with ownerid ${ownerid}`);
+  if (app.banned) return globalFailure(CLIENT_MESSAGES.appBanned, 'the app is banned');
   const handler = type === undefined ? undefined : Object.hasOwn(deps.handlers, type) ? deps.handlers[type] : undefined;
-  if (handler === undefined || type === undefined) return globalFailure(version === '1.3' ? CLIENT_MESSAGES.unknownType13 : CLIENT_MESSAGES.unknownType12);
+  if (handler === undefined || type === undefined) {
+    return globalFailure(version === '1.3' ? CLIENT_MESSAGES.unknownType13 : CLIENT_MESSAGES.unknownType12, type === undefined ? 'no type was sent' : `the client API has no type ${type}`);
+  }
   const ctx = createHandlerContext(deps, version, type, app, basics);
   known.ctx = ctx;
   return runHandler(handler, ctx, params, deps.log);

@@ -28,4 +28,22 @@ export interface Answer {
   readonly type?: string | undefined;
   /** The input was refused (bad encoding, too large…): the connection closes after the answer. */
   readonly refusedInput?: boolean;
+  /**
+   * What was decided and why, from the rule that decided: made only when the request inspector
+   * records it (with it off, nothing is spent on it).
+   */
+  readonly decision?: () => Decision;
+}
+
+/** An answer's outcome in words. Without one, the inspector takes `success` from the status. */
+export interface Decision {
+  readonly success: boolean;
+  /** The answer's `message` (or its text body). */
+  readonly message?: string | undefined;
+  /** Why, from the rule that decided (Reply.reason). */
+  readonly reason?: string | undefined;
+  /** The end user the request was about, as it may be shown (a license user's key masked). */
+  readonly user?: string | undefined;
+  /** Values that must not appear anywhere in the record (a license key used as a username). */
+  readonly hidden?: readonly string[] | undefined;
 }

@@ -12,7 +12,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { answerRequest, type AnswerStageDeps } from './answer-stage.js';
 import { errorFor, type ErrorShapeDeps } from './error-shapes.js';
-import type { Answer, Exchange } from './exchange.js';
+import type { Answer, Decision, Exchange } from './exchange.js';
 import { InputError, MESSAGES } from './input-error.js';
 import { loggable, maskPageToken } from './log-line.js';
 import { andThen, isPromise, type MaybePromise } from './maybe-async.js';
@@ -62,7 +62,11 @@ function routeParseServe(deps: RequestPathDeps, exchange: Exchange): MaybePromis
 /** A refused input (its status and message) or a failure (500, details only in the log). */
 function failureAnswer(deps: ErrorShapeDeps, log: (line: string) => void, exchange: Exchange, err: unknown): Answer {
   const { req, route } = exchange;
-  if (err instanceof InputError) return { response: errorFor(deps, route, req, err.status, err.message, err.headers), refusedInput: true };
+  if (err instanceof InputError) {
+    const decision = (): Decision => ({ success: false, message: err.message, reason: err.reason ?? err.message });
+    return { response: errorFor(deps, route, req, err.status, err.message, err.headers), refusedInput: true, decision };
+  }
   log(`request ${req.method ?? '?'} ${loggable(maskPageToken(exchange.path))} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
-  return { response: errorFor(deps, route, req, 500, MESSAGES.internal) };
+  const decision = (): Decision => ({ success: false, message: MESSAGES.internal, reason: 'the sandbox failed answering (its log has the details)' });
+  return { response: errorFor(deps, route, req, 500, MESSAGES.internal), decision };
 }

@@ -5,7 +5,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { errorFor, plainError, preflight, type ErrorShapeDeps } from './error-shapes.js';
-import type { Answer } from './exchange.js';
+import type { Answer, Decision } from './exchange.js';
 import { MESSAGES } from './input-error.js';
 import type { PageRoute } from './pages.js';
 import { allowedMethods, matchRoute, type Route } from './routes.js';
@@ -21,12 +21,19 @@ export function routeRequest(deps: RouteStageDeps, req: IncomingMessage, path: s
   const route = matchRoute(path, deps.pages);
   if (req.headers.host === undefined && req.httpVersion === '1.1') {
     // HTTP/1.1 requires Host; node's own check (turned off in server.ts) would answer an empty 400.
-    return { route, answer: { response: errorFor(deps, route, req, 400, MESSAGES.badRequest), refusedInput: true } };
+    const response = errorFor(deps, route, req, 400, MESSAGES.badRequest);
+    return { route, answer: { response, refusedInput: true, decision: refused(MESSAGES.badRequest, 'an HTTP/1.1 request without a Host header') } };
   }
-  if (route === undefined) return { route, answer: { response: plainError(404, MESSAGES.notFound) } };
-  if (req.method === 'OPTIONS') return { route, answer: { response: preflight(route) } };
-  if (!allowedMethods(route).includes(req.method ?? '')) {
-    return { route, answer: { response: errorFor(deps, route, req, 405, MESSAGES.methodNotAllowed, { allow: [...allowedMethods(route), 'OPTIONS'].join(', ') }) } };
+  if (route === undefined) return { route, answer: { response: plainError(404, MESSAGES.notFound), decision: refused(MESSAGES.notFound, 'the sandbox serves nothing at this path') } };
+  if (req.method === 'OPTIONS') return { route, answer: { response: preflight(route), decision: () => ({ success: true, reason: 'a CORS preflight' }) } };
+  const allowed = allowedMethods(route);
+  if (!allowed.includes(req.method ?? '')) {
+    const response = errorFor(deps, route, req, 405, MESSAGES.methodNotAllowed, { allow: [...allowed, 'OPTIONS'].join(', ') });
+    return { route, answer: { response, decision: refused(MESSAGES.methodNotAllowed, `this path answers ${allowed.join(' and ')}, not ${req.method ?? '?'}`) } };
   }
   return { route };
+}
+
+function refused(message: string, reason: string): () => Decision {
+  return () => ({ success: false, message, reason });
 }

@@ -2,13 +2,16 @@
  * The serve stage: the endpoint of the request's route, given the parsed input and only what
  * that endpoint uses (its own named deps type, made once in server.ts).
  */
+import { ADMIN_UNAUTHORIZED_MESSAGE } from './admin-auth.js';
 import { clientIp } from './client-ip.js';
+import type { EncodedResponse } from './encoded-response.js';
 import { serveClient, type ClientEndpointDeps } from './client-endpoint.js';
 import { serveClock, type ClockDeps } from './clock-endpoint.js';
 import type { Answer, Exchange } from './exchange.js';
 import type { RequestBasics } from './handler-context.js';
-import { andThen, type MaybePromise } from './maybe-async.js';
+import type { MaybePromise } from './maybe-async.js';
 import { serveOutbox, type OutboxDeps } from './outbox-endpoint.js';
+import { serveRequests, type RequestsDeps } from './requests-endpoint.js';
 import { servePage, type PageEndpointDeps } from './page-endpoint.js';
 import type { RequestSignals } from './request-signals.js';
 import type { RequestInput } from './request-input.js';
@@ -21,6 +24,7 @@ export interface ServeStageDeps {
   readonly page: PageEndpointDeps;
   readonly outbox: OutboxDeps;
   readonly clock: ClockDeps;
+  readonly requests: RequestsDeps;
   /** Take the client IP from X-Forwarded-For. */
   readonly trustProxy: boolean;
   readonly signals: RequestSignals;
@@ -42,10 +46,18 @@ export function serveRoute(deps: ServeStageDeps, route: Route, exchange: Exchang
     case 'seller':
       return serveSeller(deps.seller, input, basics);
     case 'outbox':
-      return { response: serveOutbox(deps.outbox, req, input.params) };
+      return adminAnswer(serveOutbox(deps.outbox, req, input.params));
     case 'clock':
-      return { response: serveClock(deps.clock, req, input) };
+      return adminAnswer(serveClock(deps.clock, req, input));
+    case 'requests':
+      return adminAnswer(serveRequests(deps.requests, req, input.params));
     case 'page':
-      return andThen(servePage(deps.page, route.pages, req.method ?? 'GET', input.params, basics), (response) => ({ response }));
+      return servePage(deps.page, route.pages, req.method ?? 'GET', input.params, basics);
   }
+}
+
+/** An admin route's answer; a refused token is said in words. */
+function adminAnswer(response: EncodedResponse): Answer {
+  if (response.status !== 401) return { response };
+  return { response, decision: () => ({ success: false, message: ADMIN_UNAUTHORIZED_MESSAGE, reason: 'no admin token was sent, or a wrong one' }) };
 }

@@ -3,6 +3,7 @@
  * endpoint only its part, as a narrower named type (ClientEndpointDeps, PageEndpointDeps…).
  */
 import type { HandlerTable, RuntimeOptions } from '../dispatch/types.js';
+import type { RequestRecorder } from '../inspector/recorder.js';
 import type { SandboxIdentity } from '../store/identity.js';
 import type { Store } from '../store/store.js';
 import type { PageRoute } from './pages.js';
@@ -23,6 +24,8 @@ export interface ServerDeps {
   readonly cors: boolean;
   /** The customer panel's advertised base URL, when it is not the sandbox's own. */
   readonly panelUrl?: () => string;
+  /** The request inspector (inspector/recorder.ts): every answered request is recorded in it. */
+  readonly recorder: RequestRecorder;
   /** Serve HTTPS with this certificate and key (PEM) instead of plain HTTP. */
   readonly tls?: { readonly cert: string; readonly key: string };
 }

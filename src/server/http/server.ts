@@ -65,6 +65,8 @@ export function createSandboxServer(deps: ServerDeps): SandboxServer {
     server,
     async shutdown(graceMs = 10_000) {
       state.closing = true;
+      // Live readers of the request log hold their connection open: end them first.
+      deps.recorder.endFollowers();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       const force = setTimeout(() => {
@@ -97,9 +99,10 @@ function requestPathDeps(deps: ServerDeps, signals: RequestSignals, closing: () 
       page: { store, clock, log, baseUrl: deps.baseUrl, limits: createPageLimits(clock, options.rateLimit) },
       outbox: { store, adminToken },
       clock: { store, adminToken, clock },
+      requests: { recorder: deps.recorder, adminToken },
       trustProxy: options.trustProxy,
       signals,
     },
-    answer: { store, clock, log, cors: deps.cors, closing },
+    answer: { store, clock, log, cors: deps.cors, closing, recorder: deps.recorder, trustProxy: options.trustProxy },
   };
 }

@@ -1,0 +1,86 @@
+/**
+ * Making one record of a served request: what the stages learned (exchange.ts), with every
+ * secret masked by the one masking rule (src/api/redact.ts, with a short prefix so two sessions
+ * can be told apart). A value sent under a sensitive name (pass, key, sessionid, enckey, code,
+ * token…) is masked where it was sent, and kept out of the rest of the record too: a password
+ * that is also the username, a license key that names its user, a message that quotes it.
+ * Client values are capped in length, as the log line caps them (http/log-line.ts).
+ */
+import { isSensitiveName, maskValue, redactText } from '../../api/redact.js';
+import type { Params } from '../dispatch/params.js';
+import { maskPageToken, MAX_LOGGED_CHARS } from '../http/log-line.js';
+import type { Decision } from '../http/exchange.js';
+import type { RecordApi, RequestRecord } from './records.js';
+
+/** Parameters kept per record; the rest are counted. */
+const MAX_PARAMS = 40;
+/** Longest parameter name kept. */
+const MAX_NAME_CHARS = 60;
+/** Secrets shorter than this are not searched for in free text (they would garble words). */
+const MIN_SECRET_CHARS = 4;
+
+export interface RecordSource {
+  readonly at: number;
+  readonly api: RecordApi;
+  readonly type: string | undefined;
+  readonly method: string;
+  readonly path: string;
+  readonly ip: string;
+  readonly params: Params | undefined;
+  readonly status: number;
+  readonly decision: Decision | undefined;
+  readonly durationMs: number;
+}
+
+export function makeRecord(id: number, source: RecordSource): RequestRecord {
+  const { decision } = source;
+  const secrets: string[] = [...(decision?.hidden ?? [])];
+  const params = maskedParams(source.params, secrets);
+  const hide = (text: string | undefined): string | null => (text === undefined ? null : hideSecrets(text, secrets));
+  // Hidden before they are cut: a cut value could hold part of a secret that no longer matches.
+  for (const [name, value] of Object.entries(params)) if (!isSensitiveName(name)) params[name] = cut(hideSecrets(value, secrets));
+  return {
+    id,
+    at: source.at,
+    api: source.api,
+    type: source.type === undefined ? null : cut(hideSecrets(source.type, secrets)),
+    method: cut(source.method),
+    path: cut(hideSecrets(maskPageToken(source.path), secrets)),
+    ip: source.ip,
+    user: hide(decision?.user),
+    params,
+    status: source.status,
+    success: decision?.success ?? source.status < 400,
+    message: hide(decision?.message),
+    reason: hide(decision?.reason),
+    durationMs: Math.round(source.durationMs * 100) / 100,
+  };
+}
+
+/** The parameters as sent, secrets masked (the others still whole); the raw secret values are added to `secrets`. */
+function maskedParams(params: Params | undefined, secrets: string[]): Record<string, string> {
+  // No prototype: a parameter named __proto__ is kept as one, not taken as the object's prototype.
+  const masked = Object.create(null) as Record<string, string>;
+  if (params === undefined) return masked;
+  const names = params.names();
+  for (const name of names.slice(0, MAX_PARAMS)) {
+    const raw = params.raw(name) ?? '';
+    if (isSensitiveName(name)) {
+      if (raw.length >= MIN_SECRET_CHARS) secrets.push(raw);
+      masked[name.slice(0, MAX_NAME_CHARS)] = maskValue(name, raw, { shortPrefix: true });
+    } else {
+      masked[name.slice(0, MAX_NAME_CHARS)] = raw;
+    }
+  }
+  if (names.length > MAX_PARAMS) masked['…'] = `${names.length - MAX_PARAMS} more parameters`;
+  return masked;
+}
+
+/** `text` with every secret of the request replaced by `***` (only searched for when present). */
+function hideSecrets(text: string, secrets: readonly string[]): string {
+  return secrets.some((secret) => text.includes(secret)) ? redactText(text, secrets) : text;
+}
+
+function cut(value: string): string {
+  return value.length > MAX_LOGGED_CHARS ? `${value.slice(0, MAX_LOGGED_CHARS)}…(${value.length} chars)` : value;
+}
