@@ -15,7 +15,8 @@ import type { InProcessResult } from '../commands/demo/in-process.js';
 import { durationDays } from '../state/load.js';
 import { flowFolder, openTarget } from './target.js';
 import type { Target } from './target.js';
-import { mismatch, show, valueAt } from './values.js';
+import { firstLine, mismatch, show, valueAt } from './values.js';
+import { logFailures, logMark } from './log-expect.js';
 import { approveMagicLink } from './magic-link.js';
 
 type Row = Record<string, unknown>;
@@ -31,6 +32,7 @@ interface Step {
   with?: Row;
   save?: Record<string, string>;
   expect?: Row;
+  expect_log?: Row;
 }
 
 export interface StepReport {
@@ -61,6 +63,10 @@ interface FlowState {
   env: EnvRecord;
   saved: Record<string, unknown>;
   totpSecret?: string;
+  /** The flow checks the request log (`expect_log:`): each action step notes where its requests start. */
+  checksLog: boolean;
+  /** The newest request log id before the latest action step. */
+  logMark?: number;
 }
 
 export interface RunOptions {
@@ -69,10 +75,12 @@ export interface RunOptions {
   onFlow: (flow: FlowReport) => void;
 }
 
+const ACTIONS = ['client', 'seller', 'advance', 'approve'] as const;
+
 function stepLabel(step: Step): string {
   if (step.name !== undefined) return step.name;
-  for (const kind of ['client', 'seller', 'advance', 'approve'] as const) if (step[kind] !== undefined) return `${kind} ${step[kind]}`;
-  return 'step';
+  for (const kind of ACTIONS) if (step[kind] !== undefined) return `${kind} ${step[kind]}`;
+  return step.expect_log !== undefined ? 'expect_log' : 'step';
 }
 
 /** A value as text: objects as JSON. */
@@ -119,10 +127,6 @@ async function kactl(state: FlowState, ctx: Context, argv: string[]): Promise<In
   return runInProcess(argv, { env: state.env, terminal: false, columns: 100, signal: ctx.signal, now: ctx.now });
 }
 
-function firstLine(text: string): string {
-  return text.trim().split('\n').find((line) => line.trim() !== '')?.replace(/^error:\s*/, '') ?? '';
-}
-
 /** The sandbox's time (its clock may have been advanced), for authenticator codes. */
 async function sandboxNow(state: FlowState, ctx: Context): Promise<number> {
   const result = await kactl(state, ctx, ['sandbox', 'clock', '--json']);
@@ -145,9 +149,25 @@ async function runStep(ctx: Context, step: Step, index: number, state: FlowState
   const params: Record<string, string> = {};
   for (const [name, value] of Object.entries(step.with ?? {})) params[name] = textOf(interpolate(value, state, failures));
   if (failures.length > 0) return done(-1);
+  const run = (argv: string[]): Promise<InProcessResult> => kactl(state, ctx, argv);
+  const checkLog = async (): Promise<void> => {
+    if (step.expect_log === undefined) return;
+    const expected = Object.fromEntries(Object.entries(step.expect_log).map(([key, value]) => [key, interpolate(value, state, failures)]));
+    failures.push(...(await logFailures(run, state.logMark ?? 0, expected)));
+  };
+  if (!ACTIONS.some((kind) => step[kind] !== undefined) && step.expect_log !== undefined) {
+    // Alone, it checks the requests of the step before.
+    try {
+      await checkLog();
+    } catch (error) {
+      failures.push((error as Error).message);
+    }
+    return done(failures.length === 0 ? 0 : -1);
+  }
 
   let result: InProcessResult;
   try {
+    if (state.checksLog) state.logMark = await logMark(run);
     if (step.code === 'totp') {
       if (state.totpSecret === undefined) return (failures.push('code: totp needs an earlier 2faenable step that returned a secret'), done(-1));
       const { Secret, TOTP } = await import('otpauth');
@@ -175,7 +195,7 @@ async function runStep(ctx: Context, step: Step, index: number, state: FlowState
       const answer = await approveMagicLink(link);
       result = { code: answer.ok ? 0 : 1, stdout: JSON.stringify({ success: answer.ok, message: answer.message }), stderr: answer.ok ? '' : answer.message, combined: '' };
     } else {
-      return (failures.push('a step needs one of client, seller, advance or approve'), done(-1));
+      return (failures.push('a step needs one of client, seller, advance or approve (or expect_log alone)'), done(-1));
     }
   } catch (error) {
     failures.push((error as Error).message);
@@ -203,6 +223,11 @@ async function runStep(ctx: Context, step: Step, index: number, state: FlowState
     // The server's own words explain most failures: add them when no expectation shows them.
     const message = valueAt(answer, 'message');
     if (failures.length > 0 && expect.message === undefined && typeof message === 'string') failures.push(`the answer said ${show(message)}`);
+  }
+  try {
+    await checkLog();
+  } catch (error) {
+    failures.push((error as Error).message);
   }
   if (failures.length === 0) {
     for (const [name, where] of Object.entries(step.save ?? {})) {
@@ -261,7 +286,7 @@ export async function runFile(ctx: Context, file: string, flowsBody: Row, option
         options.onStep(flow.name, report);
       } else {
         const folder = await flowFolder(ctx, target);
-        const state: FlowState = { env: folder.env, saved: {} };
+        const state: FlowState = { env: folder.env, saved: {}, checksLog: flow.steps.some((step) => step.expect_log !== undefined) };
         try {
           for (const [index, step] of flow.steps.entries()) {
             const report = await runStep(ctx, step, index, state);

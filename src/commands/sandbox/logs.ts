@@ -22,6 +22,7 @@ interface LogsOptions {
   user?: string;
   since?: string;
   limit?: number;
+  after?: number;
   adminToken?: string;
 }
 
@@ -41,6 +42,11 @@ function parseLimit(raw: string): number {
   const limit = /^\d+$/.test(raw.trim()) ? Number(raw) : NaN;
   if (!(limit >= 1 && limit <= MAX_LIMIT)) throw new InvalidArgumentError(`Give a whole number from 1 to ${MAX_LIMIT}.`);
   return limit;
+}
+
+function parseRecordId(raw: string): number {
+  if (!/^\d{1,15}$/.test(raw.trim())) throw new InvalidArgumentError('Give a record id: a whole number.');
+  return Number(raw);
 }
 
 /** `--since 10m` (s, m, h, d ago) or a date → ms since the epoch. */
@@ -69,6 +75,7 @@ function query(ctx: Context, options: LogsOptions, follow: boolean): string {
   if (options.user) search.set('user', options.user);
   if (options.since) search.set('since', String(sinceMs(options.since, ctx.now())));
   if (options.limit !== undefined) search.set('limit', String(options.limit));
+  if (options.after !== undefined) search.set('after', String(options.after));
   if (follow) search.set('follow', '1');
   return `/sandbox/requests?${search.toString()}`;
 }
@@ -84,6 +91,7 @@ export function registerSandboxLogs(group: Command, ctx: Context): void {
     .option('--user <username>', 'only requests about this end user')
     .option('--since <when>', 'only requests since then: 30s, 10m, 2h, 1d ago, or a date')
     .option('--limit <n>', `the newest N matching requests (default 100; with --follow, sent before the new ones); at most ${MAX_LIMIT}`, parseLimit)
+    .option('--after <id>', 'only requests after this record id (the `id` of each record), oldest first', parseRecordId)
     .option('--admin-token <token>', "the sandbox's admin token (default: saved in the sandbox profile)")
     .addHelpText(
       'after',
