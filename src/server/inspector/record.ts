@@ -34,21 +34,20 @@ export interface RecordSource {
 
 export function makeRecord(id: number, source: RecordSource): RequestRecord {
   const { decision } = source;
-  const secrets: string[] = [...(decision?.hidden ?? [])];
-  const params = maskedParams(source.params, secrets);
-  const hide = (text: string | undefined): string | null => (text === undefined ? null : hideSecrets(text, secrets));
+  const secrets = sentSecrets(source.params, decision?.hidden);
   // Hidden before they are cut: a cut value could hold part of a secret that no longer matches.
-  for (const [name, value] of Object.entries(params)) if (!isSensitiveName(name)) params[name] = cut(hideSecrets(value, secrets));
+  const shown = (text: string): string => cut(secrets.length === 0 ? text : hideSecrets(text, secrets));
+  const hide = (text: string | undefined): string | null => (text === undefined ? null : secrets.length === 0 ? text : hideSecrets(text, secrets));
   return {
     id,
     at: source.at,
     api: source.api,
-    type: source.type === undefined ? null : cut(hideSecrets(source.type, secrets)),
+    type: source.type === undefined ? null : shown(source.type),
     method: cut(source.method),
-    path: cut(hideSecrets(maskPageToken(source.path), secrets)),
+    path: shown(source.path.startsWith('/sandbox/') ? maskPageToken(source.path) : source.path),
     ip: source.ip,
     user: hide(decision?.user),
-    params,
+    params: maskedParams(source.params, shown),
     status: source.status,
     success: decision?.success ?? source.status < 400,
     message: hide(decision?.message),
@@ -57,20 +56,30 @@ export function makeRecord(id: number, source: RecordSource): RequestRecord {
   };
 }
 
-/** The parameters as sent, secrets masked (the others still whole); the raw secret values are added to `secrets`. */
-function maskedParams(params: Params | undefined, secrets: string[]): Record<string, string> {
-  // No prototype: a parameter named __proto__ is kept as one, not taken as the object's prototype.
-  const masked = Object.create(null) as Record<string, string>;
+/** The values the request sent under sensitive names (long enough to search for), and the hidden ones. */
+function sentSecrets(params: Params | undefined, hidden: readonly string[] | undefined): string[] {
+  const secrets = hidden === undefined ? [] : [...hidden];
+  if (params === undefined) return secrets;
+  for (const name of params.names()) {
+    if (!isSensitiveName(name)) continue;
+    const raw = params.raw(name) ?? '';
+    if (raw.length >= MIN_SECRET_CHARS) secrets.push(raw);
+  }
+  return secrets;
+}
+
+/** The parameters as sent: sensitive ones masked, the others through `shown` (secrets hidden, cut). */
+function maskedParams(params: Params | undefined, shown: (text: string) => string): Record<string, string> {
+  const masked: Record<string, string> = {};
   if (params === undefined) return masked;
   const names = params.names();
-  for (const name of names.slice(0, MAX_PARAMS)) {
+  for (const name of names.length > MAX_PARAMS ? names.slice(0, MAX_PARAMS) : names) {
     const raw = params.raw(name) ?? '';
-    if (isSensitiveName(name)) {
-      if (raw.length >= MIN_SECRET_CHARS) secrets.push(raw);
-      masked[name.slice(0, MAX_NAME_CHARS)] = maskValue(name, raw, { shortPrefix: true });
-    } else {
-      masked[name.slice(0, MAX_NAME_CHARS)] = raw;
-    }
+    const value = isSensitiveName(name) ? maskValue(name, raw, { shortPrefix: true }) : shown(raw);
+    const key = name.length > MAX_NAME_CHARS ? name.slice(0, MAX_NAME_CHARS) : name;
+    // A parameter named __proto__ is kept as one, not taken as the object's prototype.
+    if (key === '__proto__') Object.defineProperty(masked, key, { value, enumerable: true, writable: true, configurable: true });
+    else masked[key] = value;
   }
   if (names.length > MAX_PARAMS) masked['…'] = `${names.length - MAX_PARAMS} more parameters`;
   return masked;
@@ -78,7 +87,8 @@ function maskedParams(params: Params | undefined, secrets: string[]): Record<str
 
 /** `text` with every secret of the request replaced by `***` (only searched for when present). */
 function hideSecrets(text: string, secrets: readonly string[]): string {
-  return secrets.some((secret) => text.includes(secret)) ? redactText(text, secrets) : text;
+  for (const secret of secrets) if (text.includes(secret)) return redactText(text, secrets);
+  return text;
 }
 
 function cut(value: string): string {
