@@ -82,6 +82,21 @@ describe('the reason of each refusal, from the rule that decided', () => {
     expect((await lastOf(sb, 'nosuchtype')).reason).toMatch(/^rate limit: more than 200 requests from 127\.0\.0\.1 to this app within 60 s; retry in \d+ s$/);
   });
 
+  it('names what a handler did not find, and keeps a parameter named __proto__ as one', async () => {
+    const sb = await startTestSandbox();
+    const { sid } = await registerUser(sb, { username: 'hana' });
+    await sb.client('var', { sessionid: sid, varid: 'nope' });
+    expect((await lastOf(sb, 'var')).reason).toBe('the app has no variable nope');
+    await sb.client('getvar', { sessionid: sid, var: 'nope' });
+    expect(await lastOf(sb, 'getvar')).toMatchObject({ user: 'hana', reason: 'hana has no variable nope' });
+    await sb.client('webhook', { sessionid: sid, webid: 'nope' });
+    expect((await lastOf(sb, 'webhook')).reason).toBe('the app has no webhook nope');
+    await sb.request(`/api/1.3/?type=check&name=${sb.info.app.name}&ownerid=${sb.info.app.ownerid}&__proto__=polluted`);
+    const check = await lastOf(sb, 'check');
+    expect(Object.getOwnPropertyNames(check.params)).toContain('__proto__');
+    expect(check.reason).toBe('no sessionid was sent');
+  });
+
   it('says what a successful init and login did', async () => {
     const sb = await startTestSandbox();
     const key = newKey(sb);
