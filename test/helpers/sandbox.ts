@@ -26,6 +26,7 @@ import { createSession } from '../../src/server/domain/sessions.js';
 import { findAppBySellerKey } from '../../src/server/domain/apps.js';
 import type { ApiVersion, AppRow, SessionRow } from '../../src/server/domain/rows.js';
 import type { OutboxMessage } from '../../src/server/domain/outbox.js';
+import type { RequestRecordJson } from '../../src/server/inspector/records.js';
 import { ed25519PublicKey } from '../../src/api/verify.js';
 
 export type { SandboxInfo };
@@ -44,22 +45,7 @@ export interface HttpResult {
 export type ParamValues = Readonly<Record<string, string | undefined>>;
 
 /** One record of GET /sandbox/requests (src/server/http/requests-endpoint.ts). */
-export interface RecordedRequest {
-  id: number;
-  time: string;
-  api: string;
-  type: string | null;
-  method: string;
-  path: string;
-  ip: string;
-  user: string | null;
-  params: Record<string, string>;
-  status: number;
-  success: boolean | null;
-  message: string | null;
-  reason: string | null;
-  durationMs: number;
-}
+export type RecordedRequest = RequestRecordJson;
 
 export interface CallOptions {
   /** Client API version (default 1.3). */

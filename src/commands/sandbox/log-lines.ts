@@ -4,21 +4,10 @@
  */
 import { Chalk } from 'chalk';
 import { stripControl } from '../../io/format.js';
+import type { RequestRecordJson } from '../../server/inspector/records.js';
 
 /** A record as GET /sandbox/requests gives it (src/server/http/requests-endpoint.ts). */
-export interface LogRecord {
-  id: number;
-  time: string;
-  api: string;
-  type: string | null;
-  method: string;
-  path: string;
-  user: string | null;
-  status: number;
-  success: boolean | null;
-  message: string | null;
-  reason: string | null;
-}
+export type LogRecord = RequestRecordJson;
 
 export type LogFormat = 'lines' | 'ndjson' | 'json';
 

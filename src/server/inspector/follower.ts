@@ -6,13 +6,13 @@
  */
 import { Readable } from 'node:stream';
 import { matches, type RecordFilter } from './filter.js';
-import type { RequestRecord } from './records.js';
+import type { RequestRecord, RequestRecordJson } from './records.js';
 
 /** A reader that lets this much pile up unread is dropped. */
 const MAX_UNREAD_BYTES = 4 * 1024 * 1024;
 
 /** A record as the admin route and its events show it: the time as ISO 8601. */
-export function recordJson(record: RequestRecord): Record<string, unknown> {
+export function recordJson(record: RequestRecord): RequestRecordJson {
   const { id, at, ...rest } = record;
   return { id, time: new Date(at).toISOString(), ...rest };
 }

@@ -30,6 +30,9 @@ export interface RequestRecord {
   readonly durationMs: number;
 }
 
+/** A record as the admin route and its events send it (follower.ts `recordJson`): the time as ISO 8601. */
+export type RequestRecordJson = { readonly id: number; readonly time: string } & Omit<RequestRecord, 'id' | 'at'>;
+
 interface Row {
   id: number;
   at: number;
