@@ -68,20 +68,25 @@ if (text !== undefined) {
     });
   }
 
-  // V8's code cache on disk (Node >= 22.1): later runs skip parsing and compiling the bundle.
-  // Node picks the folder (NODE_COMPILE_CACHE, else node-compile-cache under the OS temp folder)
-  // and NODE_DISABLE_COMPILE_CACHE turns it off. Enabled before the bundle is required.
-  const { enableCompileCache } = require('node:module');
-  if (typeof enableCompileCache === 'function') {
-    try {
-      enableCompileCache();
-    } catch {
-      // A cache that can't be set up (read-only temp folder) only costs speed.
+  // V8's code cache on disk: later runs skip parsing and compiling the bundle. Kept in a folder
+  // that is ours alone (bin/cache-folder.js), never Node's default one in the temp folder, which
+  // every user shares; none when there is no such folder. Enabled before the bundle is required.
+  // NODE_DISABLE_COMPILE_CACHE turns it off; NODE_COMPILE_CACHE, set by the user, was taken by
+  // Node at start, and is left as it is.
+  if (!process.env.NODE_DISABLE_COMPILE_CACHE) {
+    const { cacheFolder, privateFolder } = require('./cache-folder.js');
+    const { enableCompileCache } = require('node:module');
+    if (typeof enableCompileCache === 'function') {
+      const folder = process.env.NODE_COMPILE_CACHE ? undefined : privateFolder(cacheFolder());
+      try {
+        if (folder !== undefined) enableCompileCache(folder);
+      } catch {
+        // A cache that can't be set up only costs speed.
+      }
+    } else {
+      // Node 20 has no such cache: bin/code-cache.js keeps one for the bundle.
+      require('./code-cache.js').useCodeCache(BUNDLE, cacheFolder());
     }
-  } else if (!process.env.NODE_DISABLE_COMPILE_CACHE) {
-    // Node 20 has no such cache: bin/code-cache.js keeps one for the bundle.
-    const { useCodeCache, defaultCacheDir } = require('./code-cache.js');
-    useCodeCache(BUNDLE, defaultCacheDir());
   }
   // Node 20's V8 compiles undici's WebAssembly HTTP parser a second time, optimised, in the
   // background, and the process waits for that before it exits: ~0.4 s after every networked

@@ -13,6 +13,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, transform } from 'esbuild';
+import { STAMP_FILE, sourceStamp } from './source-stamp.mjs';
 
 // Two packages load a Node module at start that a CLI run does not use: commander loads
 // child_process (only for executable subcommands, which kactl has none of), and undici's HTTP/2
@@ -49,6 +50,11 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const outdir = path.join(root, 'dist', 'bundle');
 const { version } = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
 
+// The stamp of the sources this build reads, taken before it reads them, and written last: a
+// build that fails part-way leaves no stamp, so the tests ask for a rebuild (scripts/source-stamp.mjs).
+const stampPath = path.join(root, STAMP_FILE);
+const stamp = sourceStamp(root);
+fs.rmSync(stampPath, { force: true });
 fs.rmSync(outdir, { recursive: true, force: true });
 const result = await build({
   absWorkingDir: root,
@@ -101,3 +107,4 @@ fs.writeFileSync(path.join(outdir, 'meta.json'), JSON.stringify(result.metafile)
 fs.writeFileSync(path.join(outdir, 'version.txt'), version);
 const help = spawnSync(process.execPath, ['scripts/write-help.mjs', path.join(outdir, 'help')], { cwd: root, env: {}, encoding: 'utf8' });
 if (help.status !== 0 || help.stderr !== '') throw new Error(`writing the help texts failed (exit ${help.status}): ${help.stderr}`);
+fs.writeFileSync(stampPath, `${JSON.stringify(stamp)}\n`);

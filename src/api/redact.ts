@@ -29,6 +29,7 @@ export const SENSITIVE_NAMES: readonly string[] = [
   'sessid',
   'enckey',
   'code',
+  // The 2FA code of an email-code login, where `code` is the mailed one (src/api/client-catalog/).
   'totp',
   'token',
   'tokens',

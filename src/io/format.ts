@@ -35,6 +35,20 @@ export function stripControl(text: string): string {
   return text.replace(CONTROL_CHARS, '');
 }
 
+// Every control character (tab and newline too), and the line and paragraph separators some
+// terminals break lines on: what a value printed one a line must not hold.
+const LINE_BREAKING = /[\p{Cc}\u2028\u2029]/u;
+
+/** Whether `text` holds a control character of any kind (tab and newline included). */
+export function hasControl(text: string): boolean {
+  return LINE_BREAKING.test(text);
+}
+
+/** `text` without control characters of any kind: printed one a line, it stays one line. */
+export function oneLine(text: string): string {
+  return text.replace(new RegExp(LINE_BREAKING.source, 'gu'), '');
+}
+
 function asSeconds(value: unknown): number | undefined {
   if (typeof value === 'number' && Number.isFinite(value)) return value;
   if (typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value.trim())) return Number(value);

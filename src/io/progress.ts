@@ -2,7 +2,11 @@
  * A one-line progress bar on stderr, drawn only when stderr is a terminal (docs/contracts.md §14): piped or
  * in CI it draws nothing, so logs stay clean. Data printed meanwhile to the same terminal goes
  * through `above`, which lifts the bar off the line, prints, and draws it again below.
+ *
+ * A long job may ask for more (`eta`): the time left after the counter, and without a terminal
+ * one line every `lineEveryMs` (count and time left) so a CI log shows it is moving.
  */
+import { humanDuration } from './format.js';
 import type { IOStreams } from './streams.js';
 
 export interface Progress {
@@ -29,17 +33,65 @@ export function progressLine(label: string, done: number, total: number, width: 
   return `${label} [${'█'.repeat(filled)}${'░'.repeat(room - filled)}]${counter}`;
 }
 
-export function createProgress(io: IOStreams, options: { total: number; label: string; enabled?: boolean }): Progress {
-  if (!io.isStderrTTY || options.enabled === false) {
-    return { update: () => undefined, above: (write) => write(), stop: () => undefined, drawing: false, status: () => undefined };
-  }
+/** `about 3m 20s`, or `under a second`: a wait as people say it. */
+export function timeLeftText(ms: number): string {
+  return ms < 1000 ? 'under a second' : `about ${humanDuration(ms / 1000)}`;
+}
+
+export interface ProgressOptions {
+  total: number;
+  label: string;
+  enabled?: boolean;
+  /** Show the time left, from the pace so far (and `estimateMs` before there is one). */
+  eta?: { now: () => number; estimateMs?: number; lineEveryMs?: number; line?: (text: string) => void };
+}
+
+/** The time left after `done` of `total`, at the pace since `startedAt` (or the first estimate). */
+function timeLeft(done: number, total: number, elapsedMs: number, estimateMs: number | undefined): number | undefined {
+  if (done >= total) return 0;
+  if (done === 0) return estimateMs === undefined ? undefined : Math.max(0, estimateMs - elapsedMs);
+  return (elapsedMs / done) * (total - done);
+}
+
+/** Without a terminal: a line now and then, when asked for. */
+function progressLines(options: ProgressOptions): Progress {
+  const eta = options.eta;
+  const every = eta?.lineEveryMs;
+  const started = eta?.now() ?? 0;
+  let last = started;
+  return {
+    update(done) {
+      if (eta?.line === undefined || every === undefined || done >= options.total) return;
+      const now = eta.now();
+      if (now - last < every) return;
+      last = now;
+      const left = timeLeft(done, options.total, now - started, eta.estimateMs);
+      eta.line(`${options.label}: ${done} of ${options.total} done${left === undefined ? '' : `, ${timeLeftText(left)} left`}.`);
+    },
+    above: (write) => write(),
+    stop: () => undefined,
+    drawing: false,
+    status: () => undefined,
+  };
+}
+
+export function createProgress(io: IOStreams, options: ProgressOptions): Progress {
+  if (options.enabled === false) return { update: () => undefined, above: (write) => write(), stop: () => undefined, drawing: false, status: () => undefined };
+  if (!io.isStderrTTY) return progressLines(options);
   let done = 0;
   let suffix = '';
   let shown = false;
   let stopped = false;
+  const started = options.eta?.now() ?? 0;
+  const etaText = (): string => {
+    if (options.eta === undefined) return '';
+    const left = timeLeft(done, options.total, options.eta.now() - started, options.eta.estimateMs);
+    return left === undefined || left === 0 ? '' : `  ${humanDuration(Math.max(1, left / 1000))} left`;
+  };
   const draw = (): void => {
     if (stopped) return;
-    io.err(`${CLEAR_LINE}${progressLine(options.label, done, options.total, io.columns - suffix.length)}${suffix}`);
+    const after = `${etaText()}${suffix}`;
+    io.err(`${CLEAR_LINE}${progressLine(options.label, done, options.total, io.columns - after.length)}${after}`);
     shown = true;
   };
   const lift = (): void => {

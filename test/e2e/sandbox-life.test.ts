@@ -11,7 +11,8 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { KACTL_BIN, cleanEnv, runKactl } from '../helpers/run-kactl.js';
 import { tempDir } from '../helpers/temp-dir.js';
-import { isAlive } from '../../src/commands/sandbox/self-process.js';
+import { isAlive } from '../helpers/processes.js';
+import { killRegisteredSandboxes } from '../helpers/leftover-sandboxes.js';
 import { totpCode } from '../../src/server/domain/twofa.js';
 
 const configDirs: string[] = [];
@@ -26,17 +27,7 @@ function freshConfig(): string {
 
 /** Whatever a failed test left running: every registered sandbox of our folders, and our children. */
 function killLeftovers(): void {
-  for (const dir of configDirs) {
-    const registry = path.join(dir, 'data', 'sandboxes');
-    for (const name of fs.existsSync(registry) ? fs.readdirSync(registry) : []) {
-      if (!name.endsWith('.json')) continue;
-      try {
-        process.kill((JSON.parse(fs.readFileSync(path.join(registry, name), 'utf8')) as { pid: number }).pid, 'SIGKILL');
-      } catch {
-        // gone already
-      }
-    }
-  }
+  killRegisteredSandboxes(configDirs.map((dir) => path.join(dir, 'data')));
   for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
 }
 afterAll(killLeftovers);
@@ -187,6 +178,91 @@ describe('kactl sandbox start --detach', () => {
     } finally {
       blocker.close();
     }
+  });
+});
+
+describe('a profile no sandbox made', () => {
+  const profileOf = (dir: string, name: string) => (JSON.parse(fs.readFileSync(path.join(dir, 'config.json'), 'utf8')) as { profiles: Record<string, Record<string, unknown>> }).profiles[name];
+
+  it('is not overwritten by --profile-name or by the default "sandbox" without --force (exit 2, one sentence, nothing served)', async () => {
+    const dir = freshConfig();
+    for (const name of ['prod', 'sandbox']) {
+      const added = await kactl(dir, ['profile', 'add', name, '--base-url', `https://${name}.example.test`, '--app-name', 'MyApp', '--ownerid', 'AbCdEf1234', '--hwid', `${name}-hwid`, '--seller-key-stdin'], `${name}-seller-key-0123456789abcdef\n`);
+      expect(added.code, added.stderr).toBe(0);
+    }
+    const before = config(dir);
+    const attempts = [
+      ['sandbox', 'start', '--detach', '--port', '0', '--data', ':memory:', '--profile-name', 'prod'],
+      ['sandbox', 'start', '--port', '0', '--data', ':memory:', '--profile-name', 'prod', '--json'],
+      ['sandbox', 'start', '--detach', '--port', '0', '--data', ':memory:'],
+      ['sandbox', 'start', '--port', '0', '--data', ':memory:'],
+    ];
+    for (const args of attempts) {
+      const refused = await kactl(dir, args);
+      expect(refused.code, `${args.join(' ')}\n${refused.stderr}`).toBe(2);
+      const name = args.includes('prod') ? 'prod' : 'sandbox';
+      expect(refused.stderr.split('\n')[0]).toBe(
+        `error: The profile "${name}" was not made by kactl sandbox and would be overwritten: give another --profile-name, or --force to replace it.`,
+      );
+      expect(refused.stdout).toBe('');
+      expect(config(dir)).toEqual(before);
+      expect(await status(dir)).toEqual([]);
+    }
+
+    // --force replaces it whole: nothing of the old profile (its seller key, its app) is left.
+    const forced = await kactl(dir, ['sandbox', 'start', '--detach', '--port', '0', '--data', ':memory:', '--profile-name', 'prod', '--force', '--json']);
+    expect(forced.code, forced.stderr).toBe(0);
+    const info = JSON.parse(forced.stdout) as { baseUrl: string; sellerKey: string; app: { name: string } };
+    expect(profileOf(dir, 'prod')).toMatchObject({ baseUrl: info.baseUrl, sellerKey: info.sellerKey, appName: info.app.name });
+    expect(profileOf(dir, 'prod')!.hwid).toBeUndefined();
+    expect(profileOf(dir, 'sandbox')).toEqual(before.profiles.sandbox);
+    expect((await kactl(dir, ['sandbox', 'stop', '--all'])).code).toBe(0);
+  });
+
+  it("a sandbox's own earlier profile is replaced as before, keeping what was added to it", async () => {
+    const dir = freshConfig();
+    expect((await kactl(dir, ['sandbox', 'start', '--detach', '--port', '0', '--data', ':memory:'])).code).toBe(0);
+    expect((await kactl(dir, ['profile', 'add', 'sandbox', '--hwid', 'kept-hwid-0001'])).code).toBe(0);
+    expect((await kactl(dir, ['sandbox', 'stop'])).code).toBe(0);
+    const again = await kactl(dir, ['sandbox', 'start', '--detach', '--port', '0', '--data', ':memory:', '--json']);
+    expect(again.code, again.stderr).toBe(0);
+    const info = JSON.parse(again.stdout) as { baseUrl: string };
+    expect(profileOf(dir, 'sandbox')).toMatchObject({ baseUrl: info.baseUrl, hwid: 'kept-hwid-0001' });
+    expect((await kactl(dir, ['sandbox', 'stop'])).code).toBe(0);
+  });
+});
+
+describe('secrets of a detached sandbox', () => {
+  it.skipIf(process.platform !== 'linux')('--seller-key reaches the background server, but not its command line or environment (/proc/<pid>)', async () => {
+    for (const form of ['separate', 'joined'] as const) {
+      const dir = freshConfig();
+      const key = form === 'separate' ? 'Sk1lledSellerKey0123456789abcdef' : 'J0inedSellerKeyForm0123456789abc';
+      const flag = form === 'separate' ? ['--seller-key', key] : [`--seller-key=${key}`];
+      const started = await kactl(dir, ['sandbox', 'start', '--detach', '--port', '0', '--data', ':memory:', ...flag, '--json']);
+      expect(started.code, started.stderr).toBe(0);
+      expect((JSON.parse(started.stdout) as { sellerKey: string }).sellerKey).toBe(key);
+      const [row] = await status(dir);
+      const cmdline = fs.readFileSync(`/proc/${row!.pid}/cmdline`, 'utf8');
+      expect(cmdline).toContain('sandbox\0start\0');
+      expect(cmdline).not.toContain(key);
+      expect(cmdline).not.toContain('--seller-key');
+      expect(fs.readFileSync(`/proc/${row!.pid}/environ`, 'utf8')).not.toContain(key);
+      // The sandbox's seller API takes the key it was given.
+      const created = await kactl(dir, ['licenses', 'create', '--amount', '1', '--expiry', '1']);
+      expect(created.code, created.stderr).toBe(0);
+      expect((await kactl(dir, ['sandbox', 'stop'])).code).toBe(0);
+    }
+  });
+
+  it('a seller key that also appears elsewhere on the command line is refused before anything runs', async () => {
+    const dir = freshConfig();
+    const key = 'Sk1lledSellerKey0123456789abcdef';
+    const refused = await kactl(dir, ['sandbox', 'start', '--detach', '--data', ':memory:', '--app-name', `App-${key}`, '--seller-key', key]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr.split('\n')[0]).toBe(
+      "error: The seller key also appears elsewhere on the command line; give it only as --seller-key so it can be kept off the background server's command line.",
+    );
+    expect(await status(dir)).toEqual([]);
   });
 });
 

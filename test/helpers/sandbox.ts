@@ -18,7 +18,7 @@
 import { verify } from 'node:crypto';
 import fs from 'node:fs';
 import { Agent as UndiciAgent, fetch as undiciFetch, type RequestInit as UndiciRequestInit } from 'undici';
-import { afterAll } from 'vitest';
+import { cleanUpAfterEachFile } from './cleanup.js';
 import { startSandbox, type SandboxInfo, type SandboxOptions } from '../../src/server/start.js';
 import { openStore, type Store } from '../../src/server/store/store.js';
 import { seedStore } from '../../src/server/store/seed.js';
@@ -125,9 +125,9 @@ export function verifyEd25519(publicKeyHex: string, timestamp: string, body: Buf
 export { hmacSha256Hex as hmacHex } from '../../src/api/verify.js';
 
 const open: TestSandbox[] = [];
-// Registered at import (collection time): vitest ignores hooks added from inside a running hook,
-// which is where startTestSandbox() is usually called.
-afterAll(async () => {
+// startTestSandbox() is usually called from inside a hook, where vitest would ignore a hook added
+// then: the closing is registered once, with the cleanups run after every file.
+cleanUpAfterEachFile(async () => {
   await Promise.all(open.splice(0).map((s) => s.close()));
 });
 

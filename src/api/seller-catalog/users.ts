@@ -71,8 +71,8 @@ export const USERS_OPS: readonly SellerOp[] = [
     summary: 'Create a user with a subscription',
     params: [
       usernameFlag('user', 'Username of the new user (not "all")'),
-      // AD marks it required; E lets it be set at first login.
-      passwordFlag('pass', false, 'Password; omitted, it is set at first login'),
+      // AD marks it required; E lets the first login set it, the sandbox refuses logins until one is set.
+      passwordFlag('pass', false, 'Password; omitted, the hosted service lets the first login set it (the sandbox refuses logins until set-password)'),
       { ...SUB_FLAG, description: 'Subscription name (new apps have "default")' },
       { wire: 'expiry', flag: 'expiry', type: 'number', unit: 'days', required: true, description: 'Days until the subscription expires; fractions allowed' },
     ],
@@ -215,7 +215,7 @@ export const USERS_OPS: readonly SellerOp[] = [
     group: 'users',
     command: ['set-password'],
     summary: "Set a user's password, or clear it with no --password",
-    params: [usernameArg('user'), passwordFlag('passwd', false, 'New password; omitted, the user sets one at next login')],
+    params: [usernameArg('user'), passwordFlag('passwd', false, 'New password; omitted, the hosted service lets the next login set one (the sandbox refuses logins until one is set)')],
     response: { kind: 'message' },
     effect: 'write',
     textFormat: true,

@@ -1,15 +1,11 @@
 /**
  * Reading client answers where the wire lies about success (docs/protocol/client-api.md §4.13, §4.23, §4.24):
  * some refusals come back as `success:true` with the refusal in `message`. A tester's script
- * must see those as failures (exit 1), so the commands check for them here.
+ * must see those as failures (exit 1), so the commands check for them here, with the patterns
+ * the client catalog records (src/api/client-catalog/, `quirks.refusalAsSuccess`).
  */
+import { refusalAsSuccess } from '../../api/client-catalog/index.js';
 import { ApiFailure } from '../../errors.js';
-
-const SUCCESS_THAT_IS_A_REFUSAL: Readonly<Record<string, RegExp>> = {
-  setvar: /^(No variable (name|data) provided|Variable data must be)/i,
-  '2faenable': /^(Invalid code|2fa session has expired)/i,
-  '2fadisable': /^Invalid code/i,
-};
 
 /** The answer's `message` as text ('' when absent). */
 export function messageText(body: Record<string, unknown>): string {
@@ -18,7 +14,7 @@ export function messageText(body: Record<string, unknown>): string {
 
 /** Throws ApiFailure when a `success:true` answer of `type` is really a refusal. */
 export function refuseDisguisedFailure(type: string, body: Record<string, unknown>): void {
-  const pattern = SUCCESS_THAT_IS_A_REFUSAL[type];
+  const pattern = refusalAsSuccess(type);
   const message = messageText(body);
   if (pattern !== undefined && pattern.test(message)) throw new ApiFailure(message, body, 200);
 }

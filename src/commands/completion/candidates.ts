@@ -2,14 +2,15 @@
  * What to offer for the word being completed, given the words before it: subcommands, flags,
  * an option's choices, profile names, or live values from the seller API for the catalog
  * parameters that name their list (`completeFrom`). Never prompts and never fails: a
- * completion that cannot reach the server simply offers less.
+ * completion that cannot reach the server in time simply offers less. No candidate holds a
+ * control character (one a line is the scripts' protocol).
  */
 import type { Command, Option } from 'commander';
 import type { Context } from '../../context.js';
 import { findSellerOp, opsForGroup } from '../../api/seller-catalog/index.js';
 import type { ParamSpec, SellerGroup } from '../../api/seller-catalog/index.js';
 import { SELLER_GROUP_NAMES } from '../registry.js';
-import { liveValues } from './live-values.js';
+import { liveValues, offerable } from './live-values.js';
 
 /** Commands that exist for the shell scripts, not for people. */
 const INTERNAL = new Set(['__complete']);
@@ -35,11 +36,11 @@ function catalogParams(path: readonly string[]): ParamSpec[] {
     .flatMap((op) => op.params);
 }
 
-async function valuesFor(ctx: Context, param: ParamSpec | undefined): Promise<string[]> {
+async function valuesFor(ctx: Context, param: ParamSpec | undefined, signal: AbortSignal): Promise<string[]> {
   if (param?.completeFrom === undefined) return [];
   const list = findSellerOp(param.completeFrom);
   if (list?.response.kind !== 'list') return [];
-  return liveValues(ctx, list);
+  return liveValues(ctx, list, signal);
 }
 
 async function profileNames(ctx: Context): Promise<string[]> {
@@ -50,7 +51,8 @@ async function profileNames(ctx: Context): Promise<string[]> {
   }
 }
 
-export async function candidates(ctx: Context, program: Command, words: readonly string[]): Promise<string[]> {
+/** `signal` ends the wait for live values (the completion's deadline). */
+export async function candidates(ctx: Context, program: Command, words: readonly string[], signal: AbortSignal): Promise<string[]> {
   const current = words[words.length - 1] ?? '';
   const before = words.slice(0, -1);
   const chain: Command[] = [program];
@@ -79,7 +81,7 @@ export async function candidates(ctx: Context, program: Command, words: readonly
     const option = previousOption!;
     if (option.argChoices) offered = option.argChoices;
     else if (option.long === '--profile') offered = await profileNames(ctx);
-    else offered = await valuesFor(ctx, params.find((p) => !p.positional && `--${p.flag}` === option.long));
+    else offered = await valuesFor(ctx, params.find((p) => !p.positional && `--${p.flag}` === option.long), signal);
   } else if (current.startsWith('-')) {
     const flags = chain.flatMap((c, depth) => c.options.filter((o) => depth === 0 || !o.hidden).map((o) => o.long).filter((f): f is string => f !== undefined));
     offered = [...new Set([...flags, '--help'])];
@@ -87,7 +89,7 @@ export async function candidates(ctx: Context, program: Command, words: readonly
     offered = cmd.commands.filter((c) => !INTERNAL.has(c.name())).map((c) => c.name());
     if (cmd === program) offered.push('help');
   } else if (positionals === 0) {
-    offered = await valuesFor(ctx, params.find((p) => p.positional));
+    offered = await valuesFor(ctx, params.find((p) => p.positional), signal);
   } else offered = [];
-  return offered.filter((word) => word.startsWith(current));
+  return offered.filter((word) => word.startsWith(current) && offerable(word));
 }

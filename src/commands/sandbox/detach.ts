@@ -3,25 +3,31 @@
  * session, so the terminal's Ctrl-C and hang-up do not reach it; output to a log file in the
  * data folder), wait until it reports ready on an extra pipe, print what it reports, and return.
  * If the server fails to start, its error (from the log) is shown and its exit code returned.
+ * Secret options (`--seller-key`) are not on its command line: they go down the same pipe
+ * (background-pipe.ts).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Command } from 'commander';
+import type { Writable } from 'node:stream';
+import type { Command, Option } from 'commander';
 import type { Context } from '../../context.js';
 import { InterruptedError, KactlError, ExitCode } from '../../errors.js';
 import { announceReady, isReadyReport, type ReadyReport } from './ready.js';
+import { READY_FD, SECRET_FLAGS, sendSecrets, type PipedSecrets } from './background-pipe.js';
 import { registryDir } from './registry.js';
 import { selfCommand } from './self-process.js';
-import { READY_FD, type StartOptions } from './start.js';
+import type { StartOptions } from './start.js';
 import { makeDir } from '../../util/make-dir.js';
 
 /** Opening a large store and seeding it takes well under this; beyond it something is wrong. */
 const READY_TIMEOUT_MS = 60_000;
 
-export async function sandboxDetach(ctx: Context, command: Command, _options: StartOptions): Promise<void> {
-  const args = forwardedArgs(command);
+export async function sandboxDetach(ctx: Context, command: Command, options: StartOptions): Promise<void> {
+  const secrets: PipedSecrets = {};
+  for (const key of SECRET_FLAGS.values()) if (options[key] !== undefined) secrets[key] = options[key];
+  const args = forwardedArgs(command, secrets);
   const dir = registryDir(ctx.dataDir);
   makeDir(dir);
   const stamp = new Date(ctx.now()).toISOString().replace(/[-:]/g, '').replace(/\..*$/, '');
@@ -38,6 +44,10 @@ export async function sandboxDetach(ctx: Context, command: Command, _options: St
   } finally {
     fs.closeSync(logFd);
   }
+  const pipe = child.stdio[READY_FD] as Writable | null;
+  // A server that exits at once (a bad flag) closes the pipe under the write: its exit says why.
+  pipe?.on('error', () => undefined);
+  if (pipe) sendSecrets(pipe, secrets);
   const report = await waitForReady(ctx, child);
   if (report === undefined) {
     // The server stopped before it was ready: its error is what it wrote to the log.
@@ -53,15 +63,59 @@ export async function sandboxDetach(ctx: Context, command: Command, _options: St
 }
 
 /**
- * The command line as typed, minus `--detach`: every option (including ones this file does not
- * know about) reaches the background server unchanged.
+ * The command line as typed, minus `--detach` and the secret options: every other option
+ * (including ones this file does not know about) reaches the background server unchanged.
  */
-function forwardedArgs(command: Command): string[] {
-  let root: Command = command;
-  while (root.parent) root = root.parent;
-  const raw = (root as unknown as { rawArgs?: unknown }).rawArgs;
+function forwardedArgs(command: Command, secrets: PipedSecrets): string[] {
+  const chain: Command[] = [];
+  for (let cmd: Command | null = command; cmd; cmd = cmd.parent) chain.push(cmd);
+  const raw = (chain.at(-1) as unknown as { rawArgs?: unknown }).rawArgs;
   if (!Array.isArray(raw)) throw new KactlError('Cannot tell the command line to run in the background.', ExitCode.failure);
-  return (raw as string[]).filter((arg) => arg !== '--detach');
+  const args = withoutSecrets(
+    (raw as string[]).filter((arg) => arg !== '--detach'),
+    chain.flatMap((cmd) => cmd.options),
+  );
+  // Belt and braces: whatever the parse, no secret value goes on the background command line.
+  const values = Object.values(secrets).filter((value) => value !== '');
+  if (args.some((arg) => values.some((value) => arg.includes(value)))) {
+    throw new KactlError('The seller key also appears elsewhere on the command line; give it only as --seller-key so it can be kept off the background server\'s command line.', ExitCode.usage);
+  }
+  return args;
+}
+
+/**
+ * `args` without the secret options and their values, read the way commander reads them: a
+ * flag that takes a value takes the next word whatever it looks like (`--app-name --seller-key`
+ * names an app), an optional value only a word that is not a flag, `--flag=value` is one word,
+ * and after `--` nothing is an option.
+ */
+export function withoutSecrets(args: readonly string[], options: readonly Option[]): string[] {
+  const required = new Set<string>();
+  const optional = new Set<string>();
+  for (const option of options) {
+    for (const flag of [option.long, option.short]) {
+      if (flag === undefined) continue;
+      if (option.required) required.add(flag);
+      else if (option.optional) optional.add(flag);
+    }
+  }
+  const kept: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === '--') {
+      kept.push(...args.slice(i));
+      break;
+    }
+    const flag = arg.startsWith('--') && arg.includes('=') ? arg.slice(0, arg.indexOf('=')) : arg;
+    const secret = SECRET_FLAGS.has(flag);
+    const takesNext = flag === arg && (required.has(flag) || (optional.has(flag) && i + 1 < args.length && !args[i + 1]!.startsWith('-')));
+    if (!secret) kept.push(arg);
+    if (takesNext && i + 1 < args.length) {
+      i += 1;
+      if (!secret) kept.push(args[i]!);
+    }
+  }
+  return kept;
 }
 
 function waitForReady(ctx: Context, child: ChildProcess): Promise<ReadyReport | undefined> {

@@ -2,6 +2,7 @@
  * The profile that points kactl at a running sandbox: what `kactl sandbox start` saves as
  * "sandbox", and what the demo saves for its in-process sandbox.
  */
+import { createHash } from 'node:crypto';
 import type { ProfileData } from '../../config/types.js';
 import type { Context } from '../../context.js';
 import type { SandboxInfo } from '../../server/start.js';
@@ -31,15 +32,31 @@ export function sandboxProfileFields(info: SandboxInfo, options: { rateLimited: 
 }
 
 /**
- * An automatically named profile (`sandbox-<port>`) dies with its sandbox, unless someone has
- * pointed it elsewhere meanwhile.
+ * Whether a sandbox made this profile: only `kactl sandbox start` (and the demo, for its own
+ * sandbox) saves an admin token, and no command lets a person set one. Such a profile may be
+ * replaced by the next sandbox; any other needs `--force` (start.ts).
+ */
+export function isSandboxProfile(profile: ProfileData | undefined): boolean {
+  return typeof profile?.adminToken === 'string' && profile.adminToken !== '';
+}
+
+/** What the registry keeps of a sandbox's admin token: its SHA-256, never the token itself. */
+export function adminTokenDigest(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+/**
+ * An automatically named profile (`sandbox-<port>`) dies with its sandbox, but only while it is
+ * still that sandbox's: same URL and the same admin token (compared by digest). A profile
+ * someone has pointed elsewhere, or an entry that names a profile it never made, removes nothing.
  */
 export async function forgetAutoProfile(ctx: Context, entry: SandboxEntry): Promise<void> {
-  const { profile: name, baseUrl } = entry;
-  if (!entry.autoProfile || !name) return;
+  const { profile: name, baseUrl, adminTokenDigest: digest } = entry;
+  if (!entry.autoProfile || !name || !digest) return;
   const store = await ctx.config();
   store.update((config) => {
-    if (config.profiles[name]?.baseUrl !== baseUrl) return;
+    const profile = Object.hasOwn(config.profiles, name) ? config.profiles[name] : undefined;
+    if (profile === undefined || profile.baseUrl !== baseUrl || !isSandboxProfile(profile) || adminTokenDigest(profile.adminToken!) !== digest) return;
     delete config.profiles[name];
     if (config.active === name) delete config.active;
   });

@@ -8,12 +8,18 @@
  * A file store's entry is named after a hash of its absolute path and created exclusively, so
  * two starts racing for one file cannot both win. An entry whose process has gone (killed with
  * SIGKILL, machine restarted) is stale and swept away when read.
+ *
+ * An entry is believed only as far as it checks out: its pid must be one kactl may signal (an
+ * integer above 1: -1 would signal every process, 0 our own group, 1 init), and the process
+ * with that pid must still have the identity the sandbox recorded for itself (start time and
+ * command line, process-identity.ts). Anything else is a stale or foreign entry: never listed,
+ * never signalled. Its id is its file name, never a value read from the file.
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { UsageError } from '../../errors.js';
-import { isAlive, looksLikeSandbox } from './self-process.js';
+import { ExitCode, KactlError, UsageError } from '../../errors.js';
+import { isIdentity, isSignallablePid, processIdentity, sameIdentity, sandboxIdentity, type ProcessIdentity } from './process-identity.js';
 import { makeDir } from '../../util/make-dir.js';
 
 export const MEMORY_STORE = ':memory:';
@@ -31,6 +37,13 @@ export interface SandboxEntry {
   readonly profile?: string | null;
   /** Whether the profile name was picked automatically (`sandbox-<port>`), so `stop` may remove it. */
   readonly autoProfile?: boolean;
+  /**
+   * SHA-256 (hex) of the admin token the sandbox saved in its profile (never the token): a
+   * profile is removed on the entry's account only while it still holds that token.
+   */
+  readonly adminTokenDigest?: string | null;
+  /** The serving process's start time and command line digest, recorded by itself. */
+  readonly process: ProcessIdentity;
   /** HTTPS (`--tls`) only: the authority's certificate file, and the host name the certificate names. */
   readonly caFile?: string | null;
   readonly hostname?: string | null;
@@ -53,17 +66,42 @@ function entryPath(dataDir: string, id: string): string {
   return path.join(registryDir(dataDir), `${id}.json`);
 }
 
+/** An entry is a few hundred bytes; anything much larger is not one (and is not read whole). */
+const MAX_ENTRY_BYTES = 64 * 1024;
+
+const optional = (value: unknown, type: 'string' | 'boolean'): boolean => value === undefined || value === null || typeof value === type;
+
+function isEntry(value: unknown): value is Omit<SandboxEntry, 'id'> {
+  const entry = value as Record<string, unknown> | null;
+  if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) return false;
+  return (
+    isSignallablePid(entry.pid) &&
+    (entry.state === 'starting' || entry.state === 'ready') &&
+    typeof entry.data === 'string' &&
+    typeof entry.startedAt === 'string' &&
+    isIdentity(entry.process) &&
+    ['baseUrl', 'profile', 'adminTokenDigest', 'caFile', 'hostname', 'logFile'].every((key) => optional(entry[key], 'string')) &&
+    optional(entry.autoProfile, 'boolean')
+  );
+}
+
 function readEntry(file: string): SandboxEntry | undefined {
   try {
-    const parsed = JSON.parse(fs.readFileSync(file, 'utf8')) as SandboxEntry;
-    return typeof parsed.pid === 'number' && typeof parsed.data === 'string' ? parsed : undefined;
+    if (fs.statSync(file).size > MAX_ENTRY_BYTES) return undefined;
+    const parsed: unknown = JSON.parse(fs.readFileSync(file, 'utf8'));
+    return isEntry(parsed) ? { ...parsed, id: path.basename(file, '.json') } : undefined;
   } catch {
     return undefined;
   }
 }
 
+/** Whether the entry's pid is still the very process that registered it. */
+export function isSameSandbox(entry: SandboxEntry): boolean {
+  return sameIdentity(sandboxIdentity(entry.pid), entry.process);
+}
+
 function live(entry: SandboxEntry | undefined): entry is SandboxEntry {
-  return entry !== undefined && isAlive(entry.pid) && looksLikeSandbox(entry.pid);
+  return entry !== undefined && isSameSandbox(entry);
 }
 
 /** Live entries, oldest first; stale ones are removed on the way, and told to `onStale`. */
@@ -102,13 +140,25 @@ function describe(entry: SandboxEntry): string {
 }
 
 /**
- * Records that `pid` is starting a sandbox on `data`. Refuses (exit 2) when a live sandbox
- * already serves that file; a dead one's entry is replaced, and told to `onStale`.
+ * Records that `pid` (this process) is starting a sandbox on `data`, with its identity. Refuses
+ * (exit 2) when a live sandbox already serves that file; a dead one's entry is replaced, and
+ * told to `onStale`.
  */
-export function claimSandbox(dataDir: string, entry: Omit<SandboxEntry, 'id' | 'state'>, onStale?: (entry: SandboxEntry) => void): SandboxEntry {
+export function claimSandbox(dataDir: string, entry: Omit<SandboxEntry, 'id' | 'state' | 'process'>, onStale?: (entry: SandboxEntry) => void): SandboxEntry {
+  const own = processIdentity(entry.pid);
+  if (own === undefined) {
+    throw new KactlError(
+      `kactl cannot read its own start time and command line (pid ${entry.pid}), which \`sandbox stop\` needs to tell this sandbox from a process that later reuses its pid.`,
+      ExitCode.failure,
+    );
+  }
+  if (!own.isSandbox) {
+    throw new UsageError('`sandbox stop` could not recognise this process by its command line: run it as `kactl sandbox start` (the script named kactl or kactl.js).');
+  }
+  const { identity } = own;
   const id = entryId(entry.data, entry.pid);
   const file = entryPath(dataDir, id);
-  const claimed: SandboxEntry = { ...entry, id, state: 'starting' };
+  const claimed: SandboxEntry = { ...entry, id, state: 'starting', process: identity };
   makeDir(registryDir(dataDir));
   for (let attempt = 0; attempt < 2; attempt++) {
     try {

@@ -8,16 +8,18 @@
  * Profiles: a sandbox saves "sandbox" unless another running sandbox of this data folder holds
  * that name; then it saves "sandbox-<port>" (removed again when it stops), so a second sandbox
  * never rewrites the first one's profile. `--profile-name` picks the name, and is refused when a
- * running sandbox holds it.
+ * running sandbox holds it. A profile no sandbox made (one without an admin token: a person's
+ * `prod`, or their own "sandbox") is never replaced without `--force`: the check runs before the
+ * server starts and again, under the config lock, as the profile is saved.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { checkProfileName, parsePositiveInt } from '../profile/validate.js';
+import type { ConfigFile } from '../../config/types.js';
 import type { RunningSandbox, SandboxInfo } from '../../server/start.js';
-import { forgetAutoProfile, runningSandboxes, SANDBOX_PROFILE, sandboxProfileFields } from './profile.js';
+import { adminTokenDigest, forgetAutoProfile, isSandboxProfile, runningSandboxes, SANDBOX_PROFILE, sandboxProfileFields } from './profile.js';
 import { claimSandbox, MEMORY_STORE, releaseSandbox, updateSandbox, type SandboxEntry } from './registry.js';
 import { selfPid } from './self-process.js';
 import { announceReady, type ReadyReport } from './ready.js';
@@ -37,6 +39,8 @@ export interface StartOptions {
   panelUrl?: string;
   profile: boolean;
   profileName?: string;
+  /** Replace a profile of that name that no sandbox made. */
+  force?: boolean;
   detach?: boolean;
   /** Internal: this process is the background server of `--detach`, logging to this file. */
   backgroundLog?: string;
@@ -45,9 +49,6 @@ export interface StartOptions {
   hostname?: string;
   logLimit: number;
 }
-
-/** The file descriptor on which a background server hands its ready report to `--detach`. */
-export const READY_FD = 3;
 
 /** `--hostname`: a host name for the HTTPS certificate (names.ts says what one is). */
 function parseHostname(raw: string): string {
@@ -97,6 +98,7 @@ export function registerSandboxStart(group: Command, ctx: Context): void {
     .option('--detach', 'run in the background: return once the server is ready and its profile saved (stop it with `kactl sandbox stop`)')
     .option('--profile-name <name>', 'save the profile under this name (default: "sandbox", or "sandbox-<port>" while another sandbox holds "sandbox")', checkProfileName)
     .option('--no-profile', 'do not save a profile')
+    .option('--force', 'replace a profile of that name that kactl sandbox did not make (your own "sandbox", or --profile-name prod)')
     .addOption(new Option('--background-log <file>').hideHelp())
     .option('--panel-url <url>', 'base URL the customer panel link advertises (default: the sandbox\'s own)', parsePanelUrl)
     .option('--seed <file>', 'apply this state file (kactl apply) before reporting ready')
@@ -146,16 +148,20 @@ function resolveData(ctx: Context, data: string | undefined): string {
   return data === MEMORY_STORE ? data : path.resolve(data);
 }
 
-export async function sandboxStartRun(ctx: Context, options: StartOptions): Promise<void> {
+export async function sandboxStartRun(ctx: Context, startOptions: StartOptions): Promise<void> {
+  const background = startOptions.backgroundLog !== undefined;
+  // In the background the secrets come down the pipe, never on the command line.
+  const options: StartOptions = background ? { ...startOptions, ...(await (await import('./background-pipe.js')).receiveSecrets()) } : startOptions;
   const { startSandbox } = await import('../../server/start.js');
   const data = resolveData(ctx, options.data);
-  const background = options.backgroundLog !== undefined;
   const dead: SandboxEntry[] = [];
   const claim = claimSandbox(ctx.dataDir, { pid: selfPid, data, startedAt: new Date(ctx.now()).toISOString(), logFile: options.backgroundLog ?? null }, (entry) => dead.push(entry));
   let sandbox: RunningSandbox;
   try {
     // A sandbox killed outright on this store: its automatic profile goes with its entry.
     for (const entry of dead) await forgetAutoProfile(ctx, entry);
+    // Before serving: a name held by someone's own profile is refused at once.
+    if (options.profile) await chooseProfile(ctx, options, claim.id, undefined);
     sandbox = await startSandbox({
       host: options.host,
       port: options.port,
@@ -183,20 +189,21 @@ export async function sandboxStartRun(ctx: Context, options: StartOptions): Prom
     // Seeded before the profile is saved: a file that cannot be applied leaves no profile behind.
     if (options.seed !== undefined) await (await import('../state/seed.js')).seedSandbox(ctx, info, options.seed);
     const port = Number(new URL(info.baseUrl).port);
-    const profile = options.profile ? await chooseProfile(ctx, options.profileName, claim.id, port) : undefined;
-    const active = profile ? await saveSandboxProfile(ctx, profile.name, info, options.rateLimit) : undefined;
+    const profile = options.profile ? await chooseProfile(ctx, options, claim.id, port) : undefined;
+    const active = profile ? await saveSandboxProfile(ctx, profile.name, info, options) : undefined;
     entry = {
       ...claim,
       state: 'ready',
       baseUrl: info.baseUrl,
       profile: profile?.name ?? null,
       autoProfile: profile?.auto ?? false,
+      adminTokenDigest: profile ? adminTokenDigest(info.adminToken) : null,
       ...(info.caFile !== undefined ? { caFile: info.caFile, hostname: info.hostname ?? null } : {}),
     };
     updateSandbox(ctx.dataDir, entry);
     const { getClockOffset } = await import('../../server/domain/clock.js');
     const report: ReadyReport = { info, pid: selfPid, data, profile: profile?.name ?? null, active: active ?? null, logFile: options.backgroundLog ?? null, clockOffset: getClockOffset(sandbox.store) };
-    if (background) handOver(report);
+    if (background) (await import('./background-pipe.js')).handOver(report);
     else await announceReady(ctx, report, { detached: false });
     await untilAborted(ctx.signal);
   } finally {
@@ -210,16 +217,6 @@ export async function sandboxStartRun(ctx: Context, options: StartOptions): Prom
     }
   }
   if (!ctx.globals.json || background) ctx.output.note('Sandbox stopped; store closed.');
-}
-
-/** The background server's ready report, for the `--detach` process waiting on READY_FD. */
-function handOver(report: ReadyReport): void {
-  try {
-    fs.writeSync(READY_FD, `${JSON.stringify(report)}\n`);
-    fs.closeSync(READY_FD);
-  } catch {
-    // The waiting process has gone (Ctrl-C): serve anyway, as asked.
-  }
 }
 
 /**
@@ -253,26 +250,51 @@ async function startFailure(ctx: Context, error: unknown, options: StartOptions,
   return error;
 }
 
-async function chooseProfile(ctx: Context, wanted: string | undefined, ownId: string, port: number): Promise<{ name: string; auto: boolean }> {
+/**
+ * The profile name to save under: `--profile-name`, else "sandbox", else (while another running
+ * sandbox holds "sandbox") "sandbox-<port>". Without the port (before the server listens) only
+ * the first two are checked. Refuses a name a running sandbox holds, and one held by a profile
+ * no sandbox made unless `--force`.
+ */
+async function chooseProfile(ctx: Context, options: StartOptions, ownId: string, port: number | undefined): Promise<{ name: string; auto: boolean } | undefined> {
+  const wanted = options.profileName;
   const others = (await runningSandboxes(ctx)).filter((entry) => entry.id !== ownId);
   const holder = (name: string) => others.find((entry) => entry.profile === name);
+  let choice: { name: string; auto: boolean } | undefined;
   if (wanted !== undefined) {
     const other = holder(wanted);
     if (other) {
       throw new UsageError(`The profile "${wanted}" belongs to the running sandbox at ${other.baseUrl ?? '?'} (pid ${other.pid}); choose another --profile-name.`);
     }
-    return { name: wanted, auto: false };
+    choice = { name: wanted, auto: false };
+  } else if (holder(SANDBOX_PROFILE) === undefined) {
+    choice = { name: SANDBOX_PROFILE, auto: false };
+  } else if (port !== undefined) {
+    choice = { name: `${SANDBOX_PROFILE}-${port}`, auto: true };
   }
-  if (holder(SANDBOX_PROFILE) === undefined) return { name: SANDBOX_PROFILE, auto: false };
-  return { name: `${SANDBOX_PROFILE}-${port}`, auto: true };
+  if (choice !== undefined) checkReplaceable((await ctx.config()).read(), choice.name, options);
+  return choice;
 }
 
-/** Saves the profile; makes it active when nothing (valid) is. Returns the active profile. */
-async function saveSandboxProfile(ctx: Context, name: string, info: SandboxInfo, rateLimited: boolean): Promise<string | undefined> {
+/** Refuses (exit 2) to overwrite a profile that no sandbox made, unless --force. */
+function checkReplaceable(config: ConfigFile, name: string, options: StartOptions): void {
+  const existing = Object.hasOwn(config.profiles, name) ? config.profiles[name] : undefined;
+  if (existing === undefined || isSandboxProfile(existing) || options.force) return;
+  throw new UsageError(`The profile "${name}" was not made by kactl sandbox and would be overwritten: give another --profile-name, or --force to replace it.`);
+}
+
+/**
+ * Saves the profile; makes it active when nothing (valid) is. Returns the active profile. A
+ * sandbox's earlier profile keeps what was added to it (an HWID); one replaced with --force
+ * starts afresh.
+ */
+async function saveSandboxProfile(ctx: Context, name: string, info: SandboxInfo, options: StartOptions): Promise<string | undefined> {
   const store = await ctx.config();
   const config = store.update((config) => {
-    config.profiles[name] = { ...config.profiles[name], ...sandboxProfileFields(info, { rateLimited }) };
-    if (config.active === undefined || !(config.active in config.profiles)) config.active = name;
+    checkReplaceable(config, name, options);
+    const existing = Object.hasOwn(config.profiles, name) ? config.profiles[name] : undefined;
+    config.profiles[name] = { ...(isSandboxProfile(existing) ? existing : {}), ...sandboxProfileFields(info, { rateLimited: options.rateLimit }) };
+    if (config.active === undefined || !Object.hasOwn(config.profiles, config.active)) config.active = name;
   });
   return config.active;
 }

@@ -3,13 +3,17 @@
  * until it has closed its store and removed its registry entry, and say so. NAME is the profile
  * it saved, or its pid; without one: the sandbox of the selected profile, else the only one
  * running.
+ *
+ * Only a registered process that still has the identity its sandbox recorded is signalled, and
+ * it is checked again right before the signal (registry.ts, process-identity.ts): a pid that
+ * was reused by another process is left alone and its entry dropped.
  */
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { ExitCode, KactlError, UsageError } from '../../errors.js';
 import { forgetAutoProfile, runningSandboxes } from './profile.js';
-import { forgetSandbox, isRegistered, type SandboxEntry } from './registry.js';
-import { isAlive, sendSignal } from './self-process.js';
+import { forgetSandbox, isRegistered, isSameSandbox, type SandboxEntry } from './registry.js';
+import { sendSignal } from './self-process.js';
 
 /** A clean close lets in-flight requests finish (up to 10 s) before the store closes. */
 const STOP_TIMEOUT_MS = 20_000;
@@ -49,16 +53,23 @@ async function pick(ctx: Context, running: readonly SandboxEntry[], name: string
 
 async function stopOne(ctx: Context, entry: SandboxEntry): Promise<void> {
   const who = `the sandbox ${entry.baseUrl ? `at ${entry.baseUrl} ` : ''}(pid ${entry.pid})`;
-  try {
-    sendSignal(entry.pid, 'SIGTERM');
-  } catch {
+  let signalled = false;
+  if (isSameSandbox(entry)) {
+    try {
+      sendSignal(entry.pid, 'SIGTERM');
+      signalled = true;
+    } catch {
+      // gone since the check
+    }
+  }
+  if (!signalled) {
     await forgetAutoProfile(ctx, entry);
     forgetSandbox(ctx.dataDir, entry);
     ctx.output.note(`${capitalize(who)} had already gone; its entry is removed.`);
     return;
   }
   const deadline = ctx.now() + STOP_TIMEOUT_MS;
-  while (isRegistered(ctx.dataDir, entry) && isAlive(entry.pid)) {
+  while (isRegistered(ctx.dataDir, entry) && isSameSandbox(entry)) {
     if (ctx.now() > deadline) {
       throw new KactlError(`${capitalize(who)} did not stop within ${STOP_TIMEOUT_MS / 1000} s; end it with: kill -9 ${entry.pid}`, ExitCode.failure);
     }

@@ -34,8 +34,17 @@ export async function applicationName(ctx: Context): Promise<string> {
   return settings.appName.value ?? settings.profile.value ?? 'default';
 }
 
+/** Records whose backup is incomplete by nature (webhook URLs): read first, so the warning comes before the question. */
+const WARN_BEFORE_ASKING = new Set(['fetchallwebhooks']);
+
 export async function guardBulk(ctx: Context, op: SellerOp, params: Readonly<Record<string, string>>, options: { backup: boolean }): Promise<void> {
   if (op.noBackupReason !== undefined) ctx.output.warn(op.noBackupReason);
+  const backup = await import('./backup.js');
+  let records: unknown[] | undefined;
+  if (options.backup && op.backupFrom !== undefined && WARN_BEFORE_ASKING.has(op.backupFrom)) {
+    records = await backup.readBackupRecords(ctx, op, params);
+    for (const line of await backup.backupWarnings(op, records)) ctx.output.warn(line);
+  }
   const appName = !ctx.globals.yes && ctx.io.canPrompt() ? await applicationName(ctx) : undefined;
   await confirmTyped(ctx, appName === undefined ? op.summary : `${op.summary} of application "${appName}".`, appName ?? '');
   if (op.backupFrom === undefined) return;
@@ -43,9 +52,8 @@ export async function guardBulk(ctx: Context, op: SellerOp, params: Readonly<Rec
     ctx.output.note('No backup (--no-backup).');
     return;
   }
-  const { writeBackup } = await import('./backup.js');
   try {
-    const { path, count } = await writeBackup(ctx, op, params, appName);
+    const { path, count } = await backup.writeBackup(ctx, op, params, appName, records);
     ctx.output.note(`Backup of ${count} record${count === 1 ? '' : 's'} written to ${path}`);
   } catch (error) {
     ctx.output.warn('The backup could not be made, so nothing was changed.');

@@ -31,7 +31,7 @@ import { whyBlacklisted } from './blacklists.js';
 import { getClockOffset, realNow } from './clock.js';
 import { appMessage } from './messages.js';
 import { failure, success, type Because, type Failure, type Outcome } from './outcome.js';
-import { hashPassword, verifyPassword } from './passwords.js';
+import { verifyPasswordOrDummy } from './passwords.js';
 import type { AppRow, SessionRow, UserRow } from './rows.js';
 import { findLiveSession, validateSession } from './sessions.js';
 import { clockNote, shownDuration, shownHwid, shownPair, shownSession, shownUser } from './shown.js';
@@ -43,7 +43,7 @@ import { findUser, getUserById, webLoaderToken } from './users.js';
 
 /** How the user proves who they are. */
 export type LoginCredential =
-  /** The usual password (`pass`). A user created without one gets this one as theirs. */
+  /** The usual password (`pass`). A user with no password cannot log in with one. */
   | { readonly kind: 'password'; readonly pass: string | undefined }
   /** The web loader's token (docs/protocol/client-api.md §4.29) instead of the password. */
   | { readonly kind: 'token'; readonly token: string }
@@ -108,8 +108,12 @@ export function checkHwidRules(app: AppRow, hwid: string | undefined): Failure<'
 
 /**
  * Logs `input.username` in on `session`: runs the checks above, then in one transaction stores
- * the IP, lastlogin, a first HWID (when the lock is on) and a first password (when the user had
- * none), and validates the session for the username.
+ * the IP, lastlogin and a first HWID (when the lock is on), and validates the session for the
+ * username.
+ *
+ * A user without a password (seller `adduser` or `resetpw` without one) is refused every
+ * password, where the real service keeps the first one sent: that made the account belong to
+ * whoever tried a login first (docs/design.md, "Accounts without a password").
  */
 export async function loginUser(store: Store, app: AppRow, session: SessionRow, input: LoginInput, now: number): Promise<Outcome<LoginResult, LoginFailure>> {
   const msg = (key: Parameters<typeof appMessage>[2], reason?: string | null) => appMessage(store, app.id, key, reason);
@@ -125,7 +129,7 @@ export async function loginUser(store: Store, app: AppRow, session: SessionRow, 
   if (blacklisted !== undefined) return failure('hwidblacked', msg('hwidblacked'), why.about(() => blacklisted));
 
   const credential = await checkCredential(early, input.credential);
-  if (credential === 'mismatch') return failure('passmismatch', msg('passmismatch'), why.about((name) => credentialReason(input.credential, name)));
+  if (credential === 'mismatch') return failure('passmismatch', msg('passmismatch'), why.about((name) => credentialReason(input.credential, early, name)));
 
   return store.tx(() => {
     // Re-read: a ban, rename, deletion or password change may have landed while we hashed.
@@ -152,14 +156,11 @@ export async function loginUser(store: Store, app: AppRow, session: SessionRow, 
     const spent = input.consume?.();
     if (spent !== undefined) return failure('credentialused', spent, why.about(() => 'the magic link or email code was spent by a simultaneous request'));
 
-    store.run(
-      'UPDATE users SET ip = ?, lastlogin = ?, hwid = COALESCE(hwid, ?), passwordHash = COALESCE(passwordHash, ?) WHERE id = ?',
-      input.ip, now, hwidToStore, credential === 'ok' ? null : credential.newHash, user.id,
-    );
+    store.run('UPDATE users SET ip = ?, lastlogin = ?, hwid = COALESCE(hwid, ?) WHERE id = ?', input.ip, now, hwidToStore, user.id);
     validateSession(store, session.id, user.username);
     const updated = getUserById(store, user.id) ?? user;
     const info = loginInfo(store, updated, { ip: input.ip, hwid: storedHwid, now });
-    return success({ user: updated, info, message: msg('loggedInMsg') }, why.about((name) => loggedIn(name, hwidToStore, credential !== 'ok')));
+    return success({ user: updated, info, message: msg('loggedInMsg') }, why.about((name) => loggedIn(name, hwidToStore)));
   });
 }
 
@@ -175,9 +176,10 @@ function reasonsFor(store: Store, app: AppRow, input: LoginInput) {
   };
 }
 
-function credentialReason(credential: LoginCredential, name: string): string {
+function credentialReason(credential: LoginCredential, user: UserRow, name: string): string {
   if (credential.kind === 'token') return `wrong web-loader token for ${name}`;
-  return credential.kind === 'password' && credential.pass === undefined ? `no password was sent for ${name}` : `wrong password for ${name}`;
+  if (credential.kind === 'password' && credential.pass === undefined) return `no password was sent for ${name}`;
+  return user.passwordHash === null ? `${name} has no password (made without one), so every password is refused` : `wrong password for ${name}`;
 }
 
 function hwidMismatch(name: string, stored: string, sent: string): string {
@@ -185,9 +187,8 @@ function hwidMismatch(name: string, stored: string, sent: string): string {
   return `HWID mismatch: ${name} is locked to ${locked}, the request sent ${given}`;
 }
 
-function loggedIn(name: string, hwidLocked: string | null, passwordSet: boolean): string {
-  const notes = [hwidLocked === null ? '' : `; HWID ${shownHwid(hwidLocked)} now locked to the account`, passwordSet ? '; the password sent became theirs' : ''];
-  return `${name} logged in${notes.join('')}`;
+function loggedIn(name: string, hwidLocked: string | null): string {
+  return `${name} logged in${hwidLocked === null ? '' : `; HWID ${shownHwid(hwidLocked)} now locked to the account`}`;
 }
 
 /** Step 8: an active subscription. */
@@ -216,8 +217,8 @@ function twofaRefusal(store: Store, user: UserRow, code: string | undefined, now
   return undefined;
 }
 
-/** `ok`, `mismatch`, or the hash of the password to store for a user who had none. */
-async function checkCredential(user: UserRow, credential: LoginCredential): Promise<'ok' | 'mismatch' | { newHash: string }> {
+/** Whether the credential proves the user. */
+async function checkCredential(user: UserRow, credential: LoginCredential): Promise<'ok' | 'mismatch'> {
   switch (credential.kind) {
     case 'verified':
       return 'ok';
@@ -227,8 +228,8 @@ async function checkCredential(user: UserRow, credential: LoginCredential): Prom
     }
     case 'password':
       if (credential.pass === undefined) return 'mismatch';
-      if (user.passwordHash === null) return { newHash: await hashPassword(credential.pass) };
-      return (await verifyPassword(credential.pass, user.passwordHash)) ? 'ok' : 'mismatch';
+      // No password: refused after the same scrypt, so the time does not tell the account has none.
+      return (await verifyPasswordOrDummy(credential.pass, user.passwordHash)) ? 'ok' : 'mismatch';
   }
 }
 

@@ -1,14 +1,22 @@
 /**
  * The customer panel's web loader page (docs/protocol/client-api.md §4.29). The protected
- * program listens on `localhost:1337`; this page's script asks it for `/handshake?user=…&token=…`
- * (retrying every 3 seconds until it answers), and the program logs in with that token. Once
- * the program answers the handshake with HTTP 420 (its "ready" status), each button of the app
- * sends `GET /<button value>` to it. The port field exists for testing on another port.
+ * program listens on `localhost:1337`; this page's script hands it the user's login token, and
+ * the program logs in with it. Once the program answers with HTTP 420 (its "ready" status),
+ * each button of the app sends `GET /<button value>` to it. The port field exists for testing
+ * on another port.
+ *
+ * The token is a permanent password, and any local user can listen on a free port: so the page
+ * first sends only `/handshake?nonce=…`, a nonce new for this page view, and sends
+ * `/handshake?nonce=…&user=…&token=…` only when the answer is the proof of src/api/loader-proof.ts
+ * for the port it talks to (made with the app secret, which the page never holds: it gets the
+ * per-view key). No answer: it asks again every 3 seconds. A nonce is used for one token at most;
+ * connecting again after that loads the page anew (the port is kept for the tab).
  *
  * Without JavaScript the page still shows the buttons and says what is needed. The page's
  * policy allows only its own script (by nonce) and requests to the loader on loopback.
  */
 import { randomBytes } from 'node:crypto';
+import { loaderKey } from '../../api/loader-proof.js';
 import { listLoaderButtons } from '../domain/loader-buttons.js';
 import { webLoaderToken } from '../domain/users.js';
 import type { PageContext, PageReply } from '../http/pages.js';
@@ -17,7 +25,7 @@ import { findPanelApp, panelPath, signedInUser, visitorSession } from './panel-p
 
 export const LOADER_PORT = 1337;
 
-/** The page's script: the handshake loop and the button presses. Reads everything from data- attributes. */
+/** The page's script: the proof check, the handshake loop and the button presses. Reads everything from data- attributes. */
 const SCRIPT = `
 (function () {
   var root = document.getElementById('loader');
@@ -26,15 +34,51 @@ const SCRIPT = `
   var buttons = Array.prototype.slice.call(document.querySelectorAll('button[data-value]'));
   var timer = null;
   var ready = false;
-  function origin() { return 'http://localhost:' + (parseInt(portInput.value, 10) || 1337); }
+  var nonceUsed = false;
+  var remembered = window.sessionStorage && sessionStorage.getItem('kactl-loader-port');
+  if (remembered) portInput.value = remembered;
+  function port() { return parseInt(portInput.value, 10) || 1337; }
+  function origin() { return 'http://localhost:' + port(); }
   function say(text) { status.textContent = text; }
   function setReady(value) { ready = value; buttons.forEach(function (b) { b.disabled = !value; }); }
-  function handshake() {
-    clearTimeout(timer);
-    var url = origin() + '/handshake?user=' + encodeURIComponent(root.dataset.user) + '&token=' + encodeURIComponent(root.dataset.token);
-    fetch(url).then(function (res) {
+  function hex(buffer) {
+    return Array.prototype.map.call(new Uint8Array(buffer), function (b) { return ('0' + b.toString(16)).slice(-2); }).join('');
+  }
+  function bytes(text) {
+    var out = new Uint8Array(text.length / 2);
+    for (var i = 0; i < out.length; i++) out[i] = parseInt(text.substr(i * 2, 2), 16);
+    return out;
+  }
+  // What the program must answer to this page's nonce on port p (src/api/loader-proof.ts).
+  function expectedProof(p) {
+    var subtle = window.crypto && window.crypto.subtle;
+    if (!subtle) return Promise.reject(new Error('no WebCrypto'));
+    return subtle.importKey('raw', bytes(root.dataset.key), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign'])
+      .then(function (key) { return subtle.sign('HMAC', key, new TextEncoder().encode('kactl web-loader proof\\n' + p)); })
+      .then(hex);
+  }
+  function sendToken(p) {
+    nonceUsed = true;
+    var url = origin() + '/handshake?nonce=' + root.dataset.nonce + '&user=' + encodeURIComponent(root.dataset.user) + '&token=' + encodeURIComponent(root.dataset.token);
+    return fetch(url).then(function (res) {
       if (res.status === 420) { setReady(true); say('Connected to the program. Choose an action.'); return; }
       return res.text().then(function (text) { setReady(false); say('The program refused the sign-in: ' + (text || res.statusText || res.status)); });
+    });
+  }
+  function handshake() {
+    clearTimeout(timer);
+    // One token per nonce: a new attempt needs a new page view.
+    if (nonceUsed) { location.reload(); return; }
+    var p = port();
+    if (window.sessionStorage) sessionStorage.setItem('kactl-loader-port', String(p));
+    fetch(origin() + '/handshake?nonce=' + root.dataset.nonce).then(function (res) {
+      return res.text().then(function (answer) {
+        if (res.status !== 200) { setReady(false); say('The program refused the handshake: ' + (answer || res.statusText || res.status)); return; }
+        return expectedProof(p).then(function (expected) {
+          if (answer.trim() !== expected) { setReady(false); say('The program on ' + origin() + ' could not prove it is kactl for this app; the sign-in token was not sent.'); return; }
+          return sendToken(p);
+        }, function () { setReady(false); say('This page can check the program only over https or on localhost; the sign-in token was not sent.'); });
+      });
     }).catch(function () {
       setReady(false);
       say('Waiting for the program on ' + origin() + ' (start it, then keep this page open)...');
@@ -64,10 +108,12 @@ export function loaderPage(ctx: PageContext): PageReply {
   const token = webLoaderToken(user) ?? '';
   const buttons = listLoaderButtons(ctx.store, app.id);
   const nonce = randomBytes(16).toString('base64');
+  // The handshake's nonce for this page view, and the key derived from it (src/api/loader-proof.ts).
+  const handshakeNonce = randomBytes(16).toString('hex');
   const buttonHtml = buttons.map((button) => html`<button type="button" data-value="${button.value}" disabled>${button.text}</button>`);
   const page = renderPage({
     title: `${app.name} web loader`,
-    body: html`<div id="loader" data-user="${user.username}" data-token="${token}">
+    body: html`<div id="loader" data-user="${user.username}" data-token="${token}" data-nonce="${handshakeNonce}" data-key="${loaderKey(app.secret, handshakeNonce)}">
 <p id="loader-js-note">This page needs JavaScript to talk to the program running on your computer.</p>
 <p id="loader-status" role="status" aria-live="polite">Starting...</p>
 <label for="port">Program port</label>

@@ -253,6 +253,27 @@ describe('signatures', () => {
     expect(failure).toBeInstanceOf(ApiFailure);
     expect(failure.message).toBe('Chat channel not found');
   });
+
+  it('refuses an unsigned 1.2 failure that carries more than its message (an invalidver with a download link)', async () => {
+    const server = await startHttpServer(() => json({ success: false, message: 'invalidver', download: 'http://127.0.0.1:9/evil.exe' }));
+    const { client } = makeClient(server, { api: '1.2' });
+    const error = await caught(client.init({}, { acceptFailure: true }));
+    expect(error).toBeInstanceOf(SignatureError);
+    expect(error.message).toBe('The server\'s failure answer is not signed, yet it carries "download"; kactl acts only on signed answers when the profile has the app secret.');
+    // Signed with the app secret, as the server signs every init failure: handed back as it is.
+    const signedServer = await startHttpServer(() => hmacSigned({ success: false, message: 'invalidver', download: 'http://127.0.0.1:9/new.exe' }, SECRET));
+    const body = await makeClient(signedServer, { api: '1.2' }).client.init({}, { acceptFailure: true });
+    expect(body).toEqual({ success: false, message: 'invalidver', download: 'http://127.0.0.1:9/new.exe' });
+  });
+
+  it('never hands an unsigned 1.2 failure back as an answer: it stops with its message', async () => {
+    const server = await startHttpServer(() => json({ success: false, message: 'Not blacklisted' }));
+    const { client } = makeClient(server, { session: liveSession('1.2') });
+    const error = await caught(client.call('checkblacklist', { hwid: 'h' }, { acceptFailure: true, api: '1.2' }));
+    expect(error).toBeInstanceOf(ApiFailure);
+    expect(error.message).toBe('Not blacklisted');
+    expect((error as ApiFailure).hints).toEqual(['The answer was not signed, so kactl shows its message and acts on nothing else in it.']);
+  });
 });
 
 describe('failures', () => {

@@ -38,10 +38,12 @@ describe('changes to many records', () => {
   });
 
   it('with --yes, backs up the list first (0600 in a 0700 folder), prints the path, then acts', async () => {
-    const seller = await usersServer({ delallusers: ok });
+    const uservars = () => json({ success: true, message: 'ok', vars: [{ name: 'theme', data: 'dark', user: 'alice' }] });
+    const seller = await usersServer({ delallusers: ok, usersub, fetchalluservars: uservars });
     const { code, stderr } = await seller.run(['users', 'delete', '--all', '--yes']);
     expect(code, stderr).toBe(0);
-    expect(seller.sent().map((p) => p.type)).toEqual(['fetchallusers', 'delallusers']);
+    // Deleted users are backed up with what makes them again: subscriptions and variables.
+    expect(seller.sent().map((p) => p.type)).toEqual(['fetchallusers', 'usersub', 'usersub', 'fetchalluservars', 'delallusers']);
     const [file] = backupFiles(seller.configDir);
     expect(file).toBeDefined();
     expect(stderr).toContain(`Backup of 2 records written to ${file}`);
@@ -52,6 +54,9 @@ describe('changes to many records', () => {
     expect(backup).toMatchObject({ kactl: 'backup', version: 1, action: { type: 'delallusers', command: 'users delete --all' }, source: { type: 'fetchallusers', key: 'users' } });
     // Everything the server sent but the password hashes (issue: hashes in backups).
     expect(backup.records).toEqual(USERS.map(({ password: _hash, ...rest }) => rest));
+    expect(Object.keys(backup.subscriptions)).toEqual(['alice', 'bob']);
+    expect(backup.uservars).toEqual([{ name: 'theme', data: 'dark', user: 'alice' }]);
+    expect(backup.sellerKey).toMatch(/^[0-9a-f]{32}$/);
     expect(JSON.stringify(backup)).not.toContain('$2y$hash');
     expect(JSON.stringify(backup)).not.toContain('"password"');
     expect(JSON.stringify(backup)).not.toContain(SELLER_KEY);
