@@ -4,6 +4,7 @@
  * sees all of it.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Decision } from '../inspector/record.js';
 import type { EncodedResponse } from './encoded-response.js';
 import type { RequestInput } from './request-input.js';
 import type { Route } from './routes.js';
@@ -21,6 +22,8 @@ export interface Exchange {
   input?: RequestInput | undefined;
 }
 
+export type { Decision };
+
 /** What the route, parse and serve stages hand to the answer stage. */
 export interface Answer {
   readonly response: EncodedResponse;
@@ -33,17 +36,4 @@ export interface Answer {
    * records it (with it off, nothing is spent on it).
    */
   readonly decision?: () => Decision;
-}
-
-/** An answer's outcome in words. Without one, the inspector takes `success` from the status. */
-export interface Decision {
-  readonly success: boolean;
-  /** The answer's `message` (or its text body). */
-  readonly message?: string | undefined;
-  /** Why, from the rule that decided (Reply.reason). */
-  readonly reason?: string | undefined;
-  /** The end user the request was about, as it may be shown (a license user's key masked). */
-  readonly user?: string | undefined;
-  /** Values that must not appear anywhere in the record (a license key used as a username). */
-  readonly hidden?: readonly string[] | undefined;
 }

@@ -2,6 +2,7 @@
 import type { RecordApi } from '../inspector/records.js';
 import type { RecordSource } from '../inspector/record.js';
 import { clientIp } from './client-ip.js';
+import { maskPageToken } from './log-line.js';
 import type { Answer, Exchange } from './exchange.js';
 import type { Route } from './routes.js';
 
@@ -13,7 +14,7 @@ export function recordSource(exchange: Exchange, answer: Answer, durationMs: num
     api: apiOf(route),
     type: answer.type ?? typeOf(route, method),
     method,
-    path: exchange.path,
+    path: maskPageToken(exchange.path),
     ip: clientIp(req, trustProxy),
     params: exchange.input?.params,
     status: answer.response.status,

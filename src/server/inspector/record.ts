@@ -1,17 +1,17 @@
 /**
- * Making one record of a served request: what the stages learned (exchange.ts), with every
+ * Making one record of a served request: what the stages learned (http/record-source.ts), with every
  * secret masked by the one masking rule (src/api/redact.ts, with a short prefix so two sessions
  * can be told apart). A value sent under a sensitive name (pass, key, sessionid, enckey, code,
  * token…) is masked where it was sent, and kept out of the rest of the record too: a password
  * that is also the username, a license key that names its user, a message that quotes it.
- * Client values are capped in length, as the log line caps them (http/log-line.ts).
+ * Client values are capped in length, as the log line caps them.
  */
 import { isSensitiveName, maskValue, redactText } from '../../api/redact.js';
 import type { Params } from '../dispatch/params.js';
-import { maskPageToken, MAX_LOGGED_CHARS } from '../http/log-line.js';
-import type { Decision } from '../http/exchange.js';
 import type { RecordApi, RequestRecord } from './records.js';
 
+/** Longest client value kept, as the request log line keeps (http/log-line.ts). */
+const MAX_VALUE_CHARS = 120;
 /** Parameters kept per record; the rest are counted. */
 const MAX_PARAMS = 40;
 /** Longest parameter name kept. */
@@ -19,11 +19,25 @@ const MAX_NAME_CHARS = 60;
 /** Secrets shorter than this are not searched for in free text (they would garble words). */
 const MIN_SECRET_CHARS = 4;
 
+/** An answer's outcome in words. Without one, the inspector takes `success` from the status. */
+export interface Decision {
+  readonly success: boolean;
+  /** The answer's `message` (or its text body). */
+  readonly message?: string | undefined;
+  /** Why, from the rule that decided (Reply.reason). */
+  readonly reason?: string | undefined;
+  /** The end user the request was about, as it may be shown (a license user's key masked). */
+  readonly user?: string | undefined;
+  /** Values that must not appear anywhere in the record (a license key used as a username). */
+  readonly hidden?: readonly string[] | undefined;
+}
+
 export interface RecordSource {
   readonly at: number;
   readonly api: RecordApi;
   readonly type: string | undefined;
   readonly method: string;
+  /** With page tokens already masked (http/log-line.ts `maskPageToken`). */
   readonly path: string;
   readonly ip: string;
   readonly params: Params | undefined;
@@ -44,7 +58,7 @@ export function makeRecord(id: number, source: RecordSource): RequestRecord {
     api: source.api,
     type: source.type === undefined ? null : shown(source.type),
     method: cut(source.method),
-    path: shown(source.path.startsWith('/sandbox/') ? maskPageToken(source.path) : source.path),
+    path: shown(source.path),
     ip: source.ip,
     user: hide(decision?.user),
     params: maskedParams(source.params, shown),
@@ -92,5 +106,5 @@ function hideSecrets(text: string, secrets: readonly string[]): string {
 }
 
 function cut(value: string): string {
-  return value.length > MAX_LOGGED_CHARS ? `${value.slice(0, MAX_LOGGED_CHARS)}…(${value.length} chars)` : value;
+  return value.length > MAX_VALUE_CHARS ? `${value.slice(0, MAX_VALUE_CHARS)}…(${value.length} chars)` : value;
 }
