@@ -153,7 +153,7 @@ const ANY: JsonSchema = {};
 const STEP: JsonSchema = {
   type: 'object',
   additionalProperties: false,
-  description: 'One of client, seller, advance or approve, with optional with/code/save/expect',
+  description: 'One of client, seller, advance or approve, with optional with/code/save/expect/expect_log; or expect_log alone',
   properties: {
     name: TEXT,
     client: { type: 'string', description: 'A client operation (its type), e.g. init, login, license' },
@@ -166,6 +166,12 @@ const STEP: JsonSchema = {
     expect: {
       type: 'object',
       description: 'success, message (text or /regex/flags), exit (kactl exit code), or any field by path',
+      additionalProperties: ANY,
+    },
+    expect_log: {
+      type: 'object',
+      description:
+        "A request of this step (alone: of the step before) in the sandbox's request log must match: type, api, success, status, user, message, reason (text or /regex/flags), or any field by path, e.g. { type: login, success: false, reason: /HWID mismatch/ }",
       additionalProperties: ANY,
     },
   },
