@@ -10,14 +10,14 @@ import type { Command } from 'commander';
 import type { GlobalOptions } from '../context.js';
 import { DEFAULT_GLOBALS } from '../context.js';
 import { OUTPUT_FORMATS } from '../io/format.js';
-import { DURATION_HINT, durationSeconds } from '../util/duration.js';
+import { durationHint, positiveSeconds } from '../util/duration.js';
 import { parseBaseUrl } from '../config/base-url.js';
 import { completeFrom, PROFILE_NAMES } from './completion/value-source.js';
 
-/** Commander parser: `15`, `15s`, `500ms`, `2m`, `1h`, `7d` → seconds; anything else is a usage error. */
+/** Commander parser: `15` (seconds), `15s`, `500ms`, `2m`, `1h`, `7d`, `2w` → seconds above zero; anything else is a usage error. */
 export function parseDurationSeconds(raw: string): number {
-  const seconds = durationSeconds(raw);
-  if (seconds === undefined) throw new InvalidArgumentError(DURATION_HINT);
+  const seconds = positiveSeconds(raw);
+  if (seconds === undefined) throw new InvalidArgumentError(durationHint('seconds'));
   return seconds;
 }
 
@@ -90,6 +90,9 @@ export function collectGlobals(leaf: Command): GlobalOptions {
     const setter = chain.find((cmd) => cmd.getOptionValueSource(def.key) === 'cli' && hasGlobal(cmd, def.key));
     if (setter) result[def.key] = setter.getOptionValue(def.key);
   }
+  // A list or record command's `--json FIELDS` (seller/list-view-options.ts): JSON output; the
+  // command reads its fields itself.
+  if (typeof result.json === 'string') result.json = true;
   return result as unknown as GlobalOptions;
 }
 

@@ -18,8 +18,33 @@ export interface Progress {
   stop(): void;
   /** True when a bar is drawn (a terminal, and not disabled). */
   readonly drawing: boolean;
-  /** A short text after the counter (`pacing 0.6 s`), redrawn in place; undefined removes it. */
+  /** A short text after the counter (`pacing 42s`), redrawn in place; undefined removes it. */
   status(text: string | undefined): void;
+}
+
+/** How often a pacing wait beside the bar is redrawn: each second of the countdown shows. */
+const PACING_TICK_MS = 250;
+
+/**
+ * The `onWait` of a bulk job's SellerApi (licenses create, apply, restore): a pacing wait is
+ * shown beside the bar as `pacing 42s`, counting down to the call, so a minute's wait does not
+ * look like a frozen bar; without a bar, `elsewhere` says it (the Context's single wait line).
+ * Returns what ends the wait's text.
+ */
+export function pacingWaits(progress: Progress, now: () => number, elsewhere: (ms: number) => void | (() => void)): (ms: number) => void | (() => void) {
+  return (ms) => {
+    if (!progress.drawing) return elsewhere(ms);
+    const end = now() + ms;
+    const show = (): void => progress.status(`pacing ${humanDuration(Math.max(1, Math.ceil((end - now()) / 1000)))}`);
+    show();
+    const timer = setInterval(show, PACING_TICK_MS);
+    // The wait itself keeps the process alive; the redraw must not outlive it.
+    timer.unref();
+    return () => {
+      clearInterval(timer);
+      progress.status(undefined);
+    };
+  };
 }
 
 const CLEAR_LINE = '\r\u001b[2K';

@@ -12,6 +12,7 @@ import { panelPages } from './panel/panel-pages.js';
 import { resellerPages } from './reseller/shop-hook.js';
 import type { HandlerTable } from './dispatch/types.js';
 import { createSandboxServer } from './http/server.js';
+import { DEFAULT_LOG_LIMIT, RequestRecorder } from './inspector/recorder.js';
 import type { PageRoute } from './http/pages.js';
 import { sellerHandlers } from './seller/index.js';
 import { loadOrCreateIdentity } from './store/identity.js';
@@ -67,6 +68,13 @@ export interface SandboxOptions {
    * (made there on first use; see tls/authority.ts).
    */
   readonly tls?: { readonly dataDir: string; readonly hostname?: string | undefined };
+  /**
+   * Requests the request inspector keeps (the newest), in the store: default 10,000; 0 records
+   * nothing (and drops what an earlier run kept).
+   */
+  readonly logLimit?: number;
+  /** Tests: how long records wait before they are written, and how often live readers get a keep-alive. */
+  readonly inspectorTiming?: { readonly flushMs?: number; readonly heartbeatMs?: number };
   /** Extra or replacement handlers and pages, merged over the built-in ones (tests, experiments). */
   readonly handlers?: { readonly client?: HandlerTable; readonly seller?: HandlerTable; readonly pages?: readonly PageRoute[] };
 }
@@ -109,7 +117,8 @@ export interface RunningSandbox {
   close(): Promise<void>;
 }
 
-export async function startSandbox(options: SandboxOptions): Promise<RunningSandbox> {
+/** The options a start cannot go on without, checked; with their defaults. */
+function checkedOptions(options: SandboxOptions): { host: string; port: number; logLimit: number } {
   const host = options.host ?? '127.0.0.1';
   const port = options.port ?? 0;
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new SandboxConfigError('--port must be an integer from 0 to 65535.');
@@ -117,6 +126,13 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     throw new SandboxConfigError('--failure-status must be 200 or 400.');
   }
   if (typeof options.data !== 'string' || options.data.trim() === '') throw new SandboxConfigError('--data must be a file path or :memory:.');
+  const logLimit = options.logLimit ?? DEFAULT_LOG_LIMIT;
+  if (!Number.isSafeInteger(logLimit) || logLimit < 0) throw new SandboxConfigError('--log-limit must be a whole number (0 records nothing).');
+  return { host, port, logLimit };
+}
+
+export async function startSandbox(options: SandboxOptions): Promise<RunningSandbox> {
+  const { host, port, logLimit } = checkedOptions(options);
   const clock = options.now ?? Date.now;
   const log = options.log ?? (() => undefined);
   // Before the store opens: a bad host name or a damaged authority leaves nothing to close.
@@ -127,6 +143,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   try {
     const app = seedStore(store, { appName: options.appName, ownerid: options.ownerid, sellerKey: options.sellerKey }, Math.floor(clock() / 1000));
     const identity = loadOrCreateIdentity(store);
+    const recorder = new RequestRecorder(store, { limit: logLimit, log, ...options.inspectorTiming });
     const sandbox = createSandboxServer({
       store,
       identity,
@@ -139,6 +156,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
       baseUrl: () => baseUrl,
       cors: options.cors ?? isLoopbackHost(host),
       panelUrl: () => options.panelUrl ?? baseUrl,
+      recorder,
       ...(tls ? { tls: { cert: tls.certPem, key: tls.keyPem } } : {}),
     });
     const lastPort = await listenOn(sandbox.server, host, options.port === undefined && options.reuseLastPort === true ? readLastPort(store) : undefined, port);
@@ -169,7 +187,11 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
       ...(lastPort ? { lastPort } : {}),
       close: () => {
         clearInterval(sweeper);
-        closing ??= sandbox.shutdown().finally(() => store.close());
+        // The requests answered while shutting down are recorded too: the last batch is written after.
+        closing ??= sandbox.shutdown().finally(() => {
+          recorder.close();
+          store.close();
+        });
         return closing;
       },
     };

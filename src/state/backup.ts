@@ -8,21 +8,16 @@ import type { Context } from '../context.js';
 import type { SellerApi } from '../api/seller-api.js';
 import { saveBackup, userExtras } from '../commands/seller/backup.js';
 import type { Section } from './records.js';
-import { readSection } from './records.js';
+import { readSection, SECTIONS } from './records.js';
+import { sectionSource } from './sections.js';
 
-/** The list operation (and its answer key) each record type comes from. */
-export const SECTION_SOURCES: Partial<Record<Section, { type: string; key: string }>> = {
-  subscriptions: { type: 'fetchallsubs', key: 'subs' },
-  licenses: { type: 'fetchallkeys', key: 'keys' },
-  users: { type: 'fetchallusers', key: 'users' },
-  variables: { type: 'fetchallvars', key: 'vars' },
-  uservars: { type: 'fetchalluservars', key: 'vars' },
-  channels: { type: 'fetchallchats', key: 'chats' },
-  webhooks: { type: 'fetchallwebhooks', key: 'webhooks' },
-  files: { type: 'fetchallfiles', key: 'files' },
-  blacklists: { type: 'fetchallblacks', key: 'blacklists' },
-  team: { type: 'fetchteam', key: 'resellers' },
-};
+/** The list operation (and its answer key) each record type comes from: the catalog's, where it has one. */
+export const SECTION_SOURCES: Partial<Record<Section, { type: string; key: string }>> = Object.fromEntries(
+  SECTIONS.flatMap((section) => {
+    const source = sectionSource(section);
+    return source === undefined ? [] : [[section, source]];
+  }),
+);
 
 export async function writeSectionBackup(ctx: Context, api: SellerApi, section: Section, appName: string | undefined): Promise<{ path: string; count: number }> {
   const source = SECTION_SOURCES[section];

@@ -17,6 +17,7 @@ import type { Action, Row } from './records.js';
 import { STATE_SCHEMA } from './schema.js';
 import type { JsonSchema } from './schema.js';
 import { isMoment } from './user-plan.js';
+import { canonicalLicense, givenTwice } from './license-plan.js';
 import { validate } from './validate.js';
 import type { DocPath, Problem } from './validate.js';
 
@@ -41,15 +42,19 @@ function urlProblem(value: unknown): string | undefined {
   }
 }
 
-function licenseProblems(row: Row): [string, string][] {
+function licenseProblems(given: Row): [string, string][] {
+  const twice = givenTwice(given).map((names): [string, string] => [names[1]!, `${names.join(' and ')} are the same field: give one`]);
+  if (twice.length > 0) return twice;
+  const row = canonicalLicense(given);
   const out: [string, string][] = [];
-  const duration = durationProblem(row.expiry);
-  if (duration) out.push(['expiry', duration]);
+  if (row.duration === undefined) out.push(['duration', '"duration" is required (how long the key grants, e.g. 30d; expiry is the same field)']);
+  const duration = durationProblem(row.duration);
+  if (duration) out.push(['duration', duration]);
   if (row.key !== undefined && row.count !== undefined) out.push(['count', 'a license is a fixed key or a batch (count), not both']);
-  if (row.key === undefined && (row.status !== undefined || row.usedby !== undefined)) out.push(['status', 'only a fixed key (key:) can be used or banned']);
-  if (row.status === 'used' && row.usedby === undefined) out.push(['usedby', 'a used key needs usedby (who used it)']);
-  if ((row.status ?? 'unused') === 'unused' && row.usedby !== undefined) out.push(['usedby', 'an unused key has no user: give status used or banned']);
-  if (row.banreason !== undefined && row.status !== 'banned') out.push(['banreason', 'only a banned key has a ban reason']);
+  if (row.key === undefined && (row.status !== undefined || row.used_by !== undefined)) out.push(['status', 'only a fixed key (key:) can be used or banned']);
+  if (row.status === 'used' && row.used_by === undefined) out.push(['used_by', 'a used key needs used_by (who used it)']);
+  if ((row.status ?? 'unused') === 'unused' && row.used_by !== undefined) out.push(['used_by', 'an unused key has no user: give status used or banned']);
+  if (row.ban_reason !== undefined && row.status !== 'banned') out.push(['ban_reason', 'only a banned key has a ban reason']);
   return out;
 }
 

@@ -64,11 +64,11 @@ function licenseRecord(k: Row): Row | string {
   return {
     key: text(k.key),
     level: level(k.level),
-    expiry: Number.isSafeInteger(Number(k.expires)) ? durationText(Number(k.expires)) : text(k.expires),
+    duration: Number.isSafeInteger(Number(k.expires)) ? durationText(Number(k.expires)) : text(k.expires),
     ...(text(k.note) === '' ? {} : { note: text(k.note) }),
     ...(status === 'unused' ? {} : { status }),
-    ...(status !== 'unused' && user !== '' ? { usedby: user } : {}),
-    ...(status === 'banned' && text(k.banned) !== '' ? { banreason: text(k.banned) } : {}),
+    ...(status !== 'unused' && user !== '' ? { used_by: user } : {}),
+    ...(status === 'banned' && text(k.banned) !== '' ? { ban_reason: text(k.banned) } : {}),
   };
 }
 

@@ -40,12 +40,13 @@ export async function serverKeysPerCall(api: SellerApi): Promise<number> {
 }
 
 /**
- * A fixed key of a state file that may be made with others when it is missing: unused, and text a
- * list of keys can carry (no line break, no `*` that would make it a mask).
+ * A fixed key of a state file (its fields by their names: canonicalLicense) that may be made with
+ * others when it is missing: unused, and text a list of keys can carry (no line break, no `*`
+ * that would make it a mask).
  */
 export function batchable(d: Row): boolean {
   const key = text(d.key);
-  return d.key !== undefined && (d.status ?? 'unused') === 'unused' && d.usedby === undefined && key !== '' && !/[\n*]/.test(key);
+  return d.key !== undefined && (d.status ?? 'unused') === 'unused' && d.used_by === undefined && key !== '' && !/[\n*]/.test(key);
 }
 
 /**

@@ -2,7 +2,7 @@
  * Licenses in a state file: fixed keys (matched by key) and generated batches (`count:`, matched
  * by note and level, made in calls of KEYS_PER_CALL like `licenses create`).
  *
- * A key is unused, used (by `usedby`) or banned. A used key is never made again as unused: it
+ * A key is unused, used (by `used_by`) or banned. A used key is never made again as unused: it
  * is created and bound to its user in one action (bindKey), after the users exist, or left out
  * with a reason when its user is neither on the server nor in the file. The seller API has no
  * call that marks a key used without redeeming it, so binding redeems it (`assignkey`) and then
@@ -13,22 +13,25 @@
  * says it can (key-batches.ts); elsewhere one call a key.
  */
 import { chunkSizes, KEYS_PER_CALL } from '../commands/seller/licenses-create.js';
+import { KEY_STATUSES } from '../api/seller-catalog/licenses.js';
 import type { Action, ActionIO, Call, Planning, Row } from './records.js';
 import { LATER, days, daysParam, durationText, idOf, shown, text } from './records.js';
-import { durationSeconds } from './load.js';
+import { durationSeconds, renameFields } from './load.js';
+import { LICENSE_FIELD_ALIASES } from './schema.js';
 import { replaceAction } from './replace.js';
 import { batchable, batchKeys } from './key-batches.js';
 
 export type KeyStatus = 'unused' | 'used' | 'banned' | 'paused';
 
-/** The seller API's `status` as a state file's. */
+/** The seller API's `status` as a state file's: the words `licenses list --status` names (catalog KEY_STATUSES). */
 export function keyStatus(row: Row): KeyStatus {
   const status = text(row.status).toLowerCase();
-  return status === 'not used' ? 'unused' : status === 'used' ? 'used' : status === 'banned' ? 'banned' : 'paused';
+  const found = Object.entries(KEY_STATUSES).find(([, word]) => word.toLowerCase() === status);
+  return (found?.[0] ?? 'paused') as KeyStatus;
 }
 
 function addCall(d: Row, amount: number, key?: string): Call {
-  const params: Record<string, string> = { expiry: days(d.expiry as string), level: text(d.level ?? '1'), amount: String(amount) };
+  const params: Record<string, string> = { expiry: days(d.duration as string), level: text(d.level ?? '1'), amount: String(amount) };
   if (key !== undefined) params.mask = key;
   else if (d.mask !== undefined) params.mask = text(d.mask);
   if (d.note !== undefined) params.note = text(d.note);
@@ -88,19 +91,19 @@ function describe(d: Row): string[] {
   const status = text(d.status);
   return [
     `level ${d.level === undefined ? '1' : idOf(d, 'level')}`,
-    `expiry ${idOf(d, 'expiry')}`,
+    `duration ${idOf(d, 'duration')}`,
     ...(d.note === undefined ? [] : [`note ${shown(d, 'note')}`]),
-    ...(d.usedby === undefined ? [] : [`used by ${idOf(d, 'usedby')}`]),
-    ...(status === 'banned' ? [`banned${text(d.banreason) === '' ? '' : ` (${shown(d, 'banreason')})`}`] : []),
+    ...(d.used_by === undefined ? [] : [`used by ${idOf(d, 'used_by')}`]),
+    ...(status === 'banned' ? [`banned${text(d.ban_reason) === '' ? '' : ` (${shown(d, 'ban_reason')})`}`] : []),
   ];
 }
 
 /** A missing fixed key: made, bound to its user when it was used, banned when it was banned. */
 function createKey(d: Row, id: string): Action {
   const key = text(d.key);
-  const user = d.usedby === undefined ? undefined : text(d.usedby);
+  const user = d.used_by === undefined ? undefined : text(d.used_by);
   const banned = d.status === 'banned';
-  const calls: Call[] = [addCall(d, 1, key), ...(user === undefined ? [] : BIND_CALLS(key, user)), ...(banned ? [banCall(key, d.banreason)] : [])];
+  const calls: Call[] = [addCall(d, 1, key), ...(user === undefined ? [] : BIND_CALLS(key, user)), ...(banned ? [banCall(key, d.ban_reason)] : [])];
   const action: Action = { section: 'licenses', verb: 'create', id, detail: describe(d), calls };
   if (user === undefined) return action;
   return {
@@ -109,7 +112,7 @@ function createKey(d: Row, id: string): Action {
     async run(io) {
       await io.send(calls[0]!);
       await bindKey(io, key, user);
-      if (banned) await io.send(banCall(key, d.banreason));
+      if (banned) await io.send(banCall(key, d.ban_reason));
     },
   };
 }
@@ -119,7 +122,7 @@ function updateKey(d: Row, c: Row, id: string, plan: Planning, users: ReadonlySe
   const key = text(d.key);
   const want = (d.status as KeyStatus | undefined) ?? 'unused';
   const have = keyStatus(c);
-  const wantUser = d.usedby === undefined ? undefined : text(d.usedby);
+  const wantUser = d.used_by === undefined ? undefined : text(d.used_by);
   const haveUser = text(c.usedby) === '' ? undefined : text(c.usedby);
   const level = text(d.level ?? '1');
   if (have === 'paused') {
@@ -148,9 +151,9 @@ function updateKey(d: Row, c: Row, id: string, plan: Planning, users: ReadonlySe
     detail.push(`note: ${JSON.stringify(text(c.note))} → ${shown(d, 'note')}`);
     calls.push({ type: 'setnote', params: { key, note: text(d.note) } });
   }
-  if (durationSeconds(d.expiry as string) !== Number(c.expires)) {
-    detail.push(`expiry: "${durationText(Number(c.expires))}" → "${idOf(d, 'expiry')}"`);
-    calls.push({ type: 'edit', params: { key, expiry: String(durationSeconds(d.expiry as string)) } });
+  if (durationSeconds(d.duration as string) !== Number(c.expires)) {
+    detail.push(`duration: "${durationText(Number(c.expires))}" → "${idOf(d, 'duration')}"`);
+    calls.push({ type: 'edit', params: { key, expiry: String(durationSeconds(d.duration as string)) } });
   }
   // Whom a key is bound to can only go from nobody to someone.
   let bindTo: string | undefined;
@@ -158,7 +161,7 @@ function updateKey(d: Row, c: Row, id: string, plan: Planning, users: ReadonlySe
   if (wantUser !== haveUser) {
     if (haveUser === undefined && users.has(wantUser!)) {
       bindTo = wantUser;
-      detail.push(`used by: nobody → ${idOf(d, 'usedby')}`);
+      detail.push(`used by: nobody → ${idOf(d, 'used_by')}`);
       if (have === 'banned') {
         // A banned key cannot be assigned: unbanned first (back to unused), banned again below if the file says so.
         calls.push({ type: 'unban', params: { key } });
@@ -173,10 +176,10 @@ function updateKey(d: Row, c: Row, id: string, plan: Planning, users: ReadonlySe
   if (want === 'banned') {
     if (have !== 'banned' || unbanned) {
       detail.push('status: banned');
-      last.push(banCall(key, d.banreason));
-    } else if (d.banreason !== undefined && text(d.banreason) !== text(c.banned)) {
-      detail.push(`ban reason: ${JSON.stringify(text(c.banned))} → ${shown(d, 'banreason')}`);
-      last.push(banCall(key, d.banreason));
+      last.push(banCall(key, d.ban_reason));
+    } else if (d.ban_reason !== undefined && text(d.ban_reason) !== text(c.banned)) {
+      detail.push(`ban reason: ${JSON.stringify(text(c.banned))} → ${shown(d, 'ban_reason')}`);
+      last.push(banCall(key, d.ban_reason));
     }
   } else if (have === 'banned' && !unbanned) {
     detail.push(`status: banned → ${haveUser === undefined ? 'unused' : 'used'}`);
@@ -208,7 +211,8 @@ export interface LicensePlan {
 }
 
 /** `users`: who is on the server or made by this plan (a used key needs its user). */
-export function planLicenses(desired: Row[], current: Row[], plan: Planning, users: ReadonlySet<string> = new Set()): LicensePlan {
+export function planLicenses(given: Row[], current: Row[], plan: Planning, users: ReadonlySet<string> = new Set()): LicensePlan {
+  const desired = given.map(canonicalLicense);
   const byKey = new Map(current.map((row) => [text(row.key), row]));
   const fixed = desired.filter((d) => d.key !== undefined);
   const fixedKeys = new Set(fixed.map((d) => text(d.key)));
@@ -218,7 +222,7 @@ export function planLicenses(desired: Row[], current: Row[], plan: Planning, use
   for (const d of fixed) {
     const id = idOf(d, 'key');
     const c = byKey.get(text(d.key));
-    const user = d.usedby === undefined ? undefined : text(d.usedby);
+    const user = d.used_by === undefined ? undefined : text(d.used_by);
     if (!c) {
       if (user !== undefined && !users.has(user)) {
         plan.leftOut.push(`license ${id}: it was used by ${user}, who is neither on the server nor in the file; a used key is never made again as unused (put ${user} back first).`);
@@ -248,7 +252,7 @@ export function planLicenses(desired: Row[], current: Row[], plan: Planning, use
       section: 'licenses',
       verb: 'create',
       id,
-      detail: [`${missing} new key${missing === 1 ? '' : 's'}`, `expiry ${idOf(d, 'expiry')}`],
+      detail: [`${missing} new key${missing === 1 ? '' : 's'}`, `duration ${idOf(d, 'duration')}`],
       calls: chunkSizes(missing, KEYS_PER_CALL).map((size) => addCall(d, size)),
     });
   }
@@ -259,4 +263,19 @@ export function planLicenses(desired: Row[], current: Row[], plan: Planning, use
     }
   }
   return out;
+}
+
+/** A state file's license with its fields under their names (schema.ts LICENSE_FIELD_ALIASES): what planning and checking read. */
+export function canonicalLicense(row: Row): Row {
+  return renameFields(row, LICENSE_FIELD_ALIASES);
+}
+
+/** The spellings a license gives one field under (`expiry` and `duration`), for each field given more than once. */
+export function givenTwice(row: Row): string[][] {
+  const spellings = new Map<string, string[]>();
+  for (const field of Object.keys(row)) {
+    const name = Object.hasOwn(LICENSE_FIELD_ALIASES, field) ? LICENSE_FIELD_ALIASES[field]! : field;
+    spellings.set(name, [...(spellings.get(name) ?? []), field]);
+  }
+  return [...spellings.values()].filter((names) => names.length > 1);
 }

@@ -20,6 +20,7 @@ import { UsageError } from '../errors.js';
 import type { EnvRecord } from '../env.js';
 import type { JsonSchema } from './schema.js';
 import { validate } from './validate.js';
+import { durationHint, parseDuration } from '../util/duration.js';
 import type { DocPath } from './validate.js';
 
 export const MAX_FILE_BYTES = 4 * 1024 * 1024;
@@ -53,6 +54,23 @@ const ENV_TAG: ScalarTag = {
 
 /** On an object that holds values read from the environment: field → variable name. */
 const FROM_ENV = Symbol('kactl.fromEnv');
+
+/**
+ * `row` with its fields named by `aliases` (alias → name) renamed, keeping which values came from
+ * the environment (so a plan still shows `(from $NAME)`, never the value).
+ */
+export function renameFields(row: Record<string, unknown>, aliases: Readonly<Record<string, string>>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const names: Record<string, string> = {};
+  for (const [field, value] of Object.entries(row)) {
+    const name = Object.hasOwn(aliases, field) ? aliases[field]! : field;
+    setOwn(out, name, value);
+    const variable = envName(row, field);
+    if (variable !== undefined) names[name] = variable;
+  }
+  if (Object.keys(names).length > 0) Object.defineProperty(out, FROM_ENV, { value: names, enumerable: true });
+  return out;
+}
 
 /** The variable `row[field]` was read from (`!env NAME`), or undefined when the file wrote it. */
 export function envName(row: object, field: string | number): string | undefined {
@@ -194,14 +212,11 @@ export function loadFile(file: string, schema: JsonSchema, options: LoadOptions 
   return parseText(file, text, schema, options);
 }
 
-/** `30d`, `12h`, `90m`, `45s` or a plain number of days → days. */
+/** A duration of a state or flows file (`2w`, `30d`, `12h`, `90m`, `45s`, or a plain number of days) → days. */
 export function durationDays(value: string | number): number {
-  if (typeof value === 'number') return value;
-  const match = /^([0-9]+(?:\.[0-9]+)?)([dhms]?)$/.exec(value.trim());
-  if (!match) throw new UsageError(`"${value}" is not a duration (30d, 12h, 90m, 45s or days).`);
-  const amount = Number(match[1]);
-  const perDay = { d: 1, '': 1, h: 24, m: 1440, s: 86_400 }[match[2] as 'd' | 'h' | 'm' | 's' | ''];
-  return amount / perDay;
+  const seconds = parseDuration(value, 'days');
+  if (seconds === undefined) throw new UsageError(`${JSON.stringify(value)} is not a duration: ${durationHint('days')}`);
+  return seconds / 86_400;
 }
 
 /** A duration in whole seconds. */

@@ -8,10 +8,11 @@ import type { SellerApi } from '../api/seller-api.js';
 import { UsageError } from '../errors.js';
 import type { Action, Batch, Current, Planning, Row } from './records.js';
 import * as r from './records.js';
-import { planLicenses } from './license-plan.js';
+import { canonicalLicense, planLicenses } from './license-plan.js';
 import { keysPerCallFor } from './key-batches.js';
 import { planUsers } from './user-plan.js';
 import { planWebhooks } from './webhook-plan.js';
+import { sectionSource } from './sections.js';
 
 /** `fetchallusers` stops at this many rows (docs/protocol/seller-api.md §3.10). */
 const USER_LIST_CAP = 520;
@@ -29,6 +30,7 @@ export async function planState(api: SellerApi, state: Row, plan: Planning): Pro
   const rows = (name: string): Row[] | undefined => {
     const value = state[name];
     if (value === undefined) return undefined;
+    if (name === 'licenses') return (value as Row[]).map(canonicalLicense);
     return name === 'variables' ? r.variableRows(value as Row) : (value as Row[]);
   };
   const cache = new Map<keyof Current, Promise<Row[]>>();
@@ -57,7 +59,7 @@ export async function planState(api: SellerApi, state: Row, plan: Planning): Pro
   }
   // Who a used key can be bound to: users on the server, and users this plan makes.
   const users = new Set<string>();
-  if ((desiredLicenses ?? []).some((d) => d.usedby !== undefined)) {
+  if ((desiredLicenses ?? []).some((d) => d.used_by !== undefined)) {
     for (const u of await read('users')) users.add(r.text(u.username));
     for (const u of desiredUsers ?? []) users.add(r.text(u.username));
   }
@@ -85,7 +87,9 @@ export async function planState(api: SellerApi, state: Row, plan: Planning): Pro
     if (desired !== undefined) actions.push(...planSection(desired, await read(section), plan));
   }
   const whitelists = rows('whitelists');
-  if (whitelists !== undefined) actions.push(...r.planWhitelists(whitelists));
+  // Read back and compared once the catalog can list them; until then, ensured.
+  const listed = sectionSource('whitelists') === undefined ? undefined : await r.readSection(api, 'whitelists');
+  if (whitelists !== undefined) actions.push(...r.planWhitelists(whitelists, listed, plan));
   const deletions = actions.filter((a) => a.verb === 'delete').reverse();
   return [...actions.filter((a) => a.verb !== 'delete'), ...deletions];
 }

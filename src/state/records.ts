@@ -4,22 +4,29 @@
  * Licenses, users and webhooks have files of their own (license-plan.ts, user-plan.ts,
  * webhook-plan.ts); a replace that deletes first is built in replace.ts.
  *
+ * Which list each section is read from and which calls make, change and delete its records come
+ * from the seller catalog (sections.ts): calls are written with the CLI's flag names and sent
+ * under the catalog's wire names.
+ *
  * What the seller API cannot read back is never compared (so a second apply plans nothing):
  * user passwords, emails and subscriptions of existing users, a webhook's full URL (the list
- * shows only its start), whitelists (there is no list operation: they are "ensured", sent
- * again on each apply, and an "already there" answer counts as done).
+ * shows only its start), and a section whose group has no list command in the catalog
+ * (whitelists today): its records are "ensured", sent again on each apply, and an "already
+ * there" answer counts as done.
  *
  * A value the file read from the environment (`!env NAME`) is never shown: plan lines say
  * `(from $NAME)` instead (shown, idOf).
  */
 import type { SellerApi } from '../api/seller-api.js';
-import { findSellerOp } from '../api/seller-catalog/index.js';
+import { findOpByPath, findSellerOp } from '../api/seller-catalog/index.js';
 import { responseOptions } from '../commands/seller/call-options.js';
 import { APP_SETTINGS } from './app-settings.js';
 import { APP_SETTING_ALIASES } from './schema.js';
 import { durationSeconds, envName } from './load.js';
 import { replaceAction } from './replace.js';
+import { catalogCall, SECTION_GROUPS, sectionSource } from './sections.js';
 import { ownValue } from '../util/own.js';
+import { fractionalAmount } from '../util/duration.js';
 
 export interface Call {
   type: string;
@@ -124,14 +131,9 @@ export function idOf(row: object, field: string): string {
   return name === undefined ? text((row as Row)[field]) : `(from $${name})`;
 }
 
-/**
- * Seconds as the days `add`, `adduser` and `extend` take. Days whose product with 86400 is the
- * exact second are sent as they are (`30`, `0.5`); others get a quarter second more, so a
- * server that truncates (rather than rounds) days × 86400 still stores the exact second.
- */
+/** Seconds as the days `add`, `adduser` and `extend` take, exact to the second (util/duration.ts). */
 export function daysParam(seconds: number): string {
-  const plain = String(seconds / 86_400);
-  return !plain.includes('e') && Number(plain) * 86_400 === seconds ? plain : ((seconds + 0.25) / 86_400).toFixed(9);
+  return fractionalAmount(seconds, 'days');
 }
 
 /** A state file's duration as the days a call takes. */
@@ -215,24 +217,20 @@ export interface Current {
   team: Row[];
 }
 
-export async function readSection(api: SellerApi, section: keyof Current): Promise<Row[]> {
-  switch (section) {
-    case 'subscriptions': return listAll(api, 'fetchallsubs');
-    case 'licenses': return listAll(api, 'fetchallkeys');
-    case 'users': return listAll(api, 'fetchallusers');
-    case 'variables': return listAll(api, 'fetchallvars');
-    case 'uservars': return listAll(api, 'fetchalluservars');
-    case 'channels': return listAll(api, 'fetchallchats');
-    case 'webhooks': return listAll(api, 'fetchallwebhooks');
-    case 'files': return listAll(api, 'fetchallfiles');
-    case 'blacklists': return listAll(api, 'fetchallblacks');
-    case 'team': {
-      const body = await api.call('fetchteam', {}, { effect: 'read', list: { key: 'resellers', emptyMessage: 'No team members found' } });
-      const resellers = Array.isArray(body.resellers) ? (body.resellers as Row[]) : [];
-      const managers = Array.isArray(body.managers) ? (body.managers as Row[]) : [];
-      return [...resellers.map((r) => ({ ...r, role: 'reseller' })), ...managers.map((m) => ({ ...m, role: 'manager' }))];
-    }
-  }
+export async function readSection(api: SellerApi, section: Exclude<Section, 'app'>): Promise<Row[]> {
+  if (section === 'team') return readTeam(api);
+  const source = sectionSource(section);
+  return source === undefined ? [] : listAll(api, source.type, source.key);
+}
+
+/** `fetchteam` answers two lists at once (its two catalog entries): resellers and managers. */
+async function readTeam(api: SellerApi): Promise<Row[]> {
+  const resellers = findOpByPath('team', ['list'])!;
+  const managers = findOpByPath('team', ['list'], 'managers')!;
+  const keyOf = (op: typeof resellers): string => (op.response.kind === 'list' ? op.response.key : '');
+  const body = await api.call(resellers.type, {}, { effect: 'read', ...responseOptions(resellers) });
+  const rows = (key: string): Row[] => (Array.isArray(body[key]) ? (body[key] as Row[]) : []);
+  return [...rows(keyOf(resellers)).map((r) => ({ ...r, role: 'reseller' })), ...rows(keyOf(managers)).map((m) => ({ ...m, role: 'manager' }))];
 }
 
 /**
@@ -263,11 +261,11 @@ export function keyed(
 
 export function planSubscriptions(desired: Row[], current: Row[], plan: Planning): Action[] {
   return keyed(desired, current, (r) => text(r.name), (r) => text(r.name), {
-    create: (d) => ({ section: 'subscriptions', verb: 'create', id: idOf(d, 'name'), detail: [`level ${idOf(d, 'level')}`], calls: [{ type: 'addsub', params: { name: text(d.name), level: text(d.level) } }] }),
+    create: (d) => ({ section: 'subscriptions', verb: 'create', id: idOf(d, 'name'), detail: [`level ${idOf(d, 'level')}`], calls: [catalogCall('subs', ['create'], { name: text(d.name), level: text(d.level) })] }),
     update: (d, c) => (text(d.level) === text(c.level) ? undefined : {
-      section: 'subscriptions', verb: 'update', id: idOf(d, 'name'), detail: [`level: ${text(c.level)} → ${idOf(d, 'level')}`], calls: [{ type: 'editsub', params: { sub: text(d.name), level: text(d.level) } }],
+      section: 'subscriptions', verb: 'update', id: idOf(d, 'name'), detail: [`level: ${text(c.level)} → ${idOf(d, 'level')}`], calls: [catalogCall('subs', ['edit'], { name: text(d.name), level: text(d.level) })],
     }),
-    remove: (c) => ({ section: 'subscriptions', verb: 'delete', id: text(c.name), detail: [], calls: [{ type: 'delappsub', params: { name: text(c.name) } }] }),
+    remove: (c) => ({ section: 'subscriptions', verb: 'delete', id: text(c.name), detail: [], calls: [catalogCall('subs', ['delete'], { name: text(c.name) })] }),
   }, plan);
 }
 
@@ -277,7 +275,8 @@ export function variableRows(variables: Row): Row[] {
 }
 
 export function planVariables(desired: Row[], current: Row[], plan: Planning): Action[] {
-  const create = (d: Row): Call => ({ type: 'addvar', params: { name: text(d.name), data: text(d.value), authed: flag(d.authed ?? false) ? '1' : '0' } });
+  const create = (d: Row): Call => catalogCall('vars', ['create'], { name: text(d.name), data: text(d.value), 'require-login': flag(d.authed ?? false) ? '1' : '0' });
+  const remove = (name: string): Call => catalogCall('vars', ['delete'], { name });
   return keyed(desired, current, (r) => text(r.name), (r) => text(r.varid), {
     create: (d) => ({ section: 'variables', verb: 'create', id: text(d.name), detail: [`value ${shown(d, 'value')}`, `authed ${flag(d.authed ?? false)}`], calls: [create(d)] }),
     update: (d, c) => {
@@ -288,47 +287,47 @@ export function planVariables(desired: Row[], current: Row[], plan: Planning): A
           section: 'variables',
           id: text(d.name),
           detail: [`authed: ${flag(c.authed)} → ${flag(d.authed)}`],
-          probe: { create: create({ ...d, name: probe }), remove: { type: 'delvar', params: { name: probe } }, id: `variable ${probe}` },
-          remove: { type: 'delvar', params: { name: text(d.name) } },
+          probe: { create: create({ ...d, name: probe }), remove: remove(probe), id: `variable ${probe}` },
+          remove: remove(text(d.name)),
           create: create(d),
-          putBack: { type: 'addvar', params: { name: text(c.varid), data: text(c.msg), authed: flag(c.authed) ? '1' : '0' } },
+          putBack: create({ name: c.varid, value: c.msg, authed: flag(c.authed) }),
           what: `variable ${text(d.name)}`,
         });
       }
       if (text(d.value) === text(c.msg)) return undefined;
-      return { section: 'variables', verb: 'update', id: text(d.name), detail: [`value: ${JSON.stringify(text(c.msg))} → ${shown(d, 'value')}`], calls: [{ type: 'editvar', params: { varid: text(d.name), data: text(d.value) } }] };
+      return { section: 'variables', verb: 'update', id: text(d.name), detail: [`value: ${JSON.stringify(text(c.msg))} → ${shown(d, 'value')}`], calls: [catalogCall('vars', ['edit'], { name: text(d.name), data: text(d.value) })] };
     },
-    remove: (c) => ({ section: 'variables', verb: 'delete', id: text(c.varid), detail: [], calls: [{ type: 'delvar', params: { name: text(c.varid) } }] }),
+    remove: (c) => ({ section: 'variables', verb: 'delete', id: text(c.varid), detail: [], calls: [remove(text(c.varid))] }),
   }, plan);
 }
 
 export function planUservars(desired: Row[], current: Row[], plan: Planning): Action[] {
-  const set = (d: Row): Call => ({ type: 'setvar', params: { user: text(d.username), var: text(d.name), data: text(d.value), ...(d.readonly === undefined ? {} : { readOnly: flag(d.readonly) ? '1' : '0' }) } });
+  const set = (d: Row): Call => catalogCall('uservars', ['set'], { username: text(d.username), name: text(d.name), data: text(d.value), 'read-only': d.readonly === undefined ? undefined : flag(d.readonly) ? '1' : '0' });
   const id = (d: Row): string => `${idOf(d, 'username')}/${idOf(d, 'name')}`;
   return keyed(desired, current, (r) => `${text(r.username)}/${text(r.name)}`, (r) => `${text(r.user)}/${text(r.name)}`, {
     create: (d) => ({ section: 'uservars', verb: 'create', id: id(d), detail: [`value ${shown(d, 'value')}`], calls: [set(d)] }),
     update: (d, c) => (text(d.value) === text(c.data) ? undefined : {
       section: 'uservars', verb: 'update', id: id(d), detail: [`value: ${JSON.stringify(text(c.data))} → ${shown(d, 'value')}`], calls: [set(d)],
     }),
-    remove: (c) => ({ section: 'uservars', verb: 'delete', id: `${text(c.user)}/${text(c.name)}`, detail: [], calls: [{ type: 'deluservar', params: { user: text(c.user), var: text(c.name) } }] }),
+    remove: (c) => ({ section: 'uservars', verb: 'delete', id: `${text(c.user)}/${text(c.name)}`, detail: [], calls: [catalogCall('uservars', ['delete'], { username: text(c.user), name: text(c.name) })] }),
   }, plan);
 }
 
 export function planChannels(desired: Row[], current: Row[], plan: Planning): Action[] {
   return keyed(desired, current, (r) => text(r.name), (r) => text(r.name), {
-    create: (d) => ({ section: 'channels', verb: 'create', id: idOf(d, 'name'), detail: [`delay ${d.delay === undefined ? '0' : idOf(d, 'delay')} s`], calls: [{ type: 'addchannel', params: { name: text(d.name), delay: text(d.delay ?? 0) } }] }),
+    create: (d) => ({ section: 'channels', verb: 'create', id: idOf(d, 'name'), detail: [`delay ${d.delay === undefined ? '0' : idOf(d, 'delay')} s`], calls: [catalogCall('chats', ['create'], { name: text(d.name), 'delay-seconds': text(d.delay ?? 0) })] }),
     // Created in seconds but edited in minutes (the server multiplies the edit by 60).
     update: (d, c) => (d.delay === undefined || Number(d.delay) === Number(c.delay) ? undefined : {
-      section: 'channels', verb: 'update', id: idOf(d, 'name'), detail: [`delay: ${text(c.delay)} s → ${idOf(d, 'delay')} s`], calls: [{ type: 'editchan', params: { name: text(d.name), delay: String(Number(d.delay) / 60) } }],
+      section: 'channels', verb: 'update', id: idOf(d, 'name'), detail: [`delay: ${text(c.delay)} s → ${idOf(d, 'delay')} s`], calls: [catalogCall('chats', ['edit'], { name: text(d.name), 'delay-minutes': String(Number(d.delay) / 60) })],
     }),
-    remove: (c) => ({ section: 'channels', verb: 'delete', id: text(c.name), detail: [], calls: [{ type: 'delchannel', params: { name: text(c.name) } }] }),
+    remove: (c) => ({ section: 'channels', verb: 'delete', id: text(c.name), detail: [], calls: [catalogCall('chats', ['delete'], { name: text(c.name) })] }),
   }, plan);
 }
 
 export function planFiles(desired: Row[], current: Row[], plan: Planning): Action[] {
   return keyed(desired, current, (r) => text(r.url), (r) => text(r.url), {
-    create: (d) => ({ section: 'files', verb: 'create', id: idOf(d, 'url'), detail: [], calls: [{ type: 'upload', params: { url: text(d.url) } }] }),
-    remove: (c) => ({ section: 'files', verb: 'delete', id: text(c.url), detail: [`id ${text(c.id)}`], calls: [{ type: 'delfile', params: { fileid: text(c.id) } }] }),
+    create: (d) => ({ section: 'files', verb: 'create', id: idOf(d, 'url'), detail: [], calls: [catalogCall('files', ['upload'], { url: text(d.url) })] }),
+    remove: (c) => ({ section: 'files', verb: 'delete', id: text(c.url), detail: [`id ${text(c.id)}`], calls: [catalogCall('files', ['delete'], { id: text(c.id) })] }),
   }, plan);
 }
 
@@ -340,29 +339,47 @@ function blackKey(row: Row): string {
 export function planBlacklists(desired: Row[], current: Row[], plan: Planning): Action[] {
   return keyed(desired, current, blackKey, blackKey, {
     create: (d) => {
-      const params: Record<string, string> = d.hwid !== undefined ? { hwid: text(d.hwid) } : { ip: text(d.ip) };
+      const values = d.hwid !== undefined ? { hwid: text(d.hwid) } : { ip: text(d.ip) };
       const id = d.hwid !== undefined ? `hwid:${idOf(d, 'hwid')}` : `ip:${idOf(d, 'ip')}`;
-      return { section: 'blacklists', verb: 'create', id, detail: [], calls: [{ type: 'black', params }] };
+      return { section: 'blacklists', verb: 'create', id, detail: [], calls: [catalogCall('blacklists', ['create'], values)] };
     },
     remove: (c) => {
       const [type, data] = [text(c.type), text(c.type === 'ip' ? c.ip : c.hwid)];
-      return { section: 'blacklists', verb: 'delete', id: blackKey(c), detail: [], calls: [{ type: 'delblack', params: { data, blacktype: type } }] };
+      return { section: 'blacklists', verb: 'delete', id: blackKey(c), detail: [], calls: [catalogCall('blacklists', ['delete'], { value: data, type })] };
     },
   }, plan);
 }
 
-export function planWhitelists(desired: Row[]): Action[] {
-  return desired.map((d) => ({ section: 'whitelists', verb: 'ensure', id: idOf(d, 'ip'), detail: ['the seller API cannot list whitelists: sent again, "already there" counts as done'], calls: [{ type: 'addWhite', params: { ip: text(d.ip) }, okIf: /failed to add whitelist|already/i }] }));
+/**
+ * Whitelisted IPs. While the catalog has no whitelists list, nothing can say which are there:
+ * each is "ensured" (sent again, an "already there" answer counts as done). Once it has one,
+ * they are read and planned like blacklists (`current` is then what the server listed).
+ */
+export function planWhitelists(desired: Row[], current: Row[] | undefined, plan: Planning = planning()): Action[] {
+  const create = (d: Row): Call => catalogCall('whitelists', ['create'], { ip: text(d.ip) });
+  if (current !== undefined) {
+    return keyed(desired, current, (r) => text(r.ip), (r) => text(r.ip), {
+      create: (d) => ({ section: 'whitelists', verb: 'create', id: idOf(d, 'ip'), detail: [], calls: [create(d)] }),
+      remove: (c) => ({ section: 'whitelists', verb: 'delete', id: text(c.ip), detail: [], calls: [catalogCall('whitelists', ['delete'], { ip: text(c.ip) })] }),
+    }, plan);
+  }
+  const why = `the seller API cannot list ${SECTION_GROUPS.whitelists}: sent again, "already there" counts as done`;
+  return desired.map((d) => ({ section: 'whitelists', verb: 'ensure', id: idOf(d, 'ip'), detail: [why], calls: [{ ...create(d), okIf: /failed to add whitelist|already/i }] }));
 }
 
 export function planTeam(desired: Row[], current: Row[], plan: Planning): Action[] {
   return keyed(desired, current, (r) => text(r.username), (r) => text(r.username), {
     create: (d) => {
-      const params: Record<string, string> = { role: d.role === 'manager' ? 'Manager' : 'Reseller', user: text(d.username), pass: text(d.password), email: text(d.email) };
-      if (d.keylevels !== undefined) params.keylevels = text(d.keylevels);
-      if (d.perms !== undefined) params.perms = text(d.perms);
-      return { section: 'team', verb: 'create', id: idOf(d, 'username'), detail: [idOf(d, 'role'), ...(d.keylevels === undefined ? [] : [`keylevels ${idOf(d, 'keylevels')}`])], calls: [{ type: 'addAccount', params }] };
+      const call = catalogCall('team', ['create'], {
+        role: d.role === 'manager' ? 'Manager' : 'Reseller',
+        username: text(d.username),
+        password: text(d.password),
+        email: text(d.email),
+        'key-levels': d.keylevels === undefined ? undefined : text(d.keylevels),
+        permissions: d.perms === undefined ? undefined : text(d.perms),
+      });
+      return { section: 'team', verb: 'create', id: idOf(d, 'username'), detail: [idOf(d, 'role'), ...(d.keylevels === undefined ? [] : [`keylevels ${idOf(d, 'keylevels')}`])], calls: [call] };
     },
-    remove: (c) => ({ section: 'team', verb: 'delete', id: text(c.username), detail: [text(c.role)], calls: [{ type: 'deleteAccount', params: { user: text(c.username) } }] }),
+    remove: (c) => ({ section: 'team', verb: 'delete', id: text(c.username), detail: [text(c.role)], calls: [catalogCall('team', ['delete'], { username: text(c.username) })] }),
   }, plan);
 }

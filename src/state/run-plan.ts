@@ -20,7 +20,7 @@ import { pacingNote } from '../context.js';
 import { findSellerOp } from '../api/seller-catalog/index.js';
 import type { SellerApi } from '../api/seller-api.js';
 import { ApiFailure, InterruptedError, KactlError } from '../errors.js';
-import { createProgress, timeLeftText } from '../io/progress.js';
+import { createProgress, pacingWaits, timeLeftText } from '../io/progress.js';
 import type { Progress } from '../io/progress.js';
 import type { Action, ActionIO, Batch, Call } from './records.js';
 import { callCount, planLine } from './plan.js';
@@ -140,10 +140,8 @@ export async function runPlan(ctx: Context, actions: readonly Action[], options:
   const api = options.api ?? await ctx.sellerApi({
     signal: own.signal,
     onWait: (ms) => {
-      const progress = bar.progress;
-      if (!progress?.drawing) return options.quiet ? undefined : ctx.showWait(pacingNote(ms));
-      progress.status(`pacing ${(ms / 1000).toFixed(1)} s`);
-      return () => progress.status(undefined);
+      const elsewhere = (wait: number): void | (() => void) => (options.quiet ? undefined : ctx.showWait(pacingNote(wait)));
+      return bar.progress === undefined ? elsewhere(ms) : pacingWaits(bar.progress, ctx.now, elsewhere)(ms);
     },
   });
   const concurrency = api.callsPerMinute === 0 ? UNPACED_CONCURRENCY : 1;

@@ -5,6 +5,7 @@
  */
 import { clientCommandNames, clientTypes } from '../api/client-catalog/index.js';
 import { APP_SETTING_NAMES, APP_SETTINGS, appSetting } from './app-settings.js';
+import { UNIT_PATTERN } from '../util/duration.js';
 
 export type JsonSchema = {
   type?: 'object' | 'array' | 'string' | 'number' | 'integer' | 'boolean' | readonly ('string' | 'number' | 'integer' | 'boolean' | 'object' | 'array')[];
@@ -28,18 +29,20 @@ export type JsonSchema = {
 
 /** A number with at least one digit that is not 0: `0d` and `0.0` say "no time", which no record can hold. */
 const POSITIVE_AMOUNT = '(?=[0-9.]*[1-9])[0-9]+(\\.[0-9]+)?';
+/** The units a duration may name (util/duration.ts, the one parser of durations). */
+const UNITS = `${UNIT_PATTERN}?`;
 const DURATION: JsonSchema = {
   type: ['string', 'number'],
-  pattern: `^${POSITIVE_AMOUNT}[dhms]?$`,
+  pattern: `^${POSITIVE_AMOUNT}${UNITS}$`,
   exclusiveMinimum: 0,
-  description: 'A duration greater than zero: 30d, 12h, 90m, 45s, or a plain number of days',
+  description: 'A duration greater than zero: 2w, 30d, 12h, 90m, 45s, or a plain number of days',
 };
 /** When a user's subscription ends: a duration from now, or the moment itself (what `export` writes). */
 const USER_EXPIRY: JsonSchema = {
   type: ['string', 'number'],
-  pattern: `^(${POSITIVE_AMOUNT}[dhms]?|[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z)$`,
+  pattern: `^(${POSITIVE_AMOUNT}${UNITS}|[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z)$`,
   exclusiveMinimum: 0,
-  description: 'A duration from now (30d, 12h, 90m, 45s, days) or a UTC time such as 2030-01-31T12:00:00Z',
+  description: 'A duration from now (2w, 30d, 12h, 90m, 45s, days) or a UTC time such as 2030-01-31T12:00:00Z',
 };
 const TEXT: JsonSchema = { type: 'string' };
 const FLAG: JsonSchema = { type: 'boolean' };
@@ -47,6 +50,18 @@ const FLAG: JsonSchema = { type: 'boolean' };
 const LEVEL: JsonSchema = { type: ['integer', 'string'], pattern: '^(?=[0-9]{1,12}$)0*[1-9][0-9]*$', minimum: 1, maximum: 999_999_999_999, description: 'A level: a whole number from 1, at most 12 digits' };
 /** Where the server sends or fetches something: an absolute http(s) URL. */
 const WEB_URL: JsonSchema = { type: 'string', pattern: '^https?://[^\\s/?#]+', description: 'An http:// or https:// URL' };
+
+/**
+ * A license's fields go by the names `licenses list` gives them (`duration`, `used_by`,
+ * `ban_reason`); the names `licenses create` (`expiry`), the wire (`expires`, `usedby`, `banned`)
+ * and earlier state files (`banreason`) use are the same fields (load: canonicalLicense).
+ */
+export const LICENSE_FIELD_ALIASES: Readonly<Record<string, string>> = { expiry: 'duration', expires: 'duration', usedby: 'used_by', banreason: 'ban_reason', banned: 'ban_reason' };
+
+/** `properties` and, for each alias, the same schema described as the field it stands for. */
+function withAliases(properties: Record<string, JsonSchema>, aliases: Readonly<Record<string, string>>): Record<string, JsonSchema> {
+  return { ...properties, ...Object.fromEntries(Object.entries(aliases).map(([alias, name]) => [alias, { ...properties[name], description: `Same as ${name}` }])) };
+}
 
 function record(properties: Record<string, JsonSchema>, required: readonly string[] = [], description?: string): JsonSchema {
   return { type: 'object', properties, required, additionalProperties: false, ...(description ? { description } : {}) };
@@ -88,17 +103,17 @@ export const STATE_SCHEMA: JsonSchema = {
     licenses: {
       type: 'array',
       description: 'A fixed key (reconciled by key) or a generated batch (count; reconciled by note and level)',
-      items: record({
+      items: record(withAliases({
         key: { type: 'string', maxLength: 70 },
         count: { type: 'integer', minimum: 1 },
         level: LEVEL,
-        expiry: { ...DURATION, description: 'How long the key grants once used, more than zero: 30d, 12h, 90m, 45s or days' },
+        duration: { ...DURATION, description: 'How long the key grants once used, more than zero: 2w, 30d, 12h, 90m, 45s or days' },
         mask: TEXT,
         note: { type: 'string', maxLength: 69 },
-        status: { type: 'string', enum: ['unused', 'used', 'banned'], description: 'unused (the default), used (with usedby), or banned' },
-        usedby: { type: 'string', description: 'The user who redeemed the key (a used or banned key)' },
-        banreason: { type: 'string', description: 'Why the key is banned' },
-      }, ['expiry']),
+        status: { type: 'string', enum: ['unused', 'used', 'banned'], description: 'unused (the default), used (with used_by), or banned' },
+        used_by: { type: 'string', description: 'The user who redeemed the key (a used or banned key)' },
+        ban_reason: { type: 'string', description: 'Why the key is banned' },
+      }, LICENSE_FIELD_ALIASES)),
     },
     users: {
       type: 'array',
@@ -141,7 +156,7 @@ const ANY: JsonSchema = {};
 const STEP: JsonSchema = {
   type: 'object',
   additionalProperties: false,
-  description: 'One of client, seller, advance or approve, with optional with/code/save/expect',
+  description: 'One of client, seller, advance or approve, with optional with/code/save/expect/expect_log; or expect_log alone',
   properties: {
     name: TEXT,
     client: {
@@ -162,6 +177,12 @@ const STEP: JsonSchema = {
     expect: {
       type: 'object',
       description: 'success, message (text or /regex/flags), exit (kactl exit code), or any field by path',
+      additionalProperties: ANY,
+    },
+    expect_log: {
+      type: 'object',
+      description:
+        "A request of this step (alone: of the step before) in the sandbox's request log must match: type, api, success, status, user, message, reason (text or /regex/flags), or any field by path, e.g. { type: login, success: false, reason: /HWID mismatch/ }",
       additionalProperties: ANY,
     },
   },

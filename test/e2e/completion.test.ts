@@ -148,6 +148,16 @@ describe('zsh completion', () => {
   });
 });
 
+describe('list filters (23.1)', () => {
+  it('are flags of the list, with their choices and live values', () => {
+    expect(bashOffers(['licenses', 'list', '--st'])).toEqual(['--status']);
+    expect(bashOffers(['licenses', 'list', '--status', ''])).toEqual(['unused', 'used', 'banned', 'paused']);
+    expect(bashOffers(['users', 'list', '--subscription', 'gold'])).toEqual(['gold-tier']);
+    expect(zshOffers(['users', 'list', '--expiring-'])).toEqual(['--expiring-within']);
+    expect(fishOffers('kactl users list --subscription gold')).toEqual(['gold-tier']);
+  });
+});
+
 describe('fish completion', () => {
   it('completes commands and live values', () => {
     expect(fishOffers('kactl doc')).toEqual(['doctor']);

@@ -129,7 +129,7 @@ describe('files kactl cannot mean end in one line and exit 2 (21.17)', () => {
     await a.ok(['licenses', 'create', '--amount', '1', '--expiry', '1', '--mask', 'ZERO-KEY-0001']);
     await a.ok(['licenses', 'edit', 'ZERO-KEY-0001', '--seconds', '0']);
     const result = await a.ok(['export']);
-    expect(result.stderr).toMatch(/Left out: license ZERO-KEY-0001: expiry: "0d" is not valid here .*; no state file can hold it\./);
+    expect(result.stderr).toMatch(/Left out: license ZERO-KEY-0001: duration: "0d" is not valid here .*; no state file can hold it\./);
     expect(result.stdout).not.toContain('ZERO-KEY-0001');
     expect(result.stdout).not.toMatch(/\.nan|\.inf|e\+/);
     await b.ok(['apply', '-f', writeFile('zero.yaml', result.stdout), '--dry-run']);

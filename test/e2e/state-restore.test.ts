@@ -76,8 +76,8 @@ describe('kactl restore after deleting keys, users and webhooks', () => {
   it('puts back used keys as used, users with their state, and webhooks with the URL given (20.1, 20.2, 20.3)', async () => {
     await populate(a);
     before = await exported(a);
-    expect(before).toContain('  - key: RT-USED-0001\n    level: 1\n    expiry: 30d\n    status: used\n    usedby: RT-USED-0001\n');
-    expect(before).toContain('  - key: RT-BANNED-0001\n    level: 2\n    expiry: 12h\n    status: banned\n    banreason: chargeback\n');
+    expect(before).toContain('  - key: RT-USED-0001\n    level: 1\n    duration: 30d\n    status: used\n    used_by: RT-USED-0001\n');
+    expect(before).toContain('  - key: RT-BANNED-0001\n    level: 2\n    duration: 12h\n    status: banned\n    ban_reason: chargeback\n');
 
     const keys = await a.ok(['licenses', 'delete', '--all', '--yes']);
     const users = await a.ok(['users', 'delete', '--all', '--yes']);
@@ -96,7 +96,7 @@ describe('kactl restore after deleting keys, users and webhooks', () => {
     const partial = await a.kactl(['restore', ...backups, '--yes']);
     expect(partial.code, partial.stderr).toBe(1);
     expect(partial.stderr).toContain('webhook payhook: only the start of its URL is known ("https://hooks.example…"), so it is not created; give the whole URL with --url payhook=URL.');
-    expect(partial.stdout).toContain('+ create license RT-USED-0001 (level 1, expiry 30d, used by RT-USED-0001)');
+    expect(partial.stdout).toContain('+ create license RT-USED-0001 (level 1, duration 30d, used by RT-USED-0001)');
     expect(partial.stdout).not.toContain('create webhook payhook');
     expect(partial.stderr).toContain('3 users have a random password nobody knows');
     expect(partial.stderr).toContain('kactl users set-password USER --password-stdin');

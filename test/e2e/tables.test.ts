@@ -89,10 +89,16 @@ describe('licenses list for machines', () => {
     expect(csv).toMatch(/^default,[^,]+,[^,]*,no\r\n$/);
   });
 
-  it('CSV keeps the wire names', async () => {
+  it("CSV names the fields as kactl does everywhere (23.10: the wire's genby/gendate/expires were a third spelling)", async () => {
     const { stdout } = await sb.ok(['licenses', 'list', '-o', 'csv', '--limit', '1']);
-    expect(stdout.split('\r\n')[0]).toBe('key,status,level,expires,note,genby,gendate,usedby,usedon,banned');
+    expect(stdout.split('\r\n')[0]).toBe('key,status,level,duration,note,created_by,created,used_by,used_on,ban_reason');
     expect(stdout.split('\r\n')[1]).toContain(',2592000,');
+    // The wire names still work as aliases, and come out as written.
+    expect((await sb.ok(['licenses', 'list', '-o', 'csv', '--limit', '1', '--columns', 'genby,created_by'])).stdout).toBe('genby,created_by\r\nSellerAPI,SellerAPI\r\n');
+    // Piped `licenses get` uses the same names (it said createdby, creationdate).
+    const key = (await sb.json<{ key: string }[]>(['licenses', 'list']))[0]!.key;
+    const fields = (await sb.ok(['licenses', 'get', key])).stdout.split('\n').filter(Boolean).map((line) => line.split('\t')[0]);
+    expect(fields).toEqual(['status', 'level', 'duration', 'note', 'created_by', 'created', 'used_by', 'used_on']);
   });
 
   it('JSON is the server\'s records, cut by --limit and --columns', async () => {
@@ -105,9 +111,47 @@ describe('licenses list for machines', () => {
   it('a column the list does not have is a usage error naming the ones it has', async () => {
     const result = await sb.kactl(['licenses', 'list', '--columns', 'key,nope']);
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain('This list has no column "nope"; it has key, status, level, expires');
+    expect(result.stderr).toContain('kactl licenses list has no field "nope"; its fields are key, status, level, duration');
     const badLimit = await sb.kactl(['licenses', 'list', '--limit', '0']);
     expect(badLimit.code).toBe(2);
+  });
+});
+
+describe('finding things in a list (23.1)', () => {
+  it('filters, --json FIELDS and --jq against the real server', async () => {
+    await sb.ok(['licenses', 'create', '--amount', '2', '--expiry', '12h', '--note', 'batch-a']);
+    const [used] = (await sb.json<{ key: string }[]>(['licenses', 'list', '--note', 'batch-a'])).map((k) => k.key);
+    await sb.ok(['users', 'create', '--username', 'finder', '--password', 'pw-123456!', '--sub', 'default', '--expiry', '2d']);
+    await sb.ok(['licenses', 'assign', used!, '--username', 'finder']);
+    const unused = JSON.parse((await sb.ok(['licenses', 'list', '--status', 'unused', '--note', 'batch-a', '--json', 'key,duration'])).stdout) as { key: string; duration: string }[];
+    expect(unused).toHaveLength(1);
+    expect(unused[0]!.key).not.toBe(used);
+    expect(unused[0]!.duration).toBe('43200');
+    expect((await sb.ok(['licenses', 'list', '--used-by', 'finder', '--jq', '.[].key'])).stdout).toBe(`${used}\n`);
+    // finder's 2-day subscription ends within 3 days, not within 1.
+    expect((await sb.ok(['users', 'list', '--expiring-within', '3d', '--jq', 'map(.username) | index("finder") != null'])).stdout).toBe('true\n');
+    expect((await sb.ok(['users', 'list', '--expiring-within', '1d', '--jq', 'map(.username) | index("finder")'])).stdout).toBe('null\n');
+    const bad = await sb.kactl(['licenses', 'list', '--jq', 'map(']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr.split('\n')[0]).toMatch(/^error: --jq: syntax error/);
+  });
+});
+
+describe('users get for people (23.2)', () => {
+  it('shows subscriptions and variables as rows, not JSON with epoch times, at 80 columns', async () => {
+    await sb.ok(['users', 'create', '--username', 'rows', '--password', 'pw-123456!', '--sub', 'default', '--expiry', '3d']);
+    await sb.ok(['uservars', 'set', 'rows', '--name', 'color', '--data', 'blue']);
+    const pty = spawnKactlInPty(['users', 'get', 'rows'], { configDir: sb.configDir, cols: 80 });
+    expect(await pty.exited).toBe(0);
+    const screen = pty.screen();
+    expect(screen).not.toMatch(/"expiry"|\[\{/);
+    expect(screen).toMatch(/subscriptions:\s*\nSUBSCRIPTION\s+TIME LEFT\s+KEY\s+PAUSED\s*\ndefault\s+2d 23h\s/);
+    expect(screen).toMatch(/variables:\s*\nNAME\s+VALUE\s*\ncolor\s+blue/);
+    for (const line of screen.split('\n')) expect([...line.trimEnd()].length, line).toBeLessThanOrEqual(80);
+    // Piped and JSON: unchanged in substance.
+    const piped = (await sb.ok(['users', 'get', 'rows'])).stdout;
+    expect(piped).toMatch(/^subscriptions\t\[\{"subscription":"default"/m);
+    expect((await sb.json<{ uservars: unknown }>(['users', 'get', 'rows'])).uservars).toEqual([{ name: 'color', data: 'blue' }]);
   });
 });
 

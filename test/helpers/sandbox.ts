@@ -26,6 +26,7 @@ import { createSession } from '../../src/server/domain/sessions.js';
 import { findAppBySellerKey } from '../../src/server/domain/apps.js';
 import type { ApiVersion, AppRow, SessionRow } from '../../src/server/domain/rows.js';
 import type { OutboxMessage } from '../../src/server/domain/outbox.js';
+import type { RequestRecordJson } from '../../src/server/inspector/records.js';
 import { ed25519PublicKey } from '../../src/api/verify.js';
 
 export type { SandboxInfo };
@@ -42,6 +43,9 @@ export interface HttpResult {
 }
 
 export type ParamValues = Readonly<Record<string, string | undefined>>;
+
+/** One record of GET /sandbox/requests (src/server/http/requests-endpoint.ts). */
+export type RecordedRequest = RequestRecordJson;
 
 export interface CallOptions {
   /** Client API version (default 1.3). */
@@ -66,6 +70,8 @@ export interface TestSandbox {
   seller(type: string | undefined, params?: ParamValues): Promise<HttpResult>;
   /** GET /sandbox/outbox with the admin token. */
   outbox(query?: ParamValues): Promise<OutboxMessage[]>;
+  /** GET /sandbox/requests with the admin token: the request inspector's records (filters in `query`). */
+  requests(query?: ParamValues): Promise<{ limit: number; requests: RecordedRequest[] }>;
   /** GET /sandbox/clock with the admin token: the domain clock and its offset. */
   clock(): Promise<{ now: number; offset: number }>;
   /** POST /sandbox/clock `advance=<seconds>` with the admin token (moves the domain clock only). */
@@ -166,6 +172,11 @@ export async function startTestSandbox(options: TestSandboxOptions = {}): Promis
       const res = await request(`/sandbox/outbox?${query(params)}`, { headers: { authorization: `Bearer ${info.adminToken}` } });
       if (res.status !== 200) throw new Error(`outbox answered ${res.status}: ${res.text}`);
       return res.json as OutboxMessage[];
+    },
+    async requests(params = {}) {
+      const res = await request(`/sandbox/requests?${query(params)}`, { headers: { authorization: `Bearer ${info.adminToken}` } });
+      if (res.status !== 200) throw new Error(`requests answered ${res.status}: ${res.text}`);
+      return res.json as { limit: number; requests: RecordedRequest[] };
     },
     async clock() {
       const res = await request('/sandbox/clock', { headers: { authorization: `Bearer ${info.adminToken}` } });

@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { KACTL_BIN, cleanEnv } from '../helpers/run-kactl.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
-const HEAVY = ['undici', '@inquirer/prompts', '@inquirer/core', 'qrcode-terminal', 'cli-table3', 'conf', 'better-sqlite3', 'otpauth'];
+const HEAVY = ['undici', '@inquirer/prompts', '@inquirer/core', 'qrcode-terminal', 'cli-table3', 'conf', 'better-sqlite3', 'otpauth', 'jq-wasm'];
 const RECORDER = path.resolve(import.meta.dirname, '../fixtures/cli/record-imports.mjs');
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -60,6 +60,12 @@ describe('cold start', () => {
     expect(heavyIn(loadedModules(['profile', 'add', 'p', '--force', '--base-url', 'http://127.0.0.1:9', '--app-name', 'A', '--ownerid', 'abcdefghij']))).toContain('conf');
     // undici is bundled: the chunk holding it maps back to its sources (port 9 refuses: exit 4).
     expect(heavyIn(loadedModules(['licenses', 'list', '--base-url', 'http://127.0.0.1:9'], 4, { KACTL_SELLER_KEY: 'a'.repeat(32) }))).toContain('undici');
+  });
+
+  it('jq (WebAssembly) loads only for --jq', () => {
+    const env = { KACTL_SELLER_KEY: 'a'.repeat(32) };
+    expect(heavyIn(loadedModules(['licenses', 'list', '--status', 'unused', '--json', 'key', '--base-url', 'http://127.0.0.1:9'], 4, env))).not.toContain('jq-wasm');
+    expect(heavyIn(loadedModules(['licenses', 'list', '--jq', '.[].key', '--base-url', 'http://127.0.0.1:9'], 4, env))).toContain('jq-wasm');
   });
 
   it('a read-only command does not load conf', () => {

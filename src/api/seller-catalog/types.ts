@@ -2,7 +2,8 @@
  * The seller API described once, as data (docs/design.md, "Shape of the code").
  *
  * One entry per operation drives three things:
- *  - the CLI's seller command groups, their flags, help text and examples (src/commands/seller/);
+ *  - the CLI's seller command groups, their flags (a list's filters too), help text and examples
+ *    (src/commands/seller/), and what the state engine reads and sends (src/state/sections.ts);
  *  - the protocol library's treatment of the answer (list key, empty-list messages, retry rules);
  *  - the sandbox's parameter checks before a handler runs (src/server/seller/).
  * Hand-written code exists only where an operation needs more than this gives.
@@ -112,6 +113,36 @@ export type ResponseSpec =
   | { readonly kind: 'keys' };
 
 /**
+ * How a list filter tests a row. The seller API has no server-side filters: kactl reads the
+ * whole list and keeps the rows that pass every filter given (`field` is a column's kactl name).
+ * - `equals`: the field is the value; `values` maps the flag's choices to the server's words
+ *   (`--status unused` is `Not Used`), compared without case;
+ * - `before` / `after`: a date field is before / at or after a moment (a date, a UTC time, or a
+ *   duration ago: `7d`);
+ * - `set` / `unset`: a switch; the field is non-empty / empty (a HWID, a ban reason);
+ * - `yes` / `no`: a switch; the field is a yes / a no (`1`, `true`);
+ * - `subscription` / `expiring-within`: the row's subscriptions, read with `from` (one call a
+ *   row): one of the given name is running / one ends within a duration from now.
+ */
+export type FilterTest =
+  | { readonly kind: 'equals'; readonly field: string; readonly values?: Readonly<Record<string, string>> }
+  | { readonly kind: 'before' | 'after' | 'set' | 'unset' | 'yes' | 'no'; readonly field: string }
+  | { readonly kind: 'subscription' | 'expiring-within'; readonly from: string };
+
+/** A flag of a list command that narrows its rows (`licenses list --status unused`). */
+export interface FilterSpec {
+  /** `status` → `--status`. */
+  readonly flag: string;
+  readonly test: FilterTest;
+  /** What the value is, for help (`--used-by <username>`); switches take none. */
+  readonly value?: string;
+  /** One line for help. */
+  readonly description: string;
+  /** The list whose first column names the values the flag takes (shell completion). */
+  readonly completeFrom?: string;
+}
+
+/**
  * What running the operation does to the seller's data, which decides confirmation,
  * backups and retries:
  * - `read`: nothing; safe to retry.
@@ -156,6 +187,8 @@ export interface SellerOp {
   readonly fixedParams?: Readonly<Record<string, string>>;
   /** For a `bulk` op with no list to back up from: the sentence the CLI shows instead. */
   readonly noBackupReason?: string;
+  /** A list operation's filters: flags of its command, applied to the rows kactl reads. */
+  readonly filters?: readonly FilterSpec[];
   /** Accepts `format=text` (plain text answer) as the protocol page records. */
   readonly textFormat?: boolean;
   /** A full example command line shown in help, starting with `kactl`. */

@@ -32,13 +32,19 @@ function takesValue(option: Option | undefined): boolean {
   return option !== undefined && (option.required || option.optional);
 }
 
-/** The catalog parameters of a seller command path (`users extend` → the ops' params). */
-function catalogParams(path: readonly string[]): ParamSpec[] {
+/** A catalog parameter, or a list filter (which has no wire name of its own). */
+type CatalogParam = Pick<ParamSpec, 'flag' | 'positional' | 'completeFrom'> & Partial<Pick<ParamSpec, 'wire' | 'secret'>>;
+
+/**
+ * The catalog parameters of a seller command path (`users extend` → the ops' params), and its
+ * list filters as parameters of their own (`--used-by` completes from the usernames).
+ */
+function catalogParams(path: readonly string[]): CatalogParam[] {
   const [group, ...command] = path;
   if (group === undefined || !(SELLER_GROUP_NAMES as readonly string[]).includes(group)) return [];
   return opsForGroup(group as SellerGroup)
     .filter((op) => op.command.join(' ') === command.join(' '))
-    .flatMap((op) => op.params.filter((p) => p.sandboxExtension === undefined));
+    .flatMap((op) => [...op.params.filter((p) => p.sandboxExtension === undefined), ...(op.filters ?? []).map((f) => ({ flag: f.flag, ...(f.completeFrom === undefined ? {} : { completeFrom: f.completeFrom }) }))]);
 }
 
 async function profileNames(ctx: Context): Promise<string[]> {
@@ -75,13 +81,13 @@ async function valuesOf(ctx: Context, source: ValueSource, signal: AbortSignal):
 }
 
 /** A catalog parameter's list (`completeFrom`); its values are secret when the parameter is (`key`, `sessid`). */
-function catalogSource(param: ParamSpec | undefined): ValueSource | undefined {
+function catalogSource(param: CatalogParam | undefined): ValueSource | undefined {
   if (param?.completeFrom === undefined) return undefined;
-  return { kind: 'seller-list', list: param.completeFrom, secret: param.secret === true || isSensitiveName(param.wire) };
+  return { kind: 'seller-list', list: param.completeFrom, secret: param.secret === true || (param.wire !== undefined && isSensitiveName(param.wire)) };
 }
 
 /** Where the values of an argument or option come from: declared on it, its choices, else the catalog parameter behind it. */
-async function declaredValues(ctx: Context, target: Argument | Option, param: ParamSpec | undefined, signal: AbortSignal): Promise<readonly string[]> {
+async function declaredValues(ctx: Context, target: Argument | Option, param: CatalogParam | undefined, signal: AbortSignal): Promise<readonly string[]> {
   const source = valueSourceOf(target) ?? catalogSource(param);
   if (source !== undefined) return valuesOf(ctx, source, signal);
   return target.argChoices ?? [];

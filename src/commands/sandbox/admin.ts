@@ -1,6 +1,7 @@
 /**
- * Calls to a sandbox's admin routes (`/sandbox/outbox`, `/sandbox/clock`), authenticated with
- * the admin token `kactl sandbox start` saved in the sandbox profile (or `--admin-token`).
+ * Calls to a sandbox's admin routes (`/sandbox/outbox`, `/sandbox/clock`, `/sandbox/requests`),
+ * authenticated with the admin token `kactl sandbox start` saved in the sandbox profile (or
+ * `--admin-token`).
  */
 import type { Context } from '../../context.js';
 import { AuthError, NetworkError, UsageError } from '../../errors.js';
@@ -13,12 +14,49 @@ export interface AdminRequest {
   adminToken?: string;
 }
 
-export async function sandboxAdminRequest(ctx: Context, request: AdminRequest): Promise<unknown> {
+/** The sandbox's base URL and admin token, from the settings and the profile (or the flag). */
+async function adminTarget(ctx: Context, adminToken: string | undefined): Promise<{ baseUrl: string; token: string }> {
   const settings = await ctx.settings();
   const baseUrl = settings.baseUrl.value;
   if (!baseUrl) throw new UsageError('No sandbox URL is configured; start one with `kactl sandbox start` or pass --base-url.');
-  const token = request.adminToken ?? (await ctx.currentProfile())?.adminToken;
+  const token = adminToken ?? (await ctx.currentProfile())?.adminToken;
   if (!token) throw new UsageError('No admin token: pass --admin-token, or use the profile `kactl sandbox start` saved (--profile sandbox).');
+  return { baseUrl, token };
+}
+
+/**
+ * A GET of an admin route answered with server-sent events, read as they arrive: the body's
+ * pieces. A refused token is an AuthError; any other status than 200 a NetworkError.
+ */
+export async function sandboxAdminStream(ctx: Context, request: { path: string; adminToken?: string; idleMs: number }): Promise<AsyncIterable<Buffer>> {
+  const { baseUrl, token } = await adminTarget(ctx, request.adminToken);
+  const transport = await ctx.transport();
+  const answer = await transport.stream({
+    url: new URL(request.path, `${baseUrl}/`),
+    headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' },
+    secrets: [token],
+    idleMs: request.idleMs,
+  });
+  if (answer.status === 200 && (answer.headers['content-type'] ?? '').startsWith('text/event-stream')) return answer.body;
+  const chunks: Buffer[] = [];
+  for await (const chunk of answer.body) chunks.push(chunk);
+  if (answer.status === 401 || answer.status === 403) throw new AuthError('The sandbox refused the admin token.');
+  const message = messageOf(Buffer.concat(chunks));
+  if (answer.status === 400 && message !== undefined) throw new UsageError(`The sandbox refused ${request.path}: ${message}.`);
+  throw new NetworkError(`The sandbox answered ${request.path} with HTTP ${answer.status}${message === undefined ? '; is it a kactl sandbox new enough to record requests?' : `: ${message}`}.`);
+}
+
+function messageOf(body: Buffer): string | undefined {
+  try {
+    const message = (JSON.parse(body.toString('utf8')) as { message?: unknown } | null)?.message;
+    return typeof message === 'string' ? message : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export async function sandboxAdminRequest(ctx: Context, request: AdminRequest): Promise<unknown> {
+  const { baseUrl, token } = await adminTarget(ctx, request.adminToken);
   const transport = await ctx.transport();
   const response = await transport.request({
     method: request.method,

@@ -48,6 +48,7 @@ export interface StartOptions {
   seed?: string;
   tls?: boolean;
   hostname?: string;
+  logLimit: number;
 }
 
 /** `--hostname`: a host name for the HTTPS certificate (names.ts says what one is). */
@@ -104,6 +105,7 @@ export function registerSandboxStart(group: Command, ctx: Context): void {
     .option('--seed <file>', 'apply this state file (kactl apply) before reporting ready')
     .option('--tls', "serve HTTPS (TLS 1.2+) with a certificate signed by this data folder's own authority (see kactl sandbox ca)")
     .option('--hostname <name>', `with --tls: the host name the certificate names besides localhost, 127.0.0.1 and ::1 (default ${DEFAULT_TLS_HOSTNAME})`, parseHostname)
+    .option('--log-limit <n>', 'requests the request inspector keeps, newest first (kactl sandbox logs); 0 records nothing', parsePositiveInt, 10_000)
     .addHelpText(
       'after',
       `
@@ -178,6 +180,7 @@ export async function sandboxStartRun(ctx: Context, startOptions: StartOptions):
       ...(options.ownerid ? { ownerid: options.ownerid } : {}),
       ...(options.sellerKey ? { sellerKey: options.sellerKey } : {}),
       ...(options.tls ? { tls: { dataDir: ctx.dataDir, hostname: options.hostname } } : {}),
+      logLimit: options.logLimit,
       // In the background the request log is the point of the log file; in front, --verbose.
       log: background ? (line: string) => ctx.io.err(`${new Date(ctx.now()).toISOString()} ${line}\n`) : (line: string) => ctx.verbose(line),
     });

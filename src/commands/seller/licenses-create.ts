@@ -25,7 +25,7 @@ import type { SellerApi } from '../../api/seller-api.js';
 import { TransportError } from '../../api/api-errors.js';
 import { ApiFailure, ExitCode, InterruptedError, KactlError, NetworkError, PartialFailure, UsageError } from '../../errors.js';
 import { isQuotaMessage } from '../../api/retry.js';
-import { createProgress } from '../../io/progress.js';
+import { createProgress, pacingWaits } from '../../io/progress.js';
 import type { Progress } from '../../io/progress.js';
 import { keysMadeUnseen, serverKeys } from './key-readback.js';
 import { rescueKeys } from './key-rescue.js';
@@ -103,13 +103,7 @@ export async function createLicenses(ctx: Context, op: SellerOp, params: Readonl
   // A bar over the keys would be noise for a single call.
   const progress = createProgress(ctx.io, { total: amount, label: 'Creating licenses', enabled: calls.length > 1 });
   // Pacing waits: beside the bar when one is drawn, else the Context's single wait line.
-  const api = await ctx.sellerApi({
-    onWait: (ms) => {
-      if (!progress.drawing) return ctx.showWait(pacingNote(ms));
-      progress.status(`pacing ${(ms / 1000).toFixed(1)} s`);
-      return () => progress.status(undefined);
-    },
-  });
+  const api = await ctx.sellerApi({ onWait: pacingWaits(progress, ctx.now, (ms) => ctx.showWait(pacingNote(ms))) });
   const before = await keysBefore(ctx, api);
   const run = await makeKeys(ctx, api, op, calls, sink, progress);
   // An answer lost in transit: the server's list says what that call made.

@@ -87,7 +87,7 @@ async function backupBody(file: string, backup: BackupFile, nowMs: number, into:
     into.notes.push({ applies: creates('users'), text: 'Passwords cannot be read back: each user put back gets a random password nobody knows (listed at the end).' });
     if ((backup.records as Row[]).some((u) => u.ip !== null && u.ip !== undefined && u.ip !== '')) into.notes.push({ applies: creates('users'), text: "A user's IP cannot be set through the seller API: each gets theirs again at their next login." });
   }
-  if (section === 'licenses' && records.rows.some((k) => k.usedby !== undefined)) {
+  if (section === 'licenses' && records.rows.some((k) => k.used_by !== undefined)) {
     into.notes.push({ applies: (action) => creates('licenses')(action) && action.lane !== undefined, text: 'A used key is bound to its user again (assignkey, and the time that gives taken back); it shows today as the day it was used, since that date cannot be set.' });
   }
 }

@@ -34,6 +34,20 @@ describe('help topics and version', () => {
     }
   });
 
+  it('kactl help lists names every filter the catalog declares, and --json FIELDS and --jq (23.1)', async () => {
+    const { SELLER_CATALOG } = await import('../../../src/api/seller-catalog/index.js');
+    const { code, stdout } = await runMain(['help', 'lists']);
+    expect(code).toBe(0);
+    for (const op of SELLER_CATALOG.filter((o) => o.filters !== undefined)) {
+      expect(stdout).toContain(`kactl ${op.group} list\n`);
+      for (const filter of op.filters!) expect(stdout).toMatch(new RegExp(`^ {4}--${filter.flag}\\b`, 'm'));
+    }
+    expect(stdout).toContain('--json FIELDS');
+    expect(stdout).toContain('--jq EXPR');
+    expect(stdout).toContain('the seller API filters nothing');
+    expect((await runMain(['--help'])).stdout).toContain('kactl help lists');
+  });
+
   it("the program's help names every code and variable, from the same sources", async () => {
     const { stdout } = await runMain(['--help']);
     const flat = stdout.replace(/\s+/g, ' ');

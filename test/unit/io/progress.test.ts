@@ -39,3 +39,39 @@ describe('createProgress with a time left', () => {
     expect(timeLeftText(612_000)).toBe('about 10m 12s');
   });
 });
+
+describe('pacingWaits: a pacing wait beside the bar (23.16: `pacing 60.3 s` stood still and looked frozen)', () => {
+  it('counts down each second until the wait ends, then clears', async () => {
+    const { vi } = await import('vitest');
+    const { pacingWaits } = await import('../../../src/io/progress.js');
+    vi.useFakeTimers();
+    try {
+      const { io, written } = fakeIO(true);
+      const progress = createProgress(io, { total: 300, label: 'Creating licenses' });
+      const onWait = pacingWaits(progress, () => Date.now(), () => undefined);
+      const end = onWait(60_300) as () => void;
+      expect(written.at(-1)).toMatch(/ {2}pacing 1m 1s$/);
+      vi.advanceTimersByTime(1_500);
+      expect(written.at(-1)).toMatch(/ {2}pacing 59s$/);
+      vi.advanceTimersByTime(30_000);
+      expect(written.at(-1)).toMatch(/ {2}pacing 29s$/);
+      end();
+      expect(written.at(-1)).not.toContain('pacing');
+      const count = written.length;
+      vi.advanceTimersByTime(5_000);
+      expect(written).toHaveLength(count);
+      progress.stop();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('without a bar the wait goes to the one wait line', () => {
+    const { io } = fakeIO(false);
+    const seen: number[] = [];
+    return import('../../../src/io/progress.js').then(({ pacingWaits }) => {
+      pacingWaits(createProgress(io, { total: 3, label: 'x' }), () => 0, (ms) => void seen.push(ms))(500);
+      expect(seen).toEqual([500]);
+    });
+  });
+});

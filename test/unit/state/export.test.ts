@@ -17,14 +17,15 @@ describe('stateRecords for licenses', () => {
   it('writes a used key as used, bound to its user, with its duration (20.1: it came back as a 1-day unused key)', () => {
     const { rows, refused } = stateRecords('licenses', [key({ key: 'K-USED', status: 'Used', usedby: 'bob', usedon: String(NOW - 10) })], NOW_MS);
     expect(refused).toEqual([]);
-    expect(rows).toEqual([{ key: 'K-USED', level: 1, expiry: '30d', status: 'used', usedby: 'bob' }]);
+    // kactl's names for a key's fields (23.10), as `licenses list -o csv` prints them.
+    expect(rows).toEqual([{ key: 'K-USED', level: 1, duration: '30d', status: 'used', used_by: 'bob' }]);
   });
 
   it('keeps durations exact and writes banned keys with their reason', () => {
     const { rows } = stateRecords('licenses', [key({ key: 'A', expires: '3601', note: 'n' }), key({ key: 'B', status: 'Banned', banned: 'chargeback', expires: '43200' })], NOW_MS);
     expect(rows).toEqual([
-      { key: 'A', level: 1, expiry: '3601s', note: 'n' },
-      { key: 'B', level: 1, expiry: '12h', status: 'banned', banreason: 'chargeback' },
+      { key: 'A', level: 1, duration: '3601s', note: 'n' },
+      { key: 'B', level: 1, duration: '12h', status: 'banned', ban_reason: 'chargeback' },
     ]);
   });
 
@@ -39,11 +40,11 @@ describe('stateRecords for licenses', () => {
     ], NOW_MS);
     expect(rows.map((r) => r.key)).toEqual(['FINE']);
     expect(refused).toHaveLength(5);
-    expect(refused[0]).toMatch(/^license ZERO: expiry: "0d" is not valid here .*; no state file can hold it\.$/);
+    expect(refused[0]).toMatch(/^license ZERO: duration: "0d" is not valid here .*; no state file can hold it\.$/);
     expect(refused[4]).toBe('license PAUSED: paused, which the seller API cannot make.');
     // What is written, apply reads back whole.
     const yaml = stateAsYaml({ licenses: rows });
-    expect(parseText('x.yaml', yaml, STATE_SCHEMA, { stateAt: [[]] }).value).toEqual({ licenses: [{ key: 'FINE', level: 1, expiry: '30d' }] });
+    expect(parseText('x.yaml', yaml, STATE_SCHEMA, { stateAt: [[]] }).value).toEqual({ licenses: [{ key: 'FINE', level: 1, duration: '30d' }] });
   });
 });
 
@@ -81,5 +82,18 @@ describe('escapeDollars', () => {
     expect(state).toEqual({ uservars: [{ username: 'eve', name: 'n', value: '$${KACTL_SELLER_KEY} $$5 $$$$' }] });
     const read = parseText('x.yaml', stateAsYaml(state), STATE_SCHEMA, { env: { KACTL_SELLER_KEY: 'the-seller-key' }, stateAt: [[]] });
     expect(JSON.stringify(read.value)).toBe(JSON.stringify({ uservars: [{ username: 'eve', name: 'n', value: '${KACTL_SELLER_KEY} $5 $$' }] }));
+  });
+});
+
+describe("a license's fields in a state file (23.10)", () => {
+  it('are named as the list names them; the names create, the wire and older files used are the same fields', async () => {
+    const { stateProblems } = await import('../../../src/state/check.js');
+    const { canonicalLicense } = await import('../../../src/state/license-plan.js');
+    expect(canonicalLicense({ key: 'K', expiry: '1d', status: 'banned', usedby: 'bob', banreason: 'x' })).toEqual({ key: 'K', duration: '1d', status: 'banned', used_by: 'bob', ban_reason: 'x' });
+    expect(canonicalLicense({ key: 'K', expires: '1d', banned: 'x' })).toEqual({ key: 'K', duration: '1d', ban_reason: 'x' });
+    expect(stateProblems({ licenses: [{ key: 'K', duration: '1d', status: 'used', used_by: 'bob' }, { key: 'L', expiry: '1d', status: 'banned', usedby: 'amy', banreason: 'x' }] })).toEqual([]);
+    const twice = stateProblems({ licenses: [{ key: 'K', duration: '1d', expiry: '2d' }] });
+    expect(twice.map((p) => `${p.path.join('.')}: ${p.message}`)).toEqual(['licenses.0.expiry: duration and expiry are the same field: give one']);
+    expect(stateProblems({ licenses: [{ key: 'K' }] }).map((p) => p.message)).toEqual(['"duration" is required (how long the key grants, e.g. 30d; expiry is the same field)']);
   });
 });

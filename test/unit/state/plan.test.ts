@@ -18,7 +18,7 @@ describe('planLicenses', () => {
   it('updates note and duration of an unused key; replaces it for a new level; nothing when equal', () => {
     expect(planLicenses([{ key: 'K', level: 1, expiry: '30d', note: 'n' }], [unused('K', '1', 'n')], planning()).actions).toEqual([]);
     const update = planLicenses([{ key: 'K', level: 1, expiry: '1d', note: 'm' }], [unused('K', '1', 'n')], planning()).actions[0]!;
-    expect(planLine(update)).toBe('~ update license K (note: "n" → "m", expiry: "30d" → "1d")');
+    expect(planLine(update)).toBe('~ update license K (note: "n" → "m", duration: "30d" → "1d")');
     expect(update.calls).toEqual([{ type: 'setnote', params: { key: 'K', note: 'm' } }, { type: 'edit', params: { key: 'K', expiry: '86400' } }]);
     // A replace tries the new key under another name first, and only then deletes the old one.
     expect(planLicenses([{ key: 'K', level: 2, expiry: '30d' }], [unused('K', '1', '')], planning()).actions[0]!.calls.map((c) => c.type)).toEqual(['add', 'del', 'del', 'add']);
@@ -38,7 +38,7 @@ describe('planApp and planWhitelists', () => {
   });
 
   it('ensures whitelists (no list to compare with), which the counts show apart', () => {
-    const actions = planWhitelists([{ ip: '203.0.113.7' }]);
+    const actions = planWhitelists([{ ip: '203.0.113.7' }], undefined);
     expect(actions[0]!.calls[0]!.okIf!.test('Failed to add whitelist!')).toBe(true);
     expect(countsLine({ create: 1, update: 0, replace: 0, delete: 0, ensure: 1 })).toBe('Plan: 1 to create, 0 to update, 0 to replace, 0 to delete, 1 to ensure.');
   });

@@ -42,8 +42,8 @@ describe('used keys', () => {
       plan,
       new Set(['bob']),
     );
-    expect(actions.map(planLine)).toEqual(['+ create license K-NEW (level 1, expiry 1d)']);
-    expect(bindings.map(planLine)).toEqual(['+ create license K-USED (level 1, expiry 30d, used by bob)']);
+    expect(actions.map(planLine)).toEqual(['+ create license K-NEW (level 1, duration 1d)']);
+    expect(bindings.map(planLine)).toEqual(['+ create license K-USED (level 1, duration 30d, used by bob)']);
     expect(bindings[0]!.calls.map((c) => c.type)).toEqual(['add', 'usersub', 'assignkey', 'usersub', 'subtract']);
     expect(bindings[0]!.lane).toBe('user:bob');
     expect(plan.leftOut).toEqual(['license K-LOST: it was used by ghost, who is neither on the server nor in the file; a used key is never made again as unused (put ghost back first).']);
@@ -75,7 +75,7 @@ describe('used keys', () => {
     const current = [{ key: 'K', level: '1', expires: '60', status: 'Not Used', note: '' }];
     const desired = [{ key: 'K', level: 2, expiry: '30d', status: 'banned', banreason: 'x' }];
     expect(planLicenses(desired, current, planning({ createOnly: true }))).toEqual({ actions: [], bindings: [] });
-    expect(planLicenses(desired, current, planning()).actions.map(planLine)).toEqual(['~ update license K (expiry: "1m" → "30d", status: banned)']);
+    expect(planLicenses(desired, current, planning()).actions.map(planLine)).toEqual(['~ update license K (duration: "1m" → "30d", status: banned)']);
   });
 });
 
@@ -143,7 +143,7 @@ describe('values from the environment (21.2)', () => {
     const { actions } = planLicenses(value.licenses as Record<string, unknown>[], [], planning());
     const vars = planVariables([{ name: 'v', ...(value.variables as Record<string, Record<string, unknown>>).v }], [], planning());
     const lines = [...actions, ...vars].map(planLine);
-    expect(lines).toEqual(['+ create license (from $KEY) (level 1, expiry 1d, note (from $NOTE))', '+ create variable v (value (from $VALUE), authed false)']);
+    expect(lines).toEqual(['+ create license (from $KEY) (level 1, duration 1d, note (from $NOTE))', '+ create variable v (value (from $VALUE), authed false)']);
     expect(actions[0]!.calls[0]!.params).toMatchObject({ mask: 'SECRET-KEY', note: 'secret-note' });
   });
 });
@@ -153,7 +153,7 @@ describe('checks before the first call', () => {
     const actions = planVariables([{ name: 'v', value: 'x'.repeat(1001) }], [], planning());
     expect(callProblems(actions)).toEqual(['variables v: addvar data: At most 1000 characters (this has 1001).']);
     expect(stateProblems({ licenses: [{ key: 'K', expiry: '1d', status: 'used' }], users: [{ username: 'u' }] }).map((p) => `${p.path.join('.')}: ${p.message}`)).toEqual([
-      'licenses.0.usedby: a used key needs usedby (who used it)',
+      'licenses.0.used_by: a used key needs used_by (who used it)',
       'users.0.subscription: a user needs subscription and expiry, or subscriptions',
     ]);
   });
