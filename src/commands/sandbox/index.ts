@@ -15,6 +15,8 @@ export function registerSandboxCommands(program: Command, ctx: Context): void {
   const group = program
     .command('sandbox')
     .description('run a local compatible server (client API 1.3/1.2 and seller API) for offline tests')
+    // `sandbox exec` passes everything after its command on to it (the program sets this too).
+    .enablePositionalOptions()
     .addHelpText(
       'after',
       `
