@@ -11,12 +11,13 @@
  * memory sandbox is not even listed in the registry (no one else can use it). A --data store is
  * registered as `sandbox start` registers it, so two sandboxes never serve one file.
  */
-import { InvalidArgumentError, Option, type Command } from 'commander';
+import { Option, type Command } from 'commander';
 import type { Context } from '../../context.js';
 import { ExitCode, InterruptedError, KactlError } from '../../errors.js';
 import type { RunningSandbox } from '../../server/start.js';
 import { parsePositiveInt } from '../profile/validate.js';
-import { checkTlsHostname, DEFAULT_TLS_HOSTNAME } from '../../server/tls/names.js';
+import { DEFAULT_TLS_HOSTNAME } from '../../server/tls/names.js';
+import { parseHostname, resolveData, startFailure } from './start.js';
 
 export interface ExecOptions {
   seed?: string;
@@ -27,14 +28,6 @@ export interface ExecOptions {
   failureStatus: '200' | '400';
   rateLimit: boolean;
   logLimit: number;
-}
-
-function parseHostname(raw: string): string {
-  try {
-    return checkTlsHostname(raw);
-  } catch (error) {
-    throw new InvalidArgumentError((error as Error).message);
-  }
 }
 
 export function registerSandboxExec(group: Command, ctx: Context): void {
@@ -118,7 +111,6 @@ export async function sandboxExecRun(ctx: Context, words: readonly string[], opt
 /** Starts the sandbox (registered when it serves a file); `stop` closes it and unregisters it. */
 async function serveSandbox(ctx: Context, options: ExecOptions): Promise<{ sandbox: RunningSandbox; stop: () => Promise<void> }> {
   const { startSandbox } = await import('../../server/start.js');
-  const { resolveData, startFailure } = await import('./start.js');
   const registry = await import('./registry.js');
   const data = options.data === undefined ? registry.MEMORY_STORE : resolveData(ctx, options.data);
   const { selfPid } = await import('./self-process.js');

@@ -51,7 +51,7 @@ export interface StartOptions {
 }
 
 /** `--hostname`: a host name for the HTTPS certificate (names.ts says what one is). */
-function parseHostname(raw: string): string {
+export function parseHostname(raw: string): string {
   try {
     return checkTlsHostname(raw);
   } catch (error) {
