@@ -216,6 +216,27 @@ describe('kactl sandbox exec', () => {
   );
 
   it(
+    '--data serves a store file, registered while it runs (a second sandbox on it is refused), and keeps it',
+    async () => {
+      const store = path.join(tempDir('kactl-exec-store-'), 'exec.db');
+      const script = `kactl sandbox status --json > status.json; kactl sandbox exec --data '${store}' -- true 2> second.txt; echo $? > second-status; kactl licenses create --amount 1 --expiry 30 > key.txt`;
+      const { work, configDir, result } = await exec(['--data', store, '--', 'sh', '-c', script]);
+      expect(result.code, result.stderr).toBe(0);
+      const status = JSON.parse(fs.readFileSync(path.join(work, 'status.json'), 'utf8')) as { data: string; state: string }[];
+      expect(status).toEqual([expect.objectContaining({ data: store, state: 'ready' })]);
+      expect(fs.readFileSync(path.join(work, 'second-status'), 'utf8').trim()).toBe('2');
+      expect(fs.readFileSync(path.join(work, 'second.txt'), 'utf8')).toContain(`error: The store ${store} is already served by the sandbox at`);
+      // Unregistered at the end (the command's own seller calls may leave their pacing record); the store keeps what the command made.
+      expect(filesUnder(configDir).filter((file) => file.includes('sandboxes'))).toEqual([]);
+      const key = fs.readFileSync(path.join(work, 'key.txt'), 'utf8').trim();
+      const again = await exec(['--data', store, '--', 'sh', '-c', 'kactl licenses list --json > keys.json']);
+      expect(again.result.code, again.result.stderr).toBe(0);
+      expect(fs.readFileSync(path.join(again.work, 'keys.json'), 'utf8')).toContain(key);
+    },
+    SLOW,
+  );
+
+  it(
     'refuses wrong flags and an unknown command with one sentence',
     async () => {
       const none = await exec([]);
