@@ -237,7 +237,7 @@ describe('kactl sandbox exec', () => {
   );
 
   it(
-    'refuses wrong flags and an unknown command with one sentence',
+    'refuses wrong flags, an unknown command and a sandbox that cannot start with one sentence',
     async () => {
       const none = await exec([]);
       expect(none.result.code).toBe(2);
@@ -252,6 +252,13 @@ describe('kactl sandbox exec', () => {
       expect(missing.result.code).toBe(127);
       expect(missing.result.stderr.trim()).toBe('error: kactl-exec-no-such-command: command not found (not a file, and not on PATH).');
       expect(filesUnder(missing.configDir)).toEqual([]);
+      // A sandbox that cannot start: exit 4, one sentence, and the command is never run.
+      const notAStore = path.join(tempDir('kactl-exec-store-'), 'text.db');
+      fs.writeFileSync(notAStore, 'this is a text file, not an SQLite database; it is long enough to hold a header\n'.repeat(4));
+      const broken = await exec(['--data', notAStore, '--', 'sh', '-c', 'touch ran']);
+      expect(broken.result.code).toBe(4);
+      expect(broken.result.stderr.trim()).toBe('error: The sandbox could not start: file is not a database.');
+      expect(fs.existsSync(path.join(broken.work, 'ran'))).toBe(false);
     },
     SLOW,
   );
