@@ -170,11 +170,11 @@ describe('kactl sandbox exec', () => {
     ['SIGTERM', 143],
   ] as const) {
     it(
-      `${signal} sent to kactl stops the command and the sandbox (exit ${code})`,
+      `${signal} sent to kactl stops the command and the sandbox (exit ${code}), and the export is written`,
       async () => {
         const configDir = tempDir('kactl-exec-config-');
         const work = tempDir('kactl-exec-work-');
-        const child = spawn(process.execPath, [KACTL_BIN, 'sandbox', 'exec', '--', 'sh', '-c', 'echo "$KACTL_BASE_URL" > url.part; echo $$ > pid; mv url.part url; exec sleep 120'], {
+        const child = spawn(process.execPath, [KACTL_BIN, 'sandbox', 'exec', '--export-on-exit', 'after.yaml', '--', 'sh', '-c', 'echo "$KACTL_BASE_URL" > url.part; echo $$ > pid; mv url.part url; exec sleep 120'], {
           cwd: work,
           env: cleanEnv(configDir),
           stdio: ['ignore', 'pipe', 'pipe'],
@@ -192,6 +192,8 @@ describe('kactl sandbox exec', () => {
           expect(isAlive(Number(fs.readFileSync(path.join(work, 'pid'), 'utf8')))).toBe(false);
           expect(await portClosed(`${fs.readFileSync(path.join(work, 'url'), 'utf8').trim()}/api/1.3/`)).toBe(true);
           expect(filesUnder(configDir)).toEqual([]);
+          // The export is still written after the signal.
+          expect(parse(fs.readFileSync(path.join(work, 'after.yaml'), 'utf8'))).toHaveProperty('licenses', []);
         } finally {
           if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
         }
