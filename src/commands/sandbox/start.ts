@@ -52,7 +52,7 @@ export interface StartOptions {
 }
 
 /** `--hostname`: a host name for the HTTPS certificate (names.ts says what one is). */
-function parseHostname(raw: string): string {
+export function parseHostname(raw: string): string {
   try {
     return checkTlsHostname(raw);
   } catch (error) {
@@ -148,7 +148,7 @@ serving it. See the running ones with: kactl sandbox status`,
 }
 
 /** The store as an absolute path (the registry compares paths), or `:memory:`. */
-function resolveData(ctx: Context, data: string | undefined): string {
+export function resolveData(ctx: Context, data: string | undefined): string {
   if (data === undefined) return path.join(ctx.dataDir, 'sandbox.db');
   return data === MEMORY_STORE ? data : path.resolve(data);
 }
@@ -228,7 +228,7 @@ export async function sandboxStartRun(ctx: Context, startOptions: StartOptions):
  * What the listen or the seed failed on, as the usage error it is; a store module built for
  * another Node, or a store file that cannot be written, as the one sentence that says what to do.
  */
-async function startFailure(ctx: Context, error: unknown, options: StartOptions, data: string): Promise<unknown> {
+export async function startFailure(ctx: Context, error: unknown, options: Pick<StartOptions, 'host' | 'port'>, data: string): Promise<unknown> {
   const { SandboxConfigError } = await import('../../server/start.js');
   if (error instanceof SandboxConfigError) return new UsageError(error.message);
   const { nativeModuleFailure } = await import('../../server/store/native-module.js');
