@@ -99,9 +99,14 @@ describe('kactl sandbox exec', () => {
     'gives the command the sandbox in its environment; kactl client init and login, and sandbox logs, work there with no profile',
     async () => {
       const seed = writeSeed(tempDir('kactl-exec-seed-'));
-      const script = `env | grep '^KACTL_' | sort > env.txt && kactl client init && kactl client login --username alice --password ${PASSWORD} && kactl client global-var get motd > var.json && kactl sandbox logs --type login -o ndjson > logs.ndjson`;
-      const { work, result } = await exec(['--seed', seed, '--', 'sh', '-c', script]);
+      const script = `env | grep '^KACTL_' | sort > env.txt && echo "$KACTL_CONFIG_DIR" > config-dir && kactl client init && kactl client login --username alice --password ${PASSWORD} && kactl client global-var get motd > var.json && kactl sandbox logs --type login -o ndjson > logs.ndjson`;
+      const { configDir, work, result } = await exec(['--seed', seed, '--', 'sh', '-c', script]);
       expect(result.code, result.stderr).toBe(0);
+      // The session of that login lived in the run's own config folder, gone now; the caller's is untouched.
+      expect(filesUnder(configDir)).toEqual([]);
+      const runConfig = fs.readFileSync(path.join(work, 'config-dir'), 'utf8').trim();
+      expect(runConfig).not.toBe(configDir);
+      expect(fs.existsSync(runConfig)).toBe(false);
       const env = Object.fromEntries(
         fs
           .readFileSync(path.join(work, 'env.txt'), 'utf8')
@@ -110,7 +115,7 @@ describe('kactl sandbox exec', () => {
           .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
       );
       expect(Object.keys(env)).toEqual(
-        expect.arrayContaining(['KACTL_BASE_URL', 'KACTL_APP_NAME', 'KACTL_OWNERID', 'KACTL_APP_VERSION', 'KACTL_APP_SECRET', 'KACTL_PUBLIC_KEY', 'KACTL_SELLER_KEY', 'KACTL_ADMIN_TOKEN']),
+        expect.arrayContaining(['KACTL_CONFIG_DIR', 'KACTL_DATA_DIR', 'KACTL_BASE_URL', 'KACTL_APP_NAME', 'KACTL_OWNERID', 'KACTL_APP_VERSION', 'KACTL_APP_SECRET', 'KACTL_PUBLIC_KEY', 'KACTL_SELLER_KEY', 'KACTL_ADMIN_TOKEN']),
       );
       expect(env.KACTL_OWNERID).toMatch(/^[A-Za-z0-9]{10}$/);
       expect(env.KACTL_PUBLIC_KEY).toMatch(/^[0-9a-f]{64}$/);

@@ -11,6 +11,9 @@
  * memory sandbox is not even listed in the registry (no one else can use it). A --data store is
  * registered as `sandbox start` registers it, so two sandboxes never serve one file.
  */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { Option, type Command } from 'commander';
 import type { Context } from '../../context.js';
 import { ExitCode, InterruptedError, KactlError } from '../../errors.js';
@@ -60,7 +63,9 @@ and \`kactl seller …\` work inside it with no profile (kactl help environment 
 kactl exits with the command's status: its exit code, 128 + N when signal N ended it, 127 when
 it cannot be found, 4 when the sandbox fails. Ctrl-C and SIGTERM sent to kactl are passed on to
 the command. When the command fails, the sandbox's last refused requests are printed on stderr
-with their reasons. Nothing is left running and no profile is saved.
+with their reasons. kactl run inside the command keeps its sessions in a folder of this run
+(KACTL_CONFIG_DIR), removed at the end: your profiles are not read or changed. Nothing is left
+running and no profile is saved.
 
 Examples:
   $ kactl sandbox exec -- npm test
@@ -88,7 +93,13 @@ export async function sandboxExecRun(ctx: Context, words: readonly string[], opt
     const { execEnvironment } = await import('./exec-env.js');
     const { runChild } = await import('./exec-child.js');
     const started = ctx.now();
-    const end = await runChild(command, args, execEnvironment(ctx.env, info, { rateLimited: options.rateLimit }), ctx.signal);
+    const configDir = privateFolder();
+    let end: Awaited<ReturnType<typeof runChild>>;
+    try {
+      end = await runChild(command, args, execEnvironment(ctx.env, info, { rateLimited: options.rateLimit, configDir, dataDir: ctx.dataDir }), ctx.signal);
+    } finally {
+      fs.rmSync(configDir, { recursive: true, force: true });
+    }
     status = end.status;
     if (end.notStarted !== undefined) ctx.output.error(end.notStarted);
     const report = await import('./exec-report.js');
@@ -106,6 +117,11 @@ export async function sandboxExecRun(ctx: Context, words: readonly string[], opt
     await served.stop();
   }
   ctx.exitCode = status;
+}
+
+/** The command's own kactl config folder (exec-env.ts says why), private to this user, removed after the command. */
+function privateFolder(): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), 'kactl-exec-'));
 }
 
 /** Starts the sandbox (registered when it serves a file); `stop` closes it and unregisters it. */
