@@ -8,7 +8,8 @@
  */
 import type { PageReply } from '../http/pages.js';
 
-const PAGE_HEADERS = {
+/** Headers every sandbox page carries (the dashboard's pages add their own policy with a nonce). */
+export const PAGE_HEADERS = {
   'cache-control': 'no-store',
   'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
   'x-frame-options': 'DENY',
@@ -32,6 +33,11 @@ export function html(strings: TemplateStringsArray, ...values: readonly (string 
     out += piece + (strings[i + 1] ?? '');
   });
   return new Html(out);
+}
+
+/** Pieces of a page made one by one (table rows, list items), as one. */
+export function joinHtml(pieces: readonly Html[], separator = ''): Html {
+  return new Html(pieces.map((piece) => piece.text).join(separator));
 }
 
 /**

@@ -47,6 +47,8 @@ export interface PageRoute {
   readonly path: string;
   /** A JSON body is accepted and handed over as `ctx.request.body` (a shop's webhook). */
   readonly acceptsJson?: boolean;
+  /** The page shows the request inspector's records (the dashboard's): its requests are not recorded. */
+  readonly readsRecords?: boolean;
   /** Params as the APIs read them: form body first, then query string. */
   readonly handle: (ctx: PageContext, params: Params) => PageReply | Promise<PageReply>;
 }
