@@ -38,7 +38,8 @@ const STYLE = `
   .note { color: GrayText; font-size: 0.9rem; }
   .scroll { overflow-x: auto; }
   table { border-collapse: collapse; width: 100%; font-size: 0.92rem; }
-  th, td { text-align: left; vertical-align: top; padding: 0.3rem 0.5rem; border-bottom: 1px solid GrayText; overflow-wrap: anywhere; }
+  th, td { text-align: left; vertical-align: top; padding: 0.3rem 0.5rem; border-bottom: 1px solid GrayText; overflow-wrap: break-word; }
+  td ul { margin: 0; padding-left: 1.1rem; }
   td form { display: inline-flex; gap: 0.3rem; margin: 0 0.3rem 0.2rem 0; }
   code, pre { font-family: ui-monospace, monospace; font-size: 0.88rem; }
   pre { white-space: pre-wrap; overflow-wrap: anywhere; margin: 0; }
