@@ -151,7 +151,7 @@ describe.skipIf(CHROMIUM === undefined)('sandbox dashboard in headless Chromium 
       expect(await page.title()).toContain(view.label);
       const shown = await text(page);
       for (const value of EXPECTED[view.id] ?? []) expect(shown, `${view.label} shows ${value}`).toContain(value);
-      expect(await page.$eval('nav [aria-current="page"]', (el) => el.textContent)).toBe(view.label);
+      expect(await page.$eval('nav [aria-current="page"]', (el) => (el as unknown as { textContent: string | null }).textContent)).toBe(view.label);
       await nothingInjected();
     }, SLOW);
   }
@@ -172,7 +172,7 @@ describe.skipIf(CHROMIUM === undefined)('sandbox dashboard in headless Chromium 
       await Promise.all([page.waitForNavigation(), page.click('::-p-aria(Create licenses)')]);
       await shot('licenses-created');
       expect(page.url()).toBe(`${sb.baseUrl}/sandbox/ui/licenses`);
-      expect(await page.$eval('p[role="status"]', (el) => el.textContent)).toMatch(/^License Successfully Generated: /);
+      expect(await page.$eval('p[role="status"]', (el) => (el as unknown as { textContent: string | null }).textContent)).toMatch(/^License Successfully Generated: /);
       expect(await text(page)).toContain('made without javascript');
     } finally {
       await page.setJavaScriptEnabled(true);
@@ -180,7 +180,7 @@ describe.skipIf(CHROMIUM === undefined)('sandbox dashboard in headless Chromium 
   }, SLOW);
 
   it('unban, then HWID reset, from the users view', async () => {
-    const notice = (): Promise<string | null> => page.$eval('p[role="status"], p[role="alert"]', (el) => el.textContent);
+    const notice = (): Promise<string | null> => page.$eval('p[role="status"], p[role="alert"]', (el) => (el as unknown as { textContent: string | null }).textContent);
     await page.goto(`${sb.baseUrl}/sandbox/ui/users?q=${encodeURIComponent(' b banned')}`);
     await Promise.all([page.waitForNavigation(), page.click('::-p-aria(Unban)')]);
     expect(await notice()).toBe('Successfully unbanned user!');

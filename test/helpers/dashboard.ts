@@ -15,7 +15,7 @@ export interface DashboardSignIn {
 export async function signInLink(sb: TestSandbox): Promise<{ url: string; expiresIn: number }> {
   const res = await sb.request('/sandbox/ui-code', { method: 'POST', headers: { authorization: `Bearer ${sb.info.adminToken}` } });
   if (res.status !== 200) throw new Error(`ui-code answered ${res.status}: ${res.text}`);
-  return res.json as unknown as { url: string; expiresIn: number };
+  return res.json as { url: string; expiresIn: number };
 }
 
 /** Spends a link without following the redirect. */

@@ -9,6 +9,9 @@
  *                                       refused (403); redirects (303) back to the view with a notice
  *   GET  /sandbox/ui/requests/live      the request inspector's live records (server-sent events)
  *
+ * The views' GETs are not recorded by the request inspector (the tester's own visits would
+ * crowd out the program's requests); the sign-in, sign-out and every form post are.
+ *
  * Without the cookie every page answers 401 with a page saying how to sign in (never a redirect
  * that could carry a code). Sign-ins and codes run on real time (`deps.clock`), not the sandbox
  * clock the tester moves.
@@ -114,11 +117,10 @@ export function dashboardPages(deps: DashboardDeps): PageRoute[] {
   const routes: PageRoute[] = [
     { method: 'GET', path: `${UI_BASE}/login`, handle: (page, params) => login(deps, page, params) },
     { method: 'POST', path: `${UI_BASE}/logout`, handle: (page, params) => logout(deps, page, params) },
-    { method: 'GET', path: LIVE_PATH, readsRecords: true, handle: (page, params) => withSignIn(deps, page, params, (ctx) => live(deps, ctx)) },
+    { method: 'GET', path: LIVE_PATH, unrecorded: true, handle: (page, params) => withSignIn(deps, page, params, (ctx) => live(deps, ctx)) },
   ];
   for (const view of DASHBOARD_VIEWS) {
-    const readsRecords = view.readsRecords === true ? { readsRecords: true } : {};
-    routes.push({ method: 'GET', path: viewPath(view.id), ...readsRecords, handle: (page, params) => withSignIn(deps, page, params, (ctx) => showView(nav, view, ctx)) });
+    routes.push({ method: 'GET', path: viewPath(view.id), unrecorded: true, handle: (page, params) => withSignIn(deps, page, params, (ctx) => showView(nav, view, ctx)) });
     for (const action of view.actions ?? []) {
       routes.push({ method: 'POST', path: `${viewPath(view.id)}/${action.name}`, handle: (page, params) => withSignIn(deps, page, params, (ctx) => runAction(view, action, ctx)) });
     }

@@ -53,6 +53,4 @@ export interface DashboardView {
   readonly label: string;
   readonly show: (ctx: ViewContext) => ViewBody;
   readonly actions?: readonly ViewAction[];
-  /** The view shows the request inspector's records: its own requests are not recorded. */
-  readonly readsRecords?: boolean;
 }

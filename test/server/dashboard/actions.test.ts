@@ -77,4 +77,17 @@ describe('dashboard seller actions', () => {
     expect(await act('/sandbox/ui/clock/reset', {})).toBe('status: The sandbox clock is back on real time.');
     expect((await sb.clock()).offset).toBe(0);
   });
+
+  it('the inspector records the forms posted and the sign-in, not the tester\'s page visits', async () => {
+    const { requests } = await sb.requests({ api: 'page', limit: '1000' });
+    const seen = new Set(requests.map((record) => `${record.method} ${record.type}`));
+    expect(seen).toContain('POST /sandbox/ui/licenses/create');
+    expect(seen).toContain('POST /sandbox/ui/users/ban');
+    expect(seen).toContain('GET /sandbox/ui/login');
+    expect([...seen].filter((entry) => entry.startsWith('GET ') && entry !== 'GET /sandbox/ui/login')).toEqual([]);
+    // The form token is a secret: masked in the record.
+    const create = requests.find((record) => record.type === '/sandbox/ui/licenses/create');
+    expect(create?.params['form_token']).not.toBe(me.formToken);
+    expect(JSON.stringify(requests)).not.toContain(me.formToken);
+  });
 });

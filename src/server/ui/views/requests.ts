@@ -3,7 +3,7 @@
  * each with its reason. With JavaScript on, new records appear as the sandbox serves them: the
  * page follows `GET /sandbox/ui/requests/live` (server-sent events, the same follower as the
  * admin route `GET /sandbox/requests?follow=1`, behind the dashboard's cookie) and adds rows
- * made with `textContent`, never as HTML. Neither this page nor its live stream is recorded.
+ * made with `textContent`, never as HTML.
  */
 import { filterOf, type RecordFilter } from '../../inspector/filter.js';
 import { RECORD_APIS, type RequestRecord } from '../../inspector/records.js';
@@ -78,4 +78,4 @@ const LIVE_SCRIPT = `
 })();
 `;
 
-export const requestsView: DashboardView = { id: 'requests', label: 'Requests', show, readsRecords: true };
+export const requestsView: DashboardView = { id: 'requests', label: 'Requests', show };
