@@ -44,6 +44,12 @@ describe('dashboard sign-in', () => {
     expect(again.status).toBe(401);
     expect(again.headers.get('set-cookie')).toBeNull();
     expect(await again.text()).toContain('already used or has expired');
+    // The inspector keeps the sign-in's record with the code masked.
+    const code = new URL(url).searchParams.get('code')!;
+    const { requests } = await sb.requests({ type: '/sandbox/ui/login' });
+    expect(requests).toHaveLength(2);
+    expect(JSON.stringify(requests)).not.toContain(code);
+    expect(JSON.stringify(await sb.requests({ type: 'uiCode' }))).not.toContain(code);
   });
 
   it('a code expires after two minutes of real time; moving the sandbox clock does not expire it', async () => {
