@@ -81,16 +81,21 @@ export interface PageOptions {
   readonly status?: number;
 }
 
-export function renderPage(options: PageOptions): PageReply {
-  const page = html`<!doctype html>
+/** A page's doctype and head, up to `<body>`: never indexed, laid out for small screens; `style` is its style element. */
+export function documentHead(title: string, style: Html): Html {
+  return html`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
-<title>${options.title} · kactl sandbox</title>
-<style>${new Html(STYLE)}</style>
-</head>
+<title>${title}</title>
+${style}
+</head>`;
+}
+
+export function renderPage(options: PageOptions): PageReply {
+  const page = html`${documentHead(`${options.title} · kactl sandbox`, html`<style>${new Html(STYLE)}</style>`)}
 <body>
 <main>
 <h1>${options.title}</h1>

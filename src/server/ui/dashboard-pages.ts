@@ -98,12 +98,13 @@ function logout(deps: DashboardDeps, page: PageContext, params: Params): PageRep
 }
 
 /** The live records, as the admin route's follower sends them. */
-function live(deps: DashboardDeps, ctx: ViewContext): PageReply {
+function live(ctx: ViewContext): PageReply {
+  const { recorder } = ctx.deps;
   const { filter } = requestFilter(ctx.params);
   const after = /^\d{1,15}$/.test(ctx.params.raw('after') ?? '') ? Number(ctx.params.raw('after')) : undefined;
-  const backlog = after === undefined ? [] : deps.recorder.list(filter, { limit: 500, after });
-  const follower = deps.recorder.follow(filter, backlog);
-  if (!deps.recorder.recording) follower.end('the request inspector is off (sandbox start --log-limit 0)');
+  const backlog = after === undefined ? [] : recorder.list(filter, { limit: 500, after });
+  const follower = recorder.follow(filter, backlog);
+  if (!recorder.recording) follower.end('the request inspector is off (sandbox start --log-limit 0)');
   return {
     contentType: 'text/event-stream; charset=utf-8',
     body: '',
@@ -117,7 +118,7 @@ export function dashboardPages(deps: DashboardDeps): PageRoute[] {
   const routes: PageRoute[] = [
     { method: 'GET', path: `${UI_BASE}/login`, handle: (page, params) => login(deps, page, params) },
     { method: 'POST', path: `${UI_BASE}/logout`, handle: (page, params) => logout(deps, page, params) },
-    { method: 'GET', path: LIVE_PATH, unrecorded: true, handle: (page, params) => withSignIn(deps, page, params, (ctx) => live(deps, ctx)) },
+    { method: 'GET', path: LIVE_PATH, unrecorded: true, handle: (page, params) => withSignIn(deps, page, params, (ctx) => live(ctx)) },
   ];
   for (const view of DASHBOARD_VIEWS) {
     routes.push({ method: 'GET', path: viewPath(view.id), unrecorded: true, handle: (page, params) => withSignIn(deps, page, params, (ctx) => showView(nav, view, ctx)) });

@@ -9,7 +9,7 @@
  * sandbox itself (the live request inspector).
  */
 import { randomBytes } from 'node:crypto';
-import { html, Html, joinHtml, PAGE_HEADERS } from '../client/page-layout.js';
+import { documentHead, html, Html, joinHtml, PAGE_HEADERS } from '../client/page-layout.js';
 import type { PageReply } from '../http/pages.js';
 import type { Notice, UiSession } from './ui-sessions.js';
 import { UI_BASE } from './ui-sessions.js';
@@ -78,15 +78,7 @@ export function renderDashboard(page: DashboardPage): PageReply {
     const current = entry.id === page.current.id ? html` aria-current="page"` : html``;
     return html`<li><a href="${viewPath(entry.id)}"${current}>${entry.label}</a></li>`;
   });
-  const text = html`<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<title>${page.current.label} · ${page.appName} · kactl sandbox</title>
-<style nonce="${nonce}">${new Html(STYLE)}</style>
-</head>
+  const text = html`${documentHead(`${page.current.label} · ${page.appName} · kactl sandbox`, html`<style nonce="${nonce}">${new Html(STYLE)}</style>`)}
 <body>
 <header>
 <span class="brand">kactl sandbox · ${page.appName}</span>
