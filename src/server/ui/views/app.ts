@@ -43,7 +43,7 @@ function show(ctx: ViewContext): { body: Html } {
   ];
   const clock = offset === 0 ? 'real time' : `${shownDuration(Math.abs(offset))} ${offset > 0 ? 'ahead of' : 'behind'} real time`;
   return {
-    body: html`<p class="note">The sandbox at <code>${page.baseUrl}</code>; its clock is ${clock} (now ${formatUtc(page.now)}). The app secret and seller key are not shown here: <code>kactl sandbox status --json</code> prints them.</p>
+    body: html`<p class="note">The sandbox at <code>${page.baseUrl}</code>; its clock is ${clock} (now ${formatUtc(page.now)}). The app secret and seller key are not shown here: they are in the ready line of <code>kactl sandbox start --json</code> and in the profile it saved.</p>
 <h2>Settings</h2><dl>${joinHtml(settings)}</dl>
 <h2>Counts</h2><dl>${joinHtml(numbers)}</dl>`,
   };
