@@ -9,12 +9,15 @@ import { registerSandboxStop } from './stop.js';
 import { registerSandboxCa } from './ca.js';
 import { registerSandboxConnect } from './connect.js';
 import { registerSandboxLogs } from './logs.js';
+import { registerSandboxExec } from './exec.js';
 import { registerSandboxUi } from './ui.js';
 
 export function registerSandboxCommands(program: Command, ctx: Context): void {
   const group = program
     .command('sandbox')
     .description('run a local compatible server (client API 1.3/1.2 and seller API) for offline tests')
+    // `sandbox exec` passes everything after its command on to it (the program sets this too).
+    .enablePositionalOptions()
     .addHelpText(
       'after',
       `
@@ -29,5 +32,6 @@ email it would send (magic links, one-time codes, password resets) in an outbox.
   registerSandboxCa(group, ctx);
   registerSandboxConnect(group, ctx);
   registerSandboxLogs(group, ctx);
+  registerSandboxExec(group, ctx);
   registerSandboxUi(group, ctx);
 }
