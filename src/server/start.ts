@@ -12,6 +12,7 @@ import { panelPages } from './panel/panel-pages.js';
 import { resellerPages } from './reseller/shop-hook.js';
 import type { HandlerTable } from './dispatch/types.js';
 import { createSandboxServer } from './http/server.js';
+import { dashboardPages } from './ui/dashboard-pages.js';
 import { DEFAULT_LOG_LIMIT, RequestRecorder } from './inspector/recorder.js';
 import type { PageRoute } from './http/pages.js';
 import { sellerHandlers } from './seller/index.js';
@@ -144,18 +145,22 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     const app = seedStore(store, { appName: options.appName, ownerid: options.ownerid, sellerKey: options.sellerKey }, Math.floor(clock() / 1000));
     const identity = loadOrCreateIdentity(store);
     const recorder = new RequestRecorder(store, { limit: logLimit, log, ...options.inspectorTiming });
+    const sellers = { ...sellerHandlers, ...options.handlers?.seller };
+    const runtime = { failureStatus: options.failureStatus ?? 200, rateLimit: options.rateLimit ?? true, trustProxy: options.trustProxy ?? false } as const;
+    const panelUrl = (): string => options.panelUrl ?? baseUrl;
+    const dashboard = dashboardPages({ clock, log, options: runtime, baseUrl: () => baseUrl, panelUrl, sellerHandlers: sellers, recorder, secure: tls !== undefined });
     const sandbox = createSandboxServer({
       store,
       identity,
       clientHandlers: { ...clientHandlers, ...options.handlers?.client },
-      sellerHandlers: { ...sellerHandlers, ...options.handlers?.seller },
-      pages: [...(options.handlers?.pages ?? []), ...clientPages, ...resellerPages, ...panelPages, ...homePages],
-      options: { failureStatus: options.failureStatus ?? 200, rateLimit: options.rateLimit ?? true, trustProxy: options.trustProxy ?? false },
+      sellerHandlers: sellers,
+      pages: [...(options.handlers?.pages ?? []), ...clientPages, ...resellerPages, ...panelPages, ...homePages, ...dashboard],
+      options: runtime,
       clock,
       log,
       baseUrl: () => baseUrl,
       cors: options.cors ?? isLoopbackHost(host),
-      panelUrl: () => options.panelUrl ?? baseUrl,
+      panelUrl,
       recorder,
       ...(tls ? { tls: { cert: tls.certPem, key: tls.keyPem } } : {}),
     });

@@ -47,7 +47,13 @@ describe('GET / in a browser', () => {
     expect(res.text).toContain('<code>kactl sandbox outbox</code>');
     expect(res.text).toContain('admin token');
     expect(res.text).not.toContain('href="/sandbox/outbox"');
-    expect(res.text).not.toContain('/sandbox/ui');
+  });
+
+  it('links the dashboard, with the command that signs a browser in', async () => {
+    const sb = await startTestSandbox();
+    const res = await asBrowser(sb);
+    expect(res.text).toContain('<a href="/sandbox/ui">Dashboard</a>');
+    expect(res.text).toContain('Sign in with <code>kactl sandbox ui</code>.');
   });
 
   it('shows no secret: seller key, app secret, admin token', async () => {
@@ -109,6 +115,12 @@ describe('the places the page lists', () => {
     const sb = await startTestSandbox();
     for (const place of SANDBOX_PLACES) {
       const res = await sb.request(place.path, { headers: { accept: BROWSER_ACCEPT, authorization: `Bearer ${sb.info.adminToken}` } });
+      // A page behind a sign-in is served, and says how to sign in (its own tests sign in).
+      if (place.signIn !== undefined) {
+        expect(res.status, `${place.path}: ${res.text}`).toBe(401);
+        expect(res.text).toContain(place.signIn.command);
+        continue;
+      }
       expect(res.status, `${place.path}: ${res.text}`).toBe(200);
       // Without the token an admin route refuses, which is why the page names the command instead.
       if (place.admin !== undefined) expect((await sb.request(place.path)).status).toBe(401);

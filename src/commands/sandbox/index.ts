@@ -10,6 +10,7 @@ import { registerSandboxCa } from './ca.js';
 import { registerSandboxConnect } from './connect.js';
 import { registerSandboxLogs } from './logs.js';
 import { registerSandboxExec } from './exec.js';
+import { registerSandboxUi } from './ui.js';
 
 export function registerSandboxCommands(program: Command, ctx: Context): void {
   const group = program
@@ -32,4 +33,5 @@ email it would send (magic links, one-time codes, password resets) in an outbox.
   registerSandboxConnect(group, ctx);
   registerSandboxLogs(group, ctx);
   registerSandboxExec(group, ctx);
+  registerSandboxUi(group, ctx);
 }

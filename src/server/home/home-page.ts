@@ -30,9 +30,17 @@ export interface SandboxPlace {
   readonly about: string;
   /** An admin route (Bearer admin token): shown with the kactl command that reads it, not linked. */
   readonly admin?: { readonly command: string };
+  /** A page behind a sign-in: linked, with the kactl command that signs a browser in. */
+  readonly signIn?: { readonly command: string };
 }
 
 export const SANDBOX_PLACES: readonly SandboxPlace[] = [
+  {
+    path: '/sandbox/ui',
+    title: 'Dashboard',
+    about: 'the app, its licenses, users, sessions, variables, chat, files, outbox, requests and clock, in a browser.',
+    signIn: { command: 'kactl sandbox ui' },
+  },
   {
     path: '/sandbox/outbox',
     title: 'Outbox',
@@ -87,6 +95,7 @@ ${more}`;
 }
 
 function placeItem(place: SandboxPlace): Html {
+  if (place.signIn !== undefined) return html`<li><a href="${place.path}">${place.title}</a>: ${place.about} Sign in with <code>${place.signIn.command}</code>.</li>`;
   if (place.admin === undefined) return html`<li><a href="${place.path}">${place.title}</a>: ${place.about}</li>`;
   return html`<li>${place.title}, <code>${place.path}</code>: ${place.about} Read it with <code>${place.admin.command}</code>.</li>`;
 }

@@ -28,7 +28,15 @@ export function answerRequest(deps: AnswerStageDeps, exchange: Exchange, answer:
   const elapsed = deps.clock() - exchange.started;
   deps.log(requestLogLine(req.method, exchange.path, answer.type, answer.response.status, elapsed));
   // Reading the records is not itself recorded: a follower would fill the log with its own reads.
-  if (deps.recorder?.recording === true && exchange.route?.kind !== 'requests') {
+  if (deps.recorder?.recording === true && !unrecorded(exchange)) {
     deps.recorder.record(recordSource(exchange, answer, elapsed, deps.trustProxy));
   }
+}
+
+/** The admin route of the records, or a page marked unrecorded (the dashboard's views). */
+function unrecorded(exchange: Exchange): boolean {
+  const { route } = exchange;
+  if (route?.kind === 'requests') return true;
+  const method = exchange.req.method ?? 'GET';
+  return route?.kind === 'page' && route.pages.some((matched) => matched.page.method === method && matched.page.unrecorded === true);
 }

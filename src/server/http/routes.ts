@@ -8,6 +8,7 @@ export type Route =
   | { readonly kind: 'outbox' }
   | { readonly kind: 'clock' }
   | { readonly kind: 'requests' }
+  | { readonly kind: 'uiCode' }
   | { readonly kind: 'page'; readonly pages: readonly MatchedPage[] };
 
 const FIXED: Readonly<Record<string, Route>> = {
@@ -17,6 +18,7 @@ const FIXED: Readonly<Record<string, Route>> = {
   '/sandbox/outbox': { kind: 'outbox' },
   '/sandbox/clock': { kind: 'clock' },
   '/sandbox/requests': { kind: 'requests' },
+  '/sandbox/ui-code': { kind: 'uiCode' },
 };
 
 export function matchRoute(path: string, pages: readonly PageRoute[]): Route | undefined {
@@ -36,6 +38,8 @@ export function allowedMethods(route: Route): string[] {
     case 'outbox':
     case 'requests':
       return ['GET'];
+    case 'uiCode':
+      return ['POST'];
     case 'page':
       return [...new Set(route.pages.map((matched) => matched.page.method))];
   }

@@ -17,6 +17,7 @@ import type { RequestSignals } from './request-signals.js';
 import type { RequestInput } from './request-input.js';
 import type { Route } from './routes.js';
 import { serveSeller, type SellerEndpointDeps } from './seller-endpoint.js';
+import { serveUiCode, type UiCodeDeps } from './ui-code-endpoint.js';
 
 export interface ServeStageDeps {
   readonly client: ClientEndpointDeps;
@@ -25,6 +26,7 @@ export interface ServeStageDeps {
   readonly outbox: OutboxDeps;
   readonly clock: ClockDeps;
   readonly requests: RequestsDeps;
+  readonly uiCode: UiCodeDeps;
   /** Take the client IP from X-Forwarded-For. */
   readonly trustProxy: boolean;
   readonly signals: RequestSignals;
@@ -51,6 +53,8 @@ export function serveRoute(deps: ServeStageDeps, route: Route, exchange: Exchang
       return adminAnswer(serveClock(deps.clock, req, input));
     case 'requests':
       return adminAnswer(serveRequests(deps.requests, req, input.params));
+    case 'uiCode':
+      return adminAnswer(serveUiCode(deps.uiCode, req));
     case 'page':
       return servePage(deps.page, route.pages, req.method ?? 'GET', input.params, basics);
   }

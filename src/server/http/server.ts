@@ -100,6 +100,7 @@ function requestPathDeps(deps: ServerDeps, signals: RequestSignals, closing: () 
       outbox: { store, adminToken },
       clock: { store, adminToken, clock },
       requests: { recorder: deps.recorder, adminToken },
+      uiCode: { store, adminToken, clock, baseUrl: deps.baseUrl },
       trustProxy: options.trustProxy,
       signals,
     },
