@@ -9,7 +9,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { KeyObject } from 'node:crypto';
-import { ApiFailure, AuthError, SignatureError } from '../errors.js';
+import { ApiFailure, AuthError, SignatureError } from './errors.js';
 import { BadResponseError } from './api-errors.js';
 import { checkAnswerShape, isFailureBody, messageOf, readJsonAnswer } from './answer.js';
 import type { Answer } from './answer.js';
@@ -56,6 +56,8 @@ export interface ClientApiOptions extends CallerOptions {
   signatureWindowSec?: number;
   /** False with `--no-verify`: signatures are not checked (a warning says so). Default true. */
   verify?: boolean;
+  /** The warning given once when `verify` is false (the CLI names its flag). */
+  noVerifyWarning?: string;
   session: SessionStore;
 }
 
@@ -155,7 +157,7 @@ export class ClientApi {
     if (type === 'init') return this.openSession(params, options);
     const session = this.options.session.load();
     if (session === undefined) {
-      throw new AuthError('There is no client session; run `kactl client init` first.');
+      throw new AuthError('There is no client session; call init() first.', { reason: 'no-session' });
     }
     const api = options.api ?? apiVersionFor(type, this.options.api);
     return this.exchange(type, params, { ...options, api }, { session });
@@ -226,7 +228,6 @@ export class ClientApi {
         throw new BadResponseError(
           `No application named "${this.options.appName}" with owner id ${this.options.ownerid} exists on ${new URL(res.url).host} (it answered KeyAuth_Invalid to the ${api} API).`,
           { kind: 'keyauth-invalid', status: error.status, excerpt: error.excerpt },
-          { hints: ['Check the profile\'s appName and ownerid (10 characters), and that the base URL is the right server.'] },
         );
       }
       throw error;
@@ -240,7 +241,7 @@ export class ClientApi {
   private warnIfNotVerifying(): void {
     if (this.verifyOn || this.warnedNoVerify) return;
     this.warnedNoVerify = true;
-    this.options.warn('Not checking the server\'s answer signatures (--no-verify).');
+    this.options.warn(this.options.noVerifyWarning ?? 'Not checking the server\'s answer signatures (verify: false).');
   }
 
   /** Ed25519 for 1.3 when there is a public key; HMAC for 1.2 when there is a secret. */
@@ -259,7 +260,7 @@ export class ClientApi {
       // Signed answers echo the app's ownerid (docs/protocol/client-api.md §2.3): a signed answer for another
       // app must not be taken for ours.
       if (typeof body.ownerid === 'string' && body.ownerid !== this.options.ownerid) {
-        throw new SignatureError(`The signed answer is for another application (ownerid ${body.ownerid}, expected ${this.options.ownerid}).`);
+        throw new SignatureError(`The signed answer is for another application (ownerid ${body.ownerid}, expected ${this.options.ownerid}).`, { reason: 'other-app', scheme: 'ed25519' });
       }
       return;
     }
@@ -287,10 +288,10 @@ export class ClientApi {
     const message = messageOf(body) ?? 'The server refused the request without a message.';
     if (SESSION_GONE.some((pattern) => pattern.test(message))) {
       this.options.session.save(undefined);
-      throw new AuthError(message, { body, hints: ['The session has ended; run `kactl client init` to start a new one.'] });
+      throw new AuthError(message, { body, reason: 'session-ended' });
     }
     if (SESSION_UNVALIDATED.test(message)) {
-      throw new AuthError(message, { body, hints: ['Log in first: `kactl client login`, `kactl client license` or `kactl client register`.'] });
+      throw new AuthError(message, { body, reason: 'session-unvalidated' });
     }
     if (acceptFailure) return;
     if (type === 'init' && message === 'invalidver') {

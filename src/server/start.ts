@@ -18,6 +18,7 @@ import { SandboxConfigError, seedStore } from './store/seed.js';
 import { openStore, type Store } from './store/store.js';
 
 export { SandboxConfigError };
+export type { OptionSpelling, SandboxOptionName } from './store/seed.js';
 
 /** How often expired customer panel sign-ins are dropped. */
 const PANEL_SWEEP_MS = 60_000;
@@ -97,11 +98,11 @@ export interface RunningSandbox {
 export async function startSandbox(options: SandboxOptions): Promise<RunningSandbox> {
   const host = options.host ?? '127.0.0.1';
   const port = options.port ?? 0;
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new SandboxConfigError('--port must be an integer from 0 to 65535.');
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new SandboxConfigError((name) => `${name('port')} must be an integer from 0 to 65535.`, 'port');
   if (options.failureStatus !== undefined && options.failureStatus !== 200 && options.failureStatus !== 400) {
-    throw new SandboxConfigError('--failure-status must be 200 or 400.');
+    throw new SandboxConfigError((name) => `${name('failureStatus')} must be 200 or 400.`, 'failureStatus');
   }
-  if (typeof options.data !== 'string' || options.data.trim() === '') throw new SandboxConfigError('--data must be a file path or :memory:.');
+  if (typeof options.data !== 'string' || options.data.trim() === '') throw new SandboxConfigError((name) => `${name('data')} must be a file path or :memory:.`, 'data');
   const clock = options.now ?? Date.now;
   const log = options.log ?? (() => undefined);
   // Before the store opens: a bad host name or a damaged authority leaves nothing to close.
@@ -193,14 +194,14 @@ async function serverCertificate(tls: NonNullable<SandboxOptions['tls']>, host: 
   try {
     hostname = checkTlsHostname(tls.hostname ?? DEFAULT_TLS_HOSTNAME);
   } catch (error) {
-    throw new SandboxConfigError((error as Error).message);
+    throw new SandboxConfigError((error as Error).message, 'tls');
   }
   try {
     const authority = await loadOrCreateAuthority(tls.dataDir, now);
     const certificate = await issueServerCertificate(authority, certificateNames(hostname, host), now);
     return { certPem: certificate.certPem, keyPem: certificate.keyPem, caFile: authority.certFile, hostname };
   } catch (error) {
-    if (error instanceof AuthorityError) throw new SandboxConfigError(error.message);
+    if (error instanceof AuthorityError) throw new SandboxConfigError(error.message, 'tls');
     throw error;
   }
 }

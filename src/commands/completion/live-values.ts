@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Context } from '../../context.js';
 import type { SellerOp } from '../../api/seller-catalog/index.js';
-import { responseOptions } from '../seller/call-options.js';
+import { responseOptions } from '../../api/seller-call-options.js';
 
 /** How long a fetched list is reused. */
 export const CACHE_SECONDS = 60;

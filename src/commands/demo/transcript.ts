@@ -5,8 +5,7 @@
 import { Chalk } from 'chalk';
 import type { Context } from '../../context.js';
 import type { EnvRecord } from '../../env.js';
-import { ExitCode, KactlError } from '../../errors.js';
-import type { ExitCodeValue } from '../../errors.js';
+import { errorCodeForExit, KactlError } from '../../errors.js';
 import { runInProcess } from './in-process.js';
 import type { InProcessResult } from './in-process.js';
 
@@ -17,7 +16,6 @@ export interface StepOptions {
   redirect?: string;
 }
 
-const KNOWN_CODES = new Set<number>(Object.values(ExitCode));
 
 function quote(arg: string): string {
   return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
@@ -57,8 +55,7 @@ export class Transcript {
     });
     this.ctx.io.out(result.combined);
     if (result.code !== 0) {
-      const code = (KNOWN_CODES.has(result.code) ? result.code : ExitCode.failure) as ExitCodeValue;
-      throw new KactlError(`The demo stopped: \`${shown}\` exited ${result.code}.`, code);
+      throw new KactlError(`The demo stopped: \`${shown}\` exited ${result.code}.`, errorCodeForExit(result.code));
     }
     return result;
   }

@@ -103,7 +103,7 @@ async function collectChecks(ctx: Context): Promise<CheckResult[]> {
       await api.call('fetchallsubs', {}, { effect: 'read', list: { key: 'subs', emptyMessage: 'No subscriptions found' } });
       results.push(pass('seller key', 'accepted'));
     } catch (error) {
-      results.push(fail('seller key', error instanceof KactlError && error.exitCode === 3 ? `refused: ${error.message}` : messageOf(error)));
+      results.push(fail('seller key', error instanceof KactlError && error.code === 'AUTH' ? `refused: ${error.message}` : messageOf(error)));
     }
   }
 

@@ -8,7 +8,7 @@ import type { Context } from '../../context.js';
 import { ApiFailure, AuthError } from '../../errors.js';
 import { findSellerOp } from '../../api/seller-catalog/index.js';
 import { parseKeyValues, rejectReserved } from '../raw-params.js';
-import { responseOptions } from './call-options.js';
+import { responseOptions } from '../../api/seller-call-options.js';
 
 export function registerSellerCall(program: Command, ctx: Context): void {
   const group = program.command('seller').description('raw seller API access (every operation also has a command of its own)');

@@ -23,15 +23,15 @@ import { findSellerOp } from '../../api/seller-catalog/index.js';
 import type { SellerOp } from '../../api/seller-catalog/index.js';
 import type { SellerApi } from '../../api/seller-api.js';
 import { TransportError } from '../../api/api-errors.js';
-import { ApiFailure, ExitCode, InterruptedError, KactlError, NetworkError, PartialFailure, UsageError } from '../../errors.js';
+import { ApiFailure, InterruptedError, KactlError, NetworkError, PartialFailure, UsageError } from '../../errors.js';
 import { isQuotaMessage } from '../../api/retry.js';
 import { createProgress } from '../../io/progress.js';
 import type { Progress } from '../../io/progress.js';
-import { keysMadeUnseen, serverKeys } from './key-readback.js';
+import { keysMadeUnseen, serverKeys } from '../../api/key-readback.js';
 import { rescueKeys } from './key-rescue.js';
 import { openSink, type KeySink } from './key-sink.js';
 import { printDryRun } from './dry-run.js';
-import { responseOptions } from './call-options.js';
+import { responseOptions } from '../../api/seller-call-options.js';
 
 /** The server's cap per `add` call (docs/protocol/seller-api.md §1.5). */
 export const KEYS_PER_CALL = 100;
@@ -194,7 +194,7 @@ const NOT_SENT: ReadonlySet<string> = new Set(['refused', 'dns', 'connect-timeou
 /** True when a call may have done its work though its answer never arrived whole. */
 function answerLost(error: unknown): boolean {
   if (error instanceof TransportError) return !NOT_SENT.has(error.kind);
-  return !(error instanceof KactlError) || error.exitCode === ExitCode.network;
+  return !(error instanceof KactlError) || error.code === 'NETWORK' || error.code === 'BAD_ANSWER';
 }
 
 /** The calls, one after the other, each one's keys delivered as they come. */
