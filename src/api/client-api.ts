@@ -21,20 +21,12 @@ import type { CallerOptions } from './caller-options.js';
 import type { Effect } from './seller-catalog/types.js';
 import { joinSignals } from './signals.js';
 import type { TransportResponse } from './transport.js';
-import type { StoredSession } from '../config/types.js';
+import type { SessionStore, StoredSession } from './session.js';
 import { DEFAULT_SIGNATURE_WINDOW_SEC, ed25519PublicKey, hmacKeyFor, verifyEd25519, verifyHmac } from './verify.js';
 
 export type { ClientApiVersion } from './client-ops.js';
 
-/** The client session kept between commands; the config owns its shape because the profile persists it. */
-export type { StoredSession } from '../config/types.js';
-
-/** Where the session is kept (the profile, in the CLI; a variable, in tests). */
-export interface SessionStore {
-  load(): StoredSession | undefined;
-  /** `undefined` clears it. */
-  save(session: StoredSession | undefined): void;
-}
+export type { SessionStore, StoredSession } from './session.js';
 
 export interface ClientApiOptions extends CallerOptions {
   /** Server root, e.g. `https://keyauth.win` or `http://127.0.0.1:4000`. */
