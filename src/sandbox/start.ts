@@ -1,0 +1,255 @@
+/**
+ * `kactl/sandbox`: the sandbox as a library, for test suites and programs. `startSandbox()`
+ * runs the real server (src/server/start.ts) in this process on 127.0.0.1, a free port and an
+ * in-memory store by default, seeds it, and hands back what a test needs: typed clients bound
+ * to it, its outbox and clock (through its admin routes, src/api/sandbox-admin.ts, as the CLI
+ * reaches them), snapshots, a reset to the seeded state, and a `close()` after which nothing of
+ * it keeps the process alive. Many can run in one process; none writes to the console unless a
+ * logger is given.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { UsageError } from '../api/errors.js';
+import { createClient, type ClientOptions, type KactlClient } from '../api/kactl-client.js';
+import { createSeller, type KactlSeller, type SellerOptions } from '../api/kactl-seller.js';
+import { logLine, type Logger } from '../api/logger.js';
+import { changeSandboxClock, getSandboxClock, listSandboxOutbox, type AdminTarget, type OutboxFilter, type OutboxMessage } from '../api/sandbox-admin.js';
+import { SellerApi } from '../api/seller-api.js';
+import { Transport } from '../api/transport.js';
+import { startSandbox as startServer, type RunningSandbox } from '../server/start.js';
+import { clockStepSeconds } from './duration.js';
+import { applySeed, readSeed, type SandboxState } from './seed.js';
+import { restoreSnapshot, takeSnapshot } from './snapshot.js';
+
+export interface StartSandboxOptions {
+  /** A state file (YAML or JSON) or a state object applied before the sandbox is handed back. */
+  readonly seed?: string | SandboxState;
+  /** Where a seed file's `${NAME}` values are read (e.g. `process.env`); default: none. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** The store: `:memory:` (the default) or a file path, kept across starts. */
+  readonly data?: string;
+  /** The interface to listen on. Default `127.0.0.1`. */
+  readonly host?: string;
+  /** The port; 0 (the default) picks a free one. */
+  readonly port?: number;
+  /**
+   * Serve HTTPS, with a certificate from a certificate authority kept in `dataDir` (made there
+   * on first use; default: a temporary folder removed at close). Clients from `client()` and
+   * `seller()` trust it; others need `caFile`.
+   */
+  readonly tls?: boolean | { readonly dataDir?: string; readonly hostname?: string };
+  /** HTTP status of `success:false` answers: 200 as the hosted service (default), or 400. */
+  readonly failureStatus?: 200 | 400;
+  /** Enforce the hosted rate limits (200 client calls a minute per app, 120 seller calls per key). Default false. */
+  readonly rateLimit?: boolean;
+  /** The sandbox's time source in ms since the epoch (default Date.now); its clients check signatures against it too. */
+  readonly clock?: () => number;
+  /** The server's lines (one a request) go to `info`; default: nothing is written anywhere. */
+  readonly logger?: Logger;
+  /** Fix the seeded application's name, owner id (10 letters or digits) or seller key (32). */
+  readonly appName?: string;
+  readonly ownerid?: string;
+  readonly sellerKey?: string;
+}
+
+/** Options of `client()`: any ClientOptions but the ones the sandbox sets. */
+export type SandboxClientOptions = Partial<Omit<ClientOptions, 'baseUrl' | 'appName' | 'ownerid'>>;
+
+/** Options of `seller()`: any SellerOptions but the ones the sandbox sets. */
+export type SandboxSellerOptions = Partial<Omit<SellerOptions, 'baseUrl' | 'sellerKey'>>;
+
+/** The mail the sandbox would have sent. */
+export interface SandboxOutbox {
+  /** Messages, oldest first: all, or those after an id, to an address, of a kind. */
+  list(filter?: OutboxFilter): Promise<OutboxMessage[]>;
+  /** The newest message that matches, if any. */
+  last(filter?: OutboxFilter): Promise<OutboxMessage | undefined>;
+}
+
+/** The sandbox's domain clock: sessions, subscriptions, links and codes expire by it. Signatures and TOTP codes stay on real time. */
+export interface SandboxClock {
+  /** The domain clock now. */
+  now(): Promise<Date>;
+  /** Seconds the domain clock runs ahead of real time (negative: behind). */
+  offset(): Promise<number>;
+  /** Moves it by seconds, or a text like `16m`, `31d`, `-1d`; resolves with the new time. */
+  advance(step: number | string): Promise<Date>;
+  /** Sets it to a moment. */
+  set(time: Date | number): Promise<Date>;
+  /** Back to real time. */
+  reset(): Promise<Date>;
+}
+
+/** A copy of a sandbox's whole store, to `restore()` into the same sandbox later. */
+export interface SandboxSnapshot {
+  /** The store as an SQLite database image (a valid database file). */
+  readonly bytes: Uint8Array;
+  /** When it was taken (real time). */
+  readonly takenAt: Date;
+  /** The sandbox it belongs to (its public key). */
+  readonly publicKey: string;
+}
+
+/** A running sandbox. Close it when done (or `await using`). */
+export interface Sandbox {
+  /** E.g. `http://127.0.0.1:38881`. */
+  readonly baseUrl: string;
+  /** The seeded application. */
+  readonly app: { readonly name: string; readonly ownerid: string; readonly secret: string; readonly version: string };
+  readonly sellerKey: string;
+  /** The Ed25519 public key (64 hex) that signs every 1.3 answer. */
+  readonly publicKey: string;
+  /** Opens the admin routes (`/sandbox/outbox`, `/sandbox/clock`). */
+  readonly adminToken: string;
+  /** HTTPS only: the certificate authority's PEM file. */
+  readonly caFile: string | undefined;
+  /** A typed client of the seeded app, with the public key and secret set: every answer's signature is checked. */
+  client(options?: SandboxClientOptions): KactlClient;
+  /** A typed seller client for the seeded app's key (unpaced unless the sandbox enforces rate limits). */
+  seller(options?: SandboxSellerOptions): KactlSeller;
+  readonly outbox: SandboxOutbox;
+  readonly clock: SandboxClock;
+  /** Moves the domain clock (as `clock.advance`). */
+  advance(step: number | string): Promise<Date>;
+  /** Back to the state right after the seed (or the start): data, clock, outbox. */
+  reset(): Promise<void>;
+  /** A copy of the store now. */
+  snapshot(): Promise<SandboxSnapshot>;
+  /** Puts a snapshot of this sandbox back. */
+  restore(snapshot: SandboxSnapshot): Promise<void>;
+  /** Stops the server, closes the store and every client made here. Safe to call twice. */
+  close(): Promise<void>;
+  [Symbol.asyncDispose](): Promise<void>;
+}
+
+/** Starts a sandbox; see StartSandboxOptions. */
+export async function startSandbox(options: StartSandboxOptions = {}): Promise<Sandbox> {
+  const tlsFolder = options.tls === undefined || options.tls === false ? undefined : tlsDataDir(options.tls);
+  let server: RunningSandbox;
+  try {
+    server = await startServer({
+      data: options.data ?? ':memory:',
+      host: options.host ?? '127.0.0.1',
+      port: options.port ?? 0,
+      rateLimit: options.rateLimit ?? false,
+      ...(options.failureStatus === undefined ? {} : { failureStatus: options.failureStatus }),
+      ...(options.clock === undefined ? {} : { now: options.clock }),
+      ...(options.appName === undefined ? {} : { appName: options.appName }),
+      ...(options.ownerid === undefined ? {} : { ownerid: options.ownerid }),
+      ...(options.sellerKey === undefined ? {} : { sellerKey: options.sellerKey }),
+      ...(options.logger === undefined ? {} : { log: logLine(options.logger, 'info') }),
+      ...(tlsFolder === undefined ? {} : { tls: { dataDir: tlsFolder.path, hostname: typeof options.tls === 'object' ? options.tls.hostname : undefined } }),
+    });
+  } catch (error) {
+    tlsFolder?.remove();
+    throw error;
+  }
+  const { info, store } = server;
+  const ca = info.caFile === undefined ? undefined : fs.readFileSync(info.caFile, 'utf8');
+  const admin: AdminTarget = { baseUrl: info.baseUrl, adminToken: info.adminToken, transport: new Transport(ca === undefined ? {} : { ca }) };
+  const opened = new Set<{ close(): Promise<void> }>();
+  let closing: Promise<void> | undefined;
+  const close = (): Promise<void> =>
+    (closing ??= (async () => {
+      await Promise.allSettled([...opened].map((client) => client.close()));
+      await admin.transport.close();
+      await server.close();
+      tlsFolder?.remove();
+    })());
+  const track = <T extends { close(): Promise<void> }>(client: T): T => {
+    if (closing !== undefined) throw new UsageError('This sandbox is closed.');
+    opened.add(client);
+    return client;
+  };
+
+  try {
+    if (options.seed !== undefined) {
+      const state = readSeed(options.seed, options.env ?? {});
+      const transport = new Transport(ca === undefined ? {} : { ca });
+      const api = new SellerApi({ baseUrl: info.baseUrl, sellerKey: info.sellerKey, ratePerMinute: 0, transport, warn: logLine(options.logger, 'warn') });
+      try {
+        await applySeed(api, state, typeof options.seed === 'string' ? options.seed : 'the seed object');
+      } finally {
+        await transport.close();
+      }
+    }
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  const seeded = takeSnapshot(store);
+
+  const clock: SandboxClock = {
+    now: async () => new Date((await getSandboxClock(admin)).now * 1000),
+    offset: async () => (await getSandboxClock(admin)).offset,
+    advance: async (step) => new Date((await changeSandboxClock(admin, { advance: clockStepSeconds(step) })).now * 1000),
+    set: async (time) => {
+      const target = Math.floor((typeof time === 'number' ? time : time.getTime()) / 1000);
+      const current = await getSandboxClock(admin);
+      const realNow = current.now - current.offset;
+      return new Date((await changeSandboxClock(admin, { offset: target - realNow })).now * 1000);
+    },
+    reset: async () => new Date((await changeSandboxClock(admin, { offset: 0 })).now * 1000),
+  };
+
+  return {
+    baseUrl: info.baseUrl,
+    app: info.app,
+    sellerKey: info.sellerKey,
+    publicKey: info.publicKey,
+    adminToken: info.adminToken,
+    caFile: info.caFile,
+    client: (clientOptions = {}) =>
+      track(
+        createClient({
+          baseUrl: info.baseUrl,
+          appName: info.app.name,
+          ownerid: info.app.ownerid,
+          appVersion: info.app.version,
+          publicKey: info.publicKey,
+          secret: info.app.secret,
+          ...(ca === undefined ? {} : { ca }),
+          ...(options.clock === undefined ? {} : { now: options.clock }),
+          ...(options.logger === undefined ? {} : { logger: options.logger }),
+          ...clientOptions,
+        }),
+      ),
+    seller: (sellerOptions = {}) =>
+      track(
+        createSeller({
+          baseUrl: info.baseUrl,
+          sellerKey: info.sellerKey,
+          // Pacing guards against the server's limit: none unless this sandbox enforces one.
+          ratePerMinute: options.rateLimit === true ? 120 : 0,
+          ...(ca === undefined ? {} : { ca }),
+          ...(options.logger === undefined ? {} : { logger: options.logger }),
+          ...sellerOptions,
+        }),
+      ),
+    outbox: {
+      list: (filter) => listSandboxOutbox(admin, filter),
+      last: async (filter) => (await listSandboxOutbox(admin, filter)).at(-1),
+    },
+    clock,
+    advance: (step) => clock.advance(step),
+    reset: async () => restoreSnapshot(store, seeded),
+    snapshot: async () => ({ bytes: takeSnapshot(store), takenAt: new Date(), publicKey: info.publicKey }),
+    restore: async (snapshot) => {
+      if (snapshot?.publicKey !== info.publicKey || !(snapshot.bytes instanceof Uint8Array)) {
+        throw new UsageError('That snapshot was not taken of this sandbox: a snapshot goes back only into the sandbox that took it.');
+      }
+      restoreSnapshot(store, snapshot.bytes);
+    },
+    close,
+    [Symbol.asyncDispose]: close,
+  };
+}
+
+/** The folder a TLS sandbox keeps its certificate authority in, and whether close removes it. */
+function tlsDataDir(tls: true | { readonly dataDir?: string }): { path: string; remove(): void } {
+  const given = tls === true ? undefined : tls.dataDir;
+  if (given !== undefined) return { path: given, remove: () => undefined };
+  const made = fs.mkdtempSync(path.join(os.tmpdir(), 'kactl-sandbox-tls-'));
+  return { path: made, remove: () => fs.rmSync(made, { recursive: true, force: true }) };
+}
