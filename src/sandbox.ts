@@ -17,6 +17,6 @@ export type { OutboxFilter, OutboxMessage } from './api/sandbox-admin.js';
 export type { KactlClient } from './api/kactl-client.js';
 export type { KactlSeller } from './api/kactl-seller.js';
 export type { Logger } from './api/logger.js';
-export { SandboxConfigError } from './server/store/seed.js';
-export type { OptionSpelling, SandboxOptionName } from './server/store/seed.js';
+export { SandboxConfigError } from './server/store/config-error.js';
+export type { OptionSpelling, SandboxOptionName } from './server/store/config-error.js';
 export { isKactlError, KactlError, SetupError, UsageError } from './api/errors.js';

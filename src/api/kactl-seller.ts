@@ -8,6 +8,7 @@
  * `kactl licenses create --amount N` (bulk-licenses.ts).
  */
 import { createLicenses, type CreatedLicenses, type CreateLicensesOptions, type LicenseRequest } from './bulk-licenses.js';
+import { UsageError } from './errors.js';
 import { logLine, type Logger } from './logger.js';
 import { DEFAULT_SELLER_CALLS_PER_MINUTE } from './pacer.js';
 import { SellerApi, type SellerParamValue } from './seller-api.js';
@@ -62,10 +63,10 @@ export interface KactlSeller {
 }
 
 /** A value as the wire wants it: `bool01` as 1/0, `booltext` as true/false. */
-function wireValue(spec: ParamSpec | undefined, value: unknown): SellerParamValue {
+function wireValue(name: string, spec: ParamSpec | undefined, value: unknown): SellerParamValue {
   if (typeof value === 'boolean' && spec?.type === 'bool01') return value ? '1' : '0';
   if (value === undefined || value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return value;
-  return String(value);
+  throw new UsageError(`The parameter ${name} must be a string, a number or a boolean.`);
 }
 
 /** A seller API client; see SellerOptions. */
@@ -95,7 +96,7 @@ export function createSeller(options: SellerOptions): KactlSeller {
     const wire: Record<string, SellerParamValue> = {};
     // Every parameter the server reads for the type, those its variants add included (`activeOnly`).
     const specs = wireParamsForType(type);
-    for (const [name, value] of Object.entries(params)) wire[name] = wireValue(specs.find((p) => p.wire === name), value);
+    for (const [name, value] of Object.entries(params)) wire[name] = wireValue(name, specs.find((p) => p.wire === name), value);
     return api.call(type, wire, { ...callOptions, ...(op ? { effect: op.effect === 'read' ? 'read' : 'write', ...responseOptions(op) } : {}) });
   };
 

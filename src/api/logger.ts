@@ -13,6 +13,6 @@ export interface Logger {
 
 /** A line sink for `level` of an optional logger: a no-op without one. */
 export function logLine(logger: Logger | undefined, level: 'info' | 'warn' | 'debug'): (message: string) => void {
-  const sink = logger?.[level];
-  return sink === undefined ? () => undefined : (message) => sink.call(logger, message);
+  if (logger?.[level] === undefined) return () => undefined;
+  return (message) => logger[level]?.(message);
 }

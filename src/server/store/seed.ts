@@ -12,7 +12,7 @@ import { createAccount } from '../domain/accounts.js';
 import { randomHex, randomString } from '../domain/random.js';
 import type { AppRow } from '../domain/rows.js';
 import type { Store } from './store.js';
-import { UsageError } from '../../api/errors.js';
+import { SandboxConfigError, type SandboxOptionName } from './config-error.js';
 
 export interface SeedOptions {
   /** Default `sandbox-app`. */
@@ -23,30 +23,12 @@ export interface SeedOptions {
   readonly sellerKey?: string | undefined;
 }
 
+export { SandboxConfigError };
+export type { OptionSpelling, SandboxOptionName } from './config-error.js';
+
 export const DEFAULT_APP_NAME = 'sandbox-app';
 /** The owner account of the seeded app; it names the customer panel link. */
 export const DEFAULT_OWNER = 'sandbox-owner';
-
-/** The options of a sandbox a SandboxConfigError can name, as `startSandbox` spells them. */
-export type SandboxOptionName = 'port' | 'failureStatus' | 'data' | 'appName' | 'ownerid' | 'sellerKey' | 'tls';
-
-/** How a caller spells an option: the library by its name (`appName`), the CLI by its flag (`--app-name`). */
-export type OptionSpelling = (option: SandboxOptionName) => string;
-
-/**
- * A sandbox option is malformed or contradicts the store (code `USAGE`). The message names the
- * option as `startSandbox` does; `messageFor` spells it another way (the CLI's flags).
- */
-export class SandboxConfigError extends UsageError {
-  readonly option: SandboxOptionName | undefined;
-  readonly messageFor: (spell: OptionSpelling) => string;
-  constructor(describe: string | ((spell: OptionSpelling) => string), option?: SandboxOptionName) {
-    const messageFor = typeof describe === 'string' ? () => describe : describe;
-    super(messageFor((name) => name));
-    this.option = option;
-    this.messageFor = messageFor;
-  }
-}
 
 export function validateSeedOptions(options: SeedOptions): void {
   const { appName, ownerid, sellerKey } = options;
