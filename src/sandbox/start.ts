@@ -53,11 +53,11 @@ export interface StartSandboxOptions {
   readonly sellerKey?: string;
 }
 
-/** Options of `client()`: any ClientOptions but the ones the sandbox sets. */
-export type SandboxClientOptions = Partial<Omit<ClientOptions, 'baseUrl' | 'appName' | 'ownerid'>>;
+/** Options of `client()`: the sandbox fills in its app, keys and address; any of them but the address may be replaced (a wrong key, to test a refusal). */
+export type SandboxClientOptions = Partial<Omit<ClientOptions, 'baseUrl'>>;
 
-/** Options of `seller()`: any SellerOptions but the ones the sandbox sets. */
-export type SandboxSellerOptions = Partial<Omit<SellerOptions, 'baseUrl' | 'sellerKey'>>;
+/** Options of `seller()`: the sandbox fills in its seller key and address; the key may be replaced. */
+export type SandboxSellerOptions = Partial<Omit<SellerOptions, 'baseUrl'>>;
 
 /** The mail the sandbox would have sent. */
 export interface SandboxOutbox {
