@@ -7,20 +7,12 @@
  * it keeps the process alive. Many can run in one process; none writes to the console unless a
  * logger is given.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { UsageError } from '../api/errors.js';
-import { createClient, type ClientOptions, type KactlClient } from '../api/kactl-client.js';
-import { createSeller, type KactlSeller, type SellerOptions } from '../api/kactl-seller.js';
-import { logLine, type Logger } from '../api/logger.js';
-import { changeSandboxClock, getSandboxClock, listSandboxOutbox, type AdminTarget, type OutboxFilter, type OutboxMessage } from '../api/sandbox-admin.js';
-import { SellerApi } from '../api/seller-api.js';
-import { Transport } from '../api/transport.js';
-import { startSandbox as startServer, type RunningSandbox } from '../server/start.js';
-import { clockStepSeconds } from './duration.js';
-import { applySeed, readSeed, type SandboxState } from './seed.js';
-import { restoreSnapshot, takeSnapshot } from './snapshot.js';
+import type { ClientOptions, KactlClient } from '../api/kactl-client.js';
+import type { KactlSeller, SellerOptions } from '../api/kactl-seller.js';
+import type { Logger } from '../api/logger.js';
+import type { OutboxFilter, OutboxMessage } from '../api/sandbox-admin.js';
+import { startSandboxWith } from './run.js';
+import type { SandboxState } from './seed.js';
 
 export interface StartSandboxOptions {
   /** A state file (YAML or JSON) or a state object applied before the sandbox is handed back. */
@@ -124,132 +116,6 @@ export interface Sandbox {
 }
 
 /** Starts a sandbox; see StartSandboxOptions. */
-export async function startSandbox(options: StartSandboxOptions = {}): Promise<Sandbox> {
-  const tlsFolder = options.tls === undefined || options.tls === false ? undefined : tlsDataDir(options.tls);
-  let server: RunningSandbox;
-  try {
-    server = await startServer({
-      data: options.data ?? ':memory:',
-      host: options.host ?? '127.0.0.1',
-      port: options.port ?? 0,
-      rateLimit: options.rateLimit ?? false,
-      ...(options.failureStatus === undefined ? {} : { failureStatus: options.failureStatus }),
-      ...(options.clock === undefined ? {} : { now: options.clock }),
-      ...(options.appName === undefined ? {} : { appName: options.appName }),
-      ...(options.ownerid === undefined ? {} : { ownerid: options.ownerid }),
-      ...(options.sellerKey === undefined ? {} : { sellerKey: options.sellerKey }),
-      ...(options.logger === undefined ? {} : { log: logLine(options.logger, 'info') }),
-      ...(tlsFolder === undefined ? {} : { tls: { dataDir: tlsFolder.path, hostname: typeof options.tls === 'object' ? options.tls.hostname : undefined } }),
-    });
-  } catch (error) {
-    tlsFolder?.remove();
-    throw error;
-  }
-  const { info, store } = server;
-  const ca = info.caFile === undefined ? undefined : fs.readFileSync(info.caFile, 'utf8');
-  const admin: AdminTarget = { baseUrl: info.baseUrl, adminToken: info.adminToken, transport: new Transport(ca === undefined ? {} : { ca }) };
-  const opened = new Set<{ close(): Promise<void> }>();
-  let closing: Promise<void> | undefined;
-  const close = (): Promise<void> =>
-    (closing ??= (async () => {
-      await Promise.allSettled([...opened].map((client) => client.close()));
-      await admin.transport.close();
-      await server.close();
-      tlsFolder?.remove();
-    })());
-  const track = <T extends { close(): Promise<void> }>(client: T): T => {
-    if (closing !== undefined) throw new UsageError('This sandbox is closed.');
-    opened.add(client);
-    return client;
-  };
-
-  try {
-    if (options.seed !== undefined) {
-      const state = readSeed(options.seed, options.env ?? {});
-      const transport = new Transport(ca === undefined ? {} : { ca });
-      const api = new SellerApi({ baseUrl: info.baseUrl, sellerKey: info.sellerKey, ratePerMinute: 0, transport, warn: logLine(options.logger, 'warn') });
-      try {
-        await applySeed(api, state, typeof options.seed === 'string' ? options.seed : 'the seed object');
-      } finally {
-        await transport.close();
-      }
-    }
-  } catch (error) {
-    await close();
-    throw error;
-  }
-  const seeded = takeSnapshot(store);
-
-  const clock: SandboxClock = {
-    now: async () => new Date((await getSandboxClock(admin)).now * 1000),
-    offset: async () => (await getSandboxClock(admin)).offset,
-    advance: async (step) => new Date((await changeSandboxClock(admin, { advance: clockStepSeconds(step) })).now * 1000),
-    set: async (time) => {
-      const target = Math.floor((typeof time === 'number' ? time : time.getTime()) / 1000);
-      const current = await getSandboxClock(admin);
-      const realNow = current.now - current.offset;
-      return new Date((await changeSandboxClock(admin, { offset: target - realNow })).now * 1000);
-    },
-    reset: async () => new Date((await changeSandboxClock(admin, { offset: 0 })).now * 1000),
-  };
-
-  return {
-    baseUrl: info.baseUrl,
-    app: info.app,
-    sellerKey: info.sellerKey,
-    publicKey: info.publicKey,
-    adminToken: info.adminToken,
-    caFile: info.caFile,
-    client: (clientOptions = {}) =>
-      track(
-        createClient({
-          baseUrl: info.baseUrl,
-          appName: info.app.name,
-          ownerid: info.app.ownerid,
-          appVersion: info.app.version,
-          publicKey: info.publicKey,
-          secret: info.app.secret,
-          ...(ca === undefined ? {} : { ca }),
-          ...(options.clock === undefined ? {} : { now: options.clock }),
-          ...(options.logger === undefined ? {} : { logger: options.logger }),
-          ...clientOptions,
-        }),
-      ),
-    seller: (sellerOptions = {}) =>
-      track(
-        createSeller({
-          baseUrl: info.baseUrl,
-          sellerKey: info.sellerKey,
-          // Pacing guards against the server's limit: none unless this sandbox enforces one.
-          ratePerMinute: options.rateLimit === true ? 120 : 0,
-          ...(ca === undefined ? {} : { ca }),
-          ...(options.logger === undefined ? {} : { logger: options.logger }),
-          ...sellerOptions,
-        }),
-      ),
-    outbox: {
-      list: (filter) => listSandboxOutbox(admin, filter),
-      last: async (filter) => (await listSandboxOutbox(admin, filter)).at(-1),
-    },
-    clock,
-    advance: (step) => clock.advance(step),
-    reset: async () => restoreSnapshot(store, seeded),
-    snapshot: async () => ({ bytes: takeSnapshot(store), takenAt: new Date(), publicKey: info.publicKey }),
-    restore: async (snapshot) => {
-      if (snapshot?.publicKey !== info.publicKey || !(snapshot.bytes instanceof Uint8Array)) {
-        throw new UsageError('That snapshot was not taken of this sandbox: a snapshot goes back only into the sandbox that took it.');
-      }
-      restoreSnapshot(store, snapshot.bytes);
-    },
-    close,
-    [Symbol.asyncDispose]: close,
-  };
-}
-
-/** The folder a TLS sandbox keeps its certificate authority in, and whether close removes it. */
-function tlsDataDir(tls: true | { readonly dataDir?: string }): { path: string; remove(): void } {
-  const given = tls === true ? undefined : tls.dataDir;
-  if (given !== undefined) return { path: given, remove: () => undefined };
-  const made = fs.mkdtempSync(path.join(os.tmpdir(), 'kactl-sandbox-tls-'));
-  return { path: made, remove: () => fs.rmSync(made, { recursive: true, force: true }) };
+export function startSandbox(options: StartSandboxOptions = {}): Promise<Sandbox> {
+  return startSandboxWith(options, {});
 }
