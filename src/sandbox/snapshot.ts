@@ -2,14 +2,16 @@
  * Snapshots of a running sandbox's store, and putting one back, while the server keeps serving
  * on the same connection (its prepared statements, its identity, its address stay).
  *
- * - Take: better-sqlite3's `serialize()`, a complete SQLite database image in a Buffer (0.6 ms
- *   for a fresh store, bench/sandbox-snapshot.mjs). It is a valid database file as it is.
+ * - Take: better-sqlite3's `serialize()`, a complete SQLite database image in a Buffer (under
+ *   0.3 ms, bench/sandbox-snapshot.mjs). It is a valid database file as it is.
  * - Put back: the image is written to a private temporary file, ATTACHed, and every table of the
  *   store is emptied and refilled from it in one transaction (foreign keys checked at commit),
- *   then the file is detached and removed. About 3 ms for a fresh store and 17 ms with 2,000
- *   keys. better-sqlite3 can load an image only into a new connection (`new Database(buffer)`,
- *   0.1 ms), but the server holds this one; copying the rows through JavaScript from such a
- *   connection took 3 to 4 times longer than SQLite's own INSERT … SELECT from an attached file.
+ *   then the file is detached and removed: about 4 ms for a fresh store, 18 ms with 2,000 keys.
+ *   better-sqlite3 can load an image only into a new connection (`new Database(buffer)`), but
+ *   the server holds this one. Copying the rows through JavaScript from such a connection is
+ *   quicker on a nearly empty store (1 ms) and twice as slow at 2,000 keys (40 ms), and it makes
+ *   a better-sqlite3 object per table and restore, which this process must keep for its whole
+ *   life (native-handles.ts); SQLite's own INSERT … SELECT from an attached file makes none.
  *
  * The copy writes through the connection, so what is derived from the data moves with it (the
  * store's data stamps, the TEMP triggers that watch the apps table); what is kept in memory
