@@ -12,7 +12,7 @@ import { expect, it } from 'vitest';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 const lib = path.join(root, 'dist', 'lib');
-const REPORT = path.join(root, 'etc', 'api-report.md');
+const REPORT = path.join(root, 'etc/api-report.md');
 const ENTRIES: readonly [string, string][] = [
   ['kactl', 'index'],
   ['kactl/client', 'client'],

@@ -61,7 +61,7 @@ function ok(result: Run, what: string): Run {
 
 /** The ```lang file=NAME blocks of docs/library.md: NAME → code. */
 function docExamples(): Map<string, string> {
-  const text = fs.readFileSync(path.join(root, 'docs', 'library.md'), 'utf8');
+  const text = fs.readFileSync(path.join(root, 'docs/library.md'), 'utf8');
   return new Map([...text.matchAll(/^```\w+ file=(\S+)\n([\s\S]*?)^```$/gm)].map((match) => [match[1]!, match[2]!]));
 }
 
