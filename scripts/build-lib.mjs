@@ -15,7 +15,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build, transform } from 'esbuild';
+import { build } from 'esbuild';
+import { writeAsCommonJs } from './commonjs-output.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const outdir = path.join(root, 'dist', 'lib');
@@ -38,20 +39,7 @@ const result = await build({
   legalComments: 'none',
   logLevel: 'warning',
 });
-for (const file of result.outputFiles) {
-  const converted = await transform(file.text, {
-    loader: 'js',
-    format: 'cjs',
-    platform: 'node',
-    target: 'node20',
-    supported: { 'dynamic-import': false },
-    define: { 'import.meta.url': '__kactlModuleUrl' },
-    banner: '"use strict";\nconst __kactlModuleUrl = require("node:url").pathToFileURL(__filename).href;',
-    logLevel: 'warning',
-  });
-  fs.mkdirSync(path.dirname(file.path), { recursive: true });
-  fs.writeFileSync(file.path, converted.code);
-}
+await writeAsCommonJs(result.outputFiles);
 fs.writeFileSync(path.join(outdir, 'package.json'), '{ "type": "commonjs" }\n');
 
 // The ES module wrappers: every name the entry exports, taken from the CommonJS module.

@@ -12,7 +12,8 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build, transform } from 'esbuild';
+import { build } from 'esbuild';
+import { writeAsCommonJs } from './commonjs-output.mjs';
 
 // Two packages load a Node module at start that a CLI run does not use: commander loads
 // child_process (only for executable subcommands, which kactl has none of), and undici's HTTP/2
@@ -72,23 +73,8 @@ const result = await build({
   legalComments: 'none',
   logLevel: 'warning',
 });
-// Each ES module chunk becomes CommonJS: imports become require() of the sibling files, a
-// dynamic import() a require() in a resolved promise (still loaded only when reached), and
-// import.meta.url the file's own URL. "use strict" keeps the semantics the code had as a module.
-for (const file of result.outputFiles) {
-  const converted = await transform(file.text, {
-    loader: 'js',
-    format: 'cjs',
-    platform: 'node',
-    target: 'node20',
-    supported: { 'dynamic-import': false },
-    define: { 'import.meta.url': '__kactlModuleUrl' },
-    banner: '"use strict";\nconst __kactlModuleUrl = require("node:url").pathToFileURL(__filename).href;',
-    logLevel: 'warning',
-  });
-  fs.mkdirSync(path.dirname(file.path), { recursive: true });
-  fs.writeFileSync(file.path, converted.code);
-}
+// Each ES module chunk becomes CommonJS (scripts/commonjs-output.mjs).
+await writeAsCommonJs(result.outputFiles);
 // Which sources each output file holds: test/unit/cold-start.test.ts maps loaded chunks back to
 // the packages inside them with it.
 fs.writeFileSync(path.join(outdir, 'meta.json'), JSON.stringify(result.metafile));
