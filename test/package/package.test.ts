@@ -258,7 +258,7 @@ import { AuthError, KactlError } from '${from('kactl')}';`;
     const jest = ok(await run(process.execPath, [path.join(project, 'node_modules', 'jest', 'bin', 'jest.js'), '--rootDir', project, '--ci', 'users.jest.test.cjs'], { cwd: project, env: { NO_COLOR: '1' }, timeoutMs: 180_000 }), 'the jest example');
     expect(jest.stderr).toMatch(/Tests:\s+2 passed, 2 total/);
     expect(jest.stderr).not.toMatch(/did not exit|open handle/i);
-    const nodeTest = ok(await run(process.execPath, ['--test', 'variables.node.test.mjs'], { cwd: project, timeoutMs: 120_000 }), 'the node:test example');
+    const nodeTest = ok(await run(process.execPath, ['--test', '--test-reporter=tap', 'variables.node.test.mjs'], { cwd: project, timeoutMs: 120_000 }), 'the node:test example');
     expect(nodeTest.stdout).toMatch(/# pass 2/);
     expect(nodeTest.stdout).toMatch(/# fail 0/);
   });
