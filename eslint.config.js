@@ -3,8 +3,27 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
+// A rule turned off for a line must say why, after ` -- ` (eslint's description syntax), so a
+// reader can judge whether the reason still holds.
+const disableNeedsReason = {
+  meta: { type: 'suggestion', schema: [], messages: { missing: 'Say why after " -- ": `{{text}}`.' } },
+  create(context) {
+    return {
+      Program() {
+        for (const comment of context.sourceCode.getAllComments()) {
+          const text = comment.value.trim();
+          if (/^eslint-disable(-next-line|-line)?\b/.test(text) && !/\s--\s+\S/.test(text)) {
+            context.report({ loc: comment.loc, messageId: 'missing', data: { text } });
+          }
+        }
+      },
+    };
+  },
+};
+
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'coverage/', '.ci/results*', '.ci/node24/'] },
+  { plugins: { kactl: { rules: { 'disable-needs-reason': disableNeedsReason } } }, rules: { 'kactl/disable-needs-reason': 'error' } },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

@@ -1,6 +1,30 @@
 // Prints "N passed, N failed" from vitest's JSON reports (one a run: Node 20, Node 24), summed;
-// a line per run before it. Exits 1 if any test failed or a run has no report or no tests.
+// before it, a line per run and, under it, the run's time per file kind (the test folder: unit,
+// server, e2e, browser), so a slow kind shows. Exits 1 if any test failed or a run has no report
+// or no tests.
 import fs from 'node:fs';
+
+const KINDS = ['unit', 'server', 'e2e', 'browser', 'library', 'package'];
+
+/**
+ * Seconds per file kind: each file counts from its first test's start to its last test's end
+ * (what the JSON report records; a file's imports and hooks before its first test are not in it).
+ */
+function timeByKind(testResults) {
+  const kinds = new Map();
+  for (const result of testResults) {
+    const kind = /[\\/]test[\\/]([^\\/]+)[\\/]/.exec(result.name)?.[1] ?? 'other';
+    const entry = kinds.get(kind) ?? { files: 0, ms: 0 };
+    entry.files += 1;
+    entry.ms += Math.max(0, (result.endTime ?? 0) - (result.startTime ?? 0));
+    kinds.set(kind, entry);
+  }
+  const order = [...KINDS.filter((kind) => kinds.has(kind)), ...[...kinds.keys()].filter((kind) => !KINDS.includes(kind)).sort()];
+  return order.map((kind) => {
+    const { files, ms } = kinds.get(kind);
+    return `${kind} ${(ms / 1000).toFixed(1)} s (${files} file${files === 1 ? '' : 's'})`;
+  });
+}
 
 const files = process.argv.slice(2);
 let passed = 0;
@@ -21,6 +45,8 @@ for (const file of files) {
   const runFailed = (report.numFailedTests ?? 0) + (report.testResults ?? []).filter((r) => r.status === 'failed' && r.assertionResults.length === 0).length;
   if (runPassed === 0) complete = false;
   console.log(`${file}: ${runPassed} passed, ${runFailed} failed`);
+  const times = timeByKind(report.testResults ?? []);
+  if (times.length > 0) console.log(`  time in tests by kind: ${times.join(', ')}`);
   passed += runPassed;
   failed += runFailed;
 }

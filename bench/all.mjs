@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 let status = 0;
-for (const script of ['cold-start.mjs', 'sandbox-throughput.mjs', 'panel-visits.mjs']) {
+for (const script of ['cold-start.mjs', 'sandbox-throughput.mjs', 'panel-visits.mjs', 'restore.mjs']) {
   const result = spawnSync(process.execPath, [path.join(here, script), ...process.argv.slice(2)], { stdio: 'inherit' });
   if (result.status !== 0) status = 1;
   console.log('');

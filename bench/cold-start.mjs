@@ -67,7 +67,7 @@ const cases = [
     target: 1.5,
   },
   // For the reader, no target: the first run after an install or a build, before V8's code cache
-  // holds the bundle (Node's own cache on 22+, bin/code-cache.js on 20).
+  // holds the bundle (Node's own cache on 22+, bin/code-cache.js on 20; both in bin/cache-folder.js's folder).
   {
     label: 'kactl licenses list, no code cache',
     args: [KACTL, 'licenses', 'list'],

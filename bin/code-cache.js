@@ -4,37 +4,44 @@
 // bench/cold-start.mjs). What it does is what Node 22's built-in cache does for us there.
 //
 // The cache is code this process will run, so it lives only in a folder that is ours alone
-// (created 0700, checked to be owned by us and closed to others); otherwise nothing is cached.
-// V8 itself refuses data made by another V8 or with other flags, but it checks only a
-// source's length, not its text: the key holds each file's size and modification time, so a
-// rebuilt chunk never meets the code of its previous build. NODE_DISABLE_COMPILE_CACHE=1 turns
-// it off, as it does Node's own cache.
+// (bin/cache-folder.js: created 0700, owned by us, closed to others, in a parent nobody else can
+// rename it in); otherwise nothing is cached. Each cache file is checked again once open
+// (fstat: a plain file of ours, closed to others, one link), since lazily loaded chunks are read
+// long after start. V8 itself refuses data made by another V8 or with other flags, but it checks
+// only a source's length, not its text: the key holds each file's size and modification time, so
+// a rebuilt chunk never meets the code of its previous build, and the bundle's real path, so two
+// installs never share entries. NODE_DISABLE_COMPILE_CACHE=1 turns it off, as it does Node's own
+// cache.
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
 const vm = require('node:vm');
 const Module = require('node:module');
+const { privateFolder } = require('./cache-folder.js');
 
 /**
  * Compiles the files under `bundleDir` with a code cache kept in `cacheDir`. Returns what it did
- * so far (for tests): the cache files used, and those made (written at exit).
+ * so far (for tests): the cache files used, those made (written at exit), and those found but
+ * refused (not ours alone).
  */
 function useCodeCache(bundleDir, cacheDir) {
-  const report = { enabled: false, used: [], made: [] };
-  if (!privateFolder(cacheDir)) return report;
+  const report = { enabled: false, used: [], made: [], refused: [] };
+  const folder = privateFolder(cacheDir);
+  if (folder === undefined) return report;
+  let install;
+  try {
+    install = installKey(fs.realpathSync.native(bundleDir));
+  } catch {
+    return report;
+  }
   report.enabled = true;
   const prefix = bundleDir.endsWith(path.sep) ? bundleDir : bundleDir + path.sep;
   const fresh = [];
   const compile = Module.prototype._compile;
   Module.prototype._compile = function compileWithCache(content, filename) {
     if (!filename.startsWith(prefix)) return compile.call(this, content, filename);
-    const cacheFile = path.join(cacheDir, cacheName(filename, fs.statSync(filename)));
-    let cachedData;
-    try {
-      cachedData = fs.readFileSync(cacheFile);
-    } catch {
-      // Not cached yet: compiled from source, and saved at exit.
-    }
+    const cacheFile = path.join(folder, cacheName(filename, fs.statSync(filename), install));
+    const cachedData = readOwnFile(cacheFile, report);
     const script = new vm.Script(Module.wrap(content), { filename, cachedData });
     if (cachedData === undefined || script.cachedDataRejected) {
       fresh.push({ script, cacheFile });
@@ -52,7 +59,7 @@ function useCodeCache(bundleDir, cacheDir) {
     for (const { script, cacheFile } of fresh) {
       const temporary = `${cacheFile}.${process.pid}.tmp`;
       try {
-        fs.writeFileSync(temporary, script.createCachedData(), { mode: 0o600 });
+        fs.writeFileSync(temporary, script.createCachedData(), { mode: 0o600, flag: 'wx' });
         fs.renameSync(temporary, cacheFile);
       } catch {
         // A cache that can't be written only costs speed next time.
@@ -61,14 +68,60 @@ function useCodeCache(bundleDir, cacheDir) {
     }
     // Something new was compiled, so the bundle may have been rebuilt or upgraded: its old
     // chunks' caches would otherwise stay in the temp folder for good.
-    if (fresh.length > 0) pruneCache(bundleDir, cacheDir);
+    if (fresh.length > 0) pruneCache(bundleDir, folder, install);
   });
   return report;
 }
 
-/** A bundle file's cache: its name, size and modification time (V8 checks only the length). */
-function cacheName(filename, stat) {
-  return `${path.basename(filename)}.${stat.size}.${Math.trunc(stat.mtimeMs)}.v8`;
+/**
+ * The bytes of a cache file, or undefined when it is missing or not ours alone: opened without
+ * following a link, then checked on the open file (so what is checked is what is read).
+ */
+function readOwnFile(file, report) {
+  let fd;
+  try {
+    fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0));
+  } catch {
+    // Not cached yet (or a link): compiled from source, and saved at exit.
+    return undefined;
+  }
+  try {
+    const stat = fs.fstatSync(fd);
+    const ours = typeof process.getuid !== 'function' || stat.uid === process.getuid();
+    if (!stat.isFile() || !ours || (stat.mode & 0o077) !== 0 || stat.nlink !== 1) {
+      report.refused.push(path.basename(file));
+      return undefined;
+    }
+    const data = Buffer.allocUnsafe(stat.size);
+    let read = 0;
+    while (read < data.length) {
+      const n = fs.readSync(fd, data, read, data.length - read, read);
+      if (n === 0) break;
+      read += n;
+    }
+    return data.subarray(0, read);
+  } catch {
+    return undefined;
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** 16 hex characters naming the bundle's real path (FNV-1a, two ways; no crypto to load). */
+function installKey(realBundleDir) {
+  let a = 0x811c9dc5;
+  let b = 0x01000193;
+  for (let i = 0; i < realBundleDir.length; i += 1) {
+    const c = realBundleDir.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193) >>> 0;
+    b = Math.imul(b ^ c, 0x811c9dc5 | 1) >>> 0;
+  }
+  return a.toString(16).padStart(8, '0') + b.toString(16).padStart(8, '0');
+}
+
+/** A bundle file's cache: its name, install, size and modification time (V8 checks only the length). */
+function cacheName(filename, stat, install) {
+  return `${path.basename(filename)}.${install}.${stat.size}.${Math.trunc(stat.mtimeMs)}.v8`;
 }
 
 /**
@@ -79,48 +132,23 @@ function cacheName(filename, stat) {
  */
 const PRUNE_AFTER_MS = 60 * 60 * 1000;
 
-function pruneCache(bundleDir, cacheDir) {
+function pruneCache(bundleDir, cacheDir, install) {
   try {
     const current = new Set();
     for (const name of fs.readdirSync(bundleDir, { recursive: true })) {
       const filename = path.join(bundleDir, name);
       if (!filename.endsWith('.cjs')) continue;
-      current.add(cacheName(filename, fs.statSync(filename)));
+      current.add(cacheName(filename, fs.statSync(filename), install));
     }
     const before = Date.now() - PRUNE_AFTER_MS;
     for (const name of fs.readdirSync(cacheDir)) {
       if (current.has(name) || !(name.endsWith('.v8') || name.endsWith('.tmp'))) continue;
       const entry = path.join(cacheDir, name);
-      if (fs.statSync(entry).mtimeMs < before) fs.rmSync(entry, { force: true });
+      if (fs.lstatSync(entry).mtimeMs < before) fs.rmSync(entry, { force: true });
     }
   } catch {
     // A bundle file or an entry removed meanwhile: pruning waits for the next new compile.
   }
 }
 
-/**
- * Makes `dir` (mode 0700) if needed; true only when it is a folder owned by us that others can't
- * write to or read. Its parent must be one others can't rename it in (the temp folder, sticky).
- */
-function privateFolder(dir) {
-  try {
-    fs.mkdirSync(dir, { mode: 0o700 });
-  } catch (error) {
-    if (error.code !== 'EEXIST') return false;
-  }
-  try {
-    const stat = fs.lstatSync(dir);
-    const ours = typeof process.getuid !== 'function' || stat.uid === process.getuid();
-    return stat.isDirectory() && ours && (stat.mode & 0o077) === 0;
-  } catch {
-    return false;
-  }
-}
-
-/** The cache folder: one per user and Node build, directly in the temp folder. */
-function defaultCacheDir() {
-  const user = typeof process.getuid === 'function' ? process.getuid() : 'user';
-  return path.join(require('node:os').tmpdir(), `kactl-code-cache-${user}-${process.version}-${process.arch}`);
-}
-
-module.exports = { useCodeCache, defaultCacheDir };
+module.exports = { useCodeCache };

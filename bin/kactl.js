@@ -9,22 +9,19 @@ const path = require('node:path');
 const BUNDLE = path.join(__dirname, '..', 'dist', 'bundle');
 
 // Answers known when the bundle was built, given before it loads (cold start is a measured
-// figure): the version, and a command's help when it goes to a pipe or file (commander wraps at
-// 80 columns without colour there; on a terminal it wraps at the terminal's width, so the
-// bundle answers). scripts/write-help.mjs writes one file per command;
+// figure): the version, and a command's help (`… --help` or `help …`) when it goes to a pipe or
+// file (commander wraps at 80 columns without colour there; on a terminal it wraps at the
+// terminal's width, so the bundle answers). A name with no file (a typo, an alias) goes to the
+// bundle, which says there is no such command. scripts/write-help.mjs writes one file per command;
 // test/unit/cli/static-help.test.ts keeps them equal to what the sources print.
 const args = process.argv.slice(2);
 let early;
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   early = 'version.txt';
-} else if (
-  (args.at(-1) === '--help' || args.at(-1) === '-h') &&
-  !process.stdout.isTTY &&
-  !process.env.FORCE_COLOR &&
-  !process.env.CLICOLOR_FORCE &&
-  args.slice(0, -1).every((word) => /^[a-z0-9_][a-z0-9_-]*$/.test(word))
-) {
-  early = `help/${['kactl', ...args.slice(0, -1)].join(' ')}.txt`;
+} else if (!process.stdout.isTTY && !process.env.FORCE_COLOR && !process.env.CLICOLOR_FORCE) {
+  // `kactl licenses create --help` and `kactl help licenses create` print the same text.
+  const words = args.at(-1) === '--help' || args.at(-1) === '-h' ? args.slice(0, -1) : args[0] === 'help' ? args.slice(1) : undefined;
+  if (words !== undefined && words.every((word) => /^[a-z0-9_][a-z0-9_-]*$/.test(word))) early = `help/${['kactl', ...words].join(' ')}.txt`;
 }
 let text;
 try {
@@ -68,20 +65,25 @@ if (text !== undefined) {
     });
   }
 
-  // V8's code cache on disk (Node >= 22.1): later runs skip parsing and compiling the bundle.
-  // Node picks the folder (NODE_COMPILE_CACHE, else node-compile-cache under the OS temp folder)
-  // and NODE_DISABLE_COMPILE_CACHE turns it off. Enabled before the bundle is required.
-  const { enableCompileCache } = require('node:module');
-  if (typeof enableCompileCache === 'function') {
-    try {
-      enableCompileCache();
-    } catch {
-      // A cache that can't be set up (read-only temp folder) only costs speed.
+  // V8's code cache on disk: later runs skip parsing and compiling the bundle. Kept in a folder
+  // that is ours alone (bin/cache-folder.js), never Node's default one in the temp folder, which
+  // every user shares; none when there is no such folder. Enabled before the bundle is required.
+  // NODE_DISABLE_COMPILE_CACHE turns it off; NODE_COMPILE_CACHE, set by the user, was taken by
+  // Node at start, and is left as it is.
+  if (!process.env.NODE_DISABLE_COMPILE_CACHE) {
+    const { cacheFolder, privateFolder } = require('./cache-folder.js');
+    const { enableCompileCache } = require('node:module');
+    if (typeof enableCompileCache === 'function') {
+      const folder = process.env.NODE_COMPILE_CACHE ? undefined : privateFolder(cacheFolder());
+      try {
+        if (folder !== undefined) enableCompileCache(folder);
+      } catch {
+        // A cache that can't be set up only costs speed.
+      }
+    } else {
+      // Node 20 has no such cache: bin/code-cache.js keeps one for the bundle.
+      require('./code-cache.js').useCodeCache(BUNDLE, cacheFolder());
     }
-  } else if (!process.env.NODE_DISABLE_COMPILE_CACHE) {
-    // Node 20 has no such cache: bin/code-cache.js keeps one for the bundle.
-    const { useCodeCache, defaultCacheDir } = require('./code-cache.js');
-    useCodeCache(BUNDLE, defaultCacheDir());
   }
   // Node 20's V8 compiles undici's WebAssembly HTTP parser a second time, optimised, in the
   // background, and the process waits for that before it exits: ~0.4 s after every networked

@@ -61,7 +61,8 @@ const result = await build({
   platform: 'node',
   target: 'node20',
   // Native addon: it finds its .node file relative to its own package, so it stays a package.
-  external: ['better-sqlite3'],
+  // jq-wasm reads its jq.wasm from its own package folder, so it stays a package too (src/io/jq.ts).
+  external: ['better-sqlite3', 'jq-wasm'],
   define: { KACTL_BUNDLED_VERSION: JSON.stringify(version) },
   chunkNames: 'chunks/[name]-[hash]',
   // The names the files have once they are CommonJS (below), so imports between them and the

@@ -47,8 +47,8 @@ function reportError(ctx: Context, error: unknown): number {
     const message = cliMessage(failure);
     if (ctx.output.wantsJson && !(failure instanceof PartialFailure) && !stdoutFailed(failure)) printJsonError(ctx, exitCodeOf(failure), message, serverBody(failure));
     ctx.output.error(message);
-    for (const hint of cliHints(failure)) ctx.io.err(`${ctx.output.dim(hint)}\n`);
-    if (wantsUsageLine(failure)) ctx.io.err(ctx.output.dim(`Run '${ctx.currentCommand} --help' for usage.`) + '\n');
+    for (const hint of cliHints(failure)) ctx.output.hint(hint);
+    if (wantsUsageLine(failure)) ctx.output.hint(`Run '${ctx.currentCommand} --help' for usage.`);
     // A refusal (the server said no, a usage slip, a refused key) has no stack worth reading.
     if (ctx.globals.verbose && isFault(failure)) printCause(ctx, failure);
     return exitCodeOf(failure);
@@ -57,7 +57,7 @@ function reportError(ctx: Context, error: unknown): number {
   if (ctx.output.wantsJson) printJsonError(ctx, ExitCode.failure, `unexpected failure: ${message}`, undefined);
   ctx.output.error(`unexpected failure: ${message}`);
   if (ctx.globals.verbose) printCause(ctx, failure);
-  else ctx.io.err(ctx.output.dim('Run again with --verbose for the stack trace.') + '\n');
+  else ctx.output.hint('Run again with --verbose for the stack trace.');
   return ExitCode.failure;
 }
 

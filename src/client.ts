@@ -29,7 +29,7 @@ export type { ClientAnswer, ParamValue } from './api/client-api.js';
 export type { Answer } from './api/answer.js';
 export { memorySessionStore } from './api/session.js';
 export type { SessionStore, StoredSession } from './api/session.js';
-export type { ClientApiVersion } from './api/client-ops.js';
+export type { ClientApiVersion } from './api/client-catalog/index.js';
 export type { Logger } from './api/logger.js';
 export {
   ApiFailure,

@@ -41,9 +41,11 @@ export interface GlobalOptions {
   ownerid?: string;
   appVersion?: string;
   publicKey?: string;
+  /** False with `--no-header`: TSV and CSV lists without their header row. */
+  header: boolean;
 }
 
-export const DEFAULT_GLOBALS: GlobalOptions = { json: false, yes: false, verbose: false, color: true, verify: true };
+export const DEFAULT_GLOBALS: GlobalOptions = { json: false, yes: false, verbose: false, color: true, verify: true, header: true };
 
 export interface SystemDeps {
   stdin: InputStream | LazyInput;
@@ -77,6 +79,7 @@ export class Context {
   private store: ConfigStore | undefined;
   private resolved: ResolvedSettings | undefined;
   private transportInstance: Transport | undefined;
+  private readonly otherTransports: Transport[] = [];
   private waitLine: ((text: string) => (() => void) | undefined) | undefined;
   /** The pacing state folder could not be written: later seller callers pace in memory. */
   private pacingInMemory = false;
@@ -124,9 +127,9 @@ export class Context {
     return this.streams;
   }
 
-  /** Depends on: io, `--json`, `-o`. */
+  /** Depends on: io, `--json`, `-o`, `--no-header`. */
   get output(): Output {
-    this.writer ??= new Output(this.io, { json: this.globalOptions.json, format: this.globalOptions.output });
+    this.writer ??= new Output(this.io, { json: this.globalOptions.json, format: this.globalOptions.output, header: this.globalOptions.header });
     return this.writer;
   }
 
@@ -187,21 +190,23 @@ export class Context {
 
   /** One transport (one keep-alive agent) per process. Depends on: settings (timeout), signal, `--verbose`. */
   async transport(): Promise<Transport> {
-    if (!this.transportInstance) {
-      const { Transport } = await import('./api/transport.js');
-      const settings = await this.settings();
-      const ca = await this.trustedAuthority(settings);
-      this.transportInstance = new Transport({
-        timeoutMs: settings.timeout.value * 1000,
-        ...(ca === undefined ? {} : { ca }),
-        signal: this.signal,
-        onSandboxNow: (seconds: number) => {
-          this.serverClockOffsetMs = seconds * 1000 - this.now();
-        },
-        ...(this.globalOptions.verbose ? { verbose: (line: string) => this.verbose(line) } : {}),
-      });
-    }
+    this.transportInstance ??= await this.newTransport(this.signal);
     return this.transportInstance;
+  }
+
+  private async newTransport(signal: AbortSignal): Promise<Transport> {
+    const { Transport } = await import('./api/transport.js');
+    const settings = await this.settings();
+    const ca = await this.trustedAuthority(settings);
+    return new Transport({
+      timeoutMs: settings.timeout.value * 1000,
+      ...(ca === undefined ? {} : { ca }),
+      signal,
+      onSandboxNow: (seconds: number) => {
+        this.serverClockOffsetMs = seconds * 1000 - this.now();
+      },
+      ...(this.globalOptions.verbose ? { verbose: (line: string) => this.verbose(line) } : {}),
+    });
   }
 
   /**
@@ -266,9 +271,11 @@ export class Context {
 
   /**
    * `onWait` replaces the default pacing line (a bulk job shows it beside its progress bar).
+   * `signal` replaces Ctrl-C as what aborts the calls (on a transport of their own): for a job
+   * that finishes what it has started before it stops (src/state/run-plan.ts).
    * Depends on: settings, transport, dataDir (pacing state), output, clock, signal.
    */
-  async sellerApi(options: { onWait?: (ms: number) => void | (() => void) } = {}): Promise<SellerApi> {
+  async sellerApi(options: { onWait?: (ms: number) => void | (() => void); signal?: AbortSignal } = {}): Promise<SellerApi> {
     const settings = await this.settings();
     const baseUrl = requireSetting(settings.baseUrl.value, 'server base URL', '--base-url or KACTL_BASE_URL');
     const sellerKey = requireSetting(settings.sellerKey.value, 'seller key', 'KACTL_SELLER_KEY or `kactl profile add … --seller-key-stdin`');
@@ -286,12 +293,12 @@ export class Context {
         this.pacingInMemory = true;
         this.output.warn(skippedWrite(error, 'The seller API budget is counted in memory for this run only', stateDir, this));
       },
-      transport: await this.transport(),
+      transport: options.signal === undefined ? await this.transport() : await this.ownTransport(options.signal),
       warn: (line: string) => this.output.warn(line),
       onWait: options.onWait ?? ((ms: number) => this.showWait(pacingNote(ms))),
       ...(await this.rateLimitCountdown()),
       now: this.now,
-      signal: this.signal,
+      signal: options.signal ?? this.signal,
     });
   }
 
@@ -311,9 +318,17 @@ export class Context {
     return { countdown: (notice, signal) => countdown(this.io, notice.delayMs, (left) => retryNoticeLine({ ...notice, delayMs: left }), defaultSleep, signal) };
   }
 
+  /** A transport for `sellerApi({ signal })`, closed with the others. */
+  private async ownTransport(signal: AbortSignal): Promise<Transport> {
+    const transport = await this.newTransport(signal);
+    this.otherTransports.push(transport);
+    return transport;
+  }
+
   /** Release what the run opened (keep-alive sockets would otherwise hold the process). */
   async close(): Promise<void> {
-    await this.transportInstance?.close();
+    const open = [this.transportInstance, ...this.otherTransports.splice(0)].filter((t): t is Transport => t !== undefined);
+    await Promise.all(open.map((t) => t.close()));
     this.transportInstance = undefined;
   }
 

@@ -5,9 +5,15 @@
  */
 export type EnvRecord = Readonly<Record<string, string | undefined>>;
 
+/**
+ * The data folder's name inside `$KACTL_CONFIG_DIR` when only that is set (one variable isolates
+ * a test run). src/config/paths.ts builds the folder with it and the help below says it with it.
+ */
+export const DATA_DIR_IN_CONFIG_DIR = 'data';
+
 export const ENV_VARS = {
-  KACTL_CONFIG_DIR: 'Folder for the config file (default: the XDG config folder, kactl/)',
-  KACTL_DATA_DIR: 'Folder for backups and the sandbox store (default: the XDG data folder, kactl/)',
+  KACTL_CONFIG_DIR: `Folder for the config file (default: the XDG config folder, kactl/); unless KACTL_DATA_DIR is set, the data folder is its ${DATA_DIR_IN_CONFIG_DIR}/ subfolder`,
+  KACTL_DATA_DIR: `Folder for backups and the sandbox store (default: $KACTL_CONFIG_DIR/${DATA_DIR_IN_CONFIG_DIR} when KACTL_CONFIG_DIR is set, else the XDG data folder, kactl/)`,
   KACTL_PROFILE: 'Profile to use instead of the active one',
   KACTL_BASE_URL: 'Server base URL, e.g. https://keyauth.win or http://127.0.0.1:8787',
   KACTL_SELLER_KEY: 'Seller API key (32 characters)',

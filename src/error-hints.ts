@@ -51,21 +51,51 @@ const PUBLIC_KEY_SENTENCE = /^The public key must be 64 hex characters/;
 
 interface Fields {
   readonly reason?: unknown;
+  readonly body?: unknown;
   readonly kind?: unknown;
   readonly scheme?: unknown;
   readonly status?: unknown;
 }
 
+/**
+ * The end of the library's sentence for an unsigned 1.2 failure that carries more than its
+ * message (src/api/client-api.ts), and the CLI's, which names where the app secret comes from.
+ */
+const UNSIGNED_FAILURE_END = 'when the app secret is known, only signed answers are acted on.';
+const UNSIGNED_FAILURE_END_CLI = 'kactl acts only on signed answers when the profile has the app secret.';
+
 /** The sentence the CLI prints for an error: the library's, or the CLI's wording of the same case. */
 export function cliMessage(error: KactlError): string {
-  const { reason } = error as Fields;
+  const { reason, scheme } = error as Fields;
+  if (error.code === 'SIGNATURE' && scheme === 'hmac' && reason === 'unsigned' && error.message.endsWith(UNSIGNED_FAILURE_END)) {
+    return error.message.slice(0, -UNSIGNED_FAILURE_END.length) + UNSIGNED_FAILURE_END_CLI;
+  }
   return CLI_MESSAGES[`${error.code}:${String(reason)}`] ?? error.message;
 }
 
 /** The lines printed under the message: the error's own hints, then the CLI's for its case. */
 export function cliHints(error: KactlError): readonly string[] {
-  const added = addedHint(error);
-  return added === undefined ? error.hints : [...error.hints, added];
+  const added = error.code === 'FAILURE' ? failureHints(error) : [addedHint(error)].filter((hint) => hint !== undefined);
+  return added.length === 0 ? error.hints : [...error.hints, ...added];
+}
+
+/** ApiFailure reasons → hints: the next steps after a refused init, and what an unsigned failure is worth. */
+function failureHints(error: KactlError): readonly string[] {
+  const { reason, body } = error as Fields;
+  switch (reason) {
+    case 'outdated-version': {
+      // Fetch the new build as the program would, or test as the version the app wants.
+      const download = typeof body === 'object' && body !== null ? (body as { download?: unknown }).download : undefined;
+      return [
+        ...(typeof download === 'string' && download !== '' ? ['Download the new version as an outdated program would: kactl client update --out FILE'] : []),
+        'Or init as the version the app wants: kactl client init --app-version VERSION (`kactl app details` shows it; `kactl profile add NAME --app-version VERSION` keeps it)',
+      ];
+    }
+    case 'unsigned':
+      return ['The answer was not signed, so kactl shows its message and acts on nothing else in it.'];
+    default:
+      return [];
+  }
 }
 
 function addedHint(error: KactlError): string | undefined {

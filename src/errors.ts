@@ -21,7 +21,7 @@ export {
   SignatureError,
   UsageError,
 } from './api/errors.js';
-export type { AuthReason, KactlErrorCode, KactlErrorOptions, SignatureReason } from './api/errors.js';
+export type { AuthReason, FailureReason, KactlErrorCode, KactlErrorOptions, SignatureReason } from './api/errors.js';
 
 export const ExitCode = {
   ok: 0,

@@ -16,9 +16,9 @@ export {
   SignatureError,
   UsageError,
 } from './api/errors.js';
-export type { AuthReason, KactlErrorCode, KactlErrorOptions, SignatureReason } from './api/errors.js';
+export type { AuthReason, FailureReason, KactlErrorCode, KactlErrorOptions, SignatureReason } from './api/errors.js';
 export { BadResponseError, RateLimitedAnswer, TransportError } from './api/api-errors.js';
 export type { BadResponseKind, TransportFailureKind } from './api/api-errors.js';
 export type { Logger } from './api/logger.js';
 export type { SessionStore, StoredSession } from './api/session.js';
-export type { ClientApiVersion } from './api/client-ops.js';
+export type { ClientApiVersion } from './api/client-catalog/index.js';

@@ -8,6 +8,8 @@ import type { Context } from './context.js';
 import { addLeafGlobals, addProgramGlobals, collectGlobals, globalFlagsWithValue, HELP_CONFIG } from './commands/global-options.js';
 import { modulesFor } from './commands/registry.js';
 import { programEpilogue } from './commands/help/topics.js';
+import { explainParseError } from './commands/parse-errors.js';
+import { addHelpCommand } from './commands/help/command.js';
 
 /** Set by the bundler (scripts/bundle.mjs); undefined when running from src/ or tsc's dist/. */
 declare const KACTL_BUNDLED_VERSION: string | undefined;
@@ -95,11 +97,18 @@ export async function buildProgram(ctx: Context, argv: readonly string[]): Promi
     command.configureOutput({
       writeOut: (text) => ctx.io.out(text),
       writeErr: (text) => ctx.io.err(text),
-      outputError: (text, write) => write(text),
+      // A parse error as our own errors read: one sentence, then the hints (a did-you-mean).
+      outputError: (text) => {
+        const { message, hints } = explainParseError(text, command);
+        ctx.output.error(message);
+        for (const hint of hints) ctx.output.hint(hint);
+      },
     });
     // Usage, not the whole help, after a bad flag or a missing argument.
     command.showHelpAfterError(`Usage: ${fullName(command)} ${command.usage()}\nRun '${fullName(command)} --help' for details.`);
     if (command !== program && command.commands.length === 0) addLeafGlobals(command);
+    // Ours reads every word (`kactl help licenses create`); set up with the others below.
+    if (command.commands.length > 0) addHelpCommand(command, ctx);
   };
   const branchHooked = new WeakSet<Command>();
   const configureBranch = (command: Command): void => {
@@ -119,6 +128,8 @@ export async function buildProgram(ctx: Context, argv: readonly string[]): Promi
     // branch now.
     let node = program;
     for (const word of commandWordsIn(argv)) {
+      // `kactl licenses help create` names create, as `kactl help licenses create` does.
+      if (word === 'help') continue;
       const sub = node.commands.find((c) => c.name() === word || c.aliases().includes(word));
       if (!sub) break;
       configureBranch(sub);

@@ -1,5 +1,5 @@
-// Starts `kactl sandbox start` (the real CLI, in-memory store, no rate limit) in its own process
-// under the benchmark's node, and reads its JSON ready line.
+// Starts `kactl sandbox start` (the real CLI, in-memory store, no rate limit unless asked) in its
+// own process under the benchmark's node, and reads its JSON ready line.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -7,8 +7,8 @@ import { fileURLToPath } from 'node:url';
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const KACTL = path.join(ROOT, 'bin', 'kactl.js');
 
-export function startSandboxProcess(node, env, extraArgs = []) {
-  const child = spawn(node, [KACTL, 'sandbox', 'start', '--port', '0', '--data', ':memory:', '--json', '--no-rate-limit', ...extraArgs], {
+export function startSandboxProcess(node, env, extraArgs = [], { rateLimit = false } = {}) {
+  const child = spawn(node, [KACTL, 'sandbox', 'start', '--port', '0', '--data', ':memory:', '--json', ...(rateLimit ? [] : ['--no-rate-limit']), ...extraArgs], {
     env,
     stdio: ['ignore', 'pipe', 'inherit'],
   });

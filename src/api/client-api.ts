@@ -4,8 +4,10 @@
  * 1.3 as GET with a query string (POST form when the profile says so) and 1.2 as POST form,
  * checks the answer's signature, and turns the answer into the parsed body or a typed error.
  *
- * What a type's answer means (the inverted `checkblacklist`, `var` returning its value in
- * `message`) is the command layer's business; this layer only maps what is the same for all.
+ * What it needs to know per type (the version, whether a retry is safe, the fields a success
+ * must carry, empty and large answers) is the type's record in src/api/client-catalog/. What a
+ * type's answer means (the inverted `checkblacklist`, `var` returning its value in `message`) is
+ * the command layer's business; this layer only maps what is the same for all.
  */
 import { randomBytes } from 'node:crypto';
 import type { KeyObject } from 'node:crypto';
@@ -13,8 +15,8 @@ import { ApiFailure, AuthError, SignatureError } from './errors.js';
 import { BadResponseError } from './api-errors.js';
 import { checkAnswerShape, isFailureBody, messageOf, readJsonAnswer } from './answer.js';
 import type { Answer } from './answer.js';
-import { apiVersionFor, clientEffect, LARGE_ANSWER_TYPES, SUCCESS_FIELDS } from './client-ops.js';
-import type { ClientApiVersion } from './client-ops.js';
+import { apiVersionFor, clientEffect, hasLargeAnswer, mayAnswerEmpty, successFields } from './client-catalog/index.js';
+import type { ClientApiVersion } from './client-catalog/index.js';
 import { textRedactor } from './redact.js';
 import { retryNoticeLine, withRetry } from './retry.js';
 import type { CallerOptions } from './caller-options.js';
@@ -24,7 +26,7 @@ import type { TransportResponse } from './transport.js';
 import type { SessionStore, StoredSession } from './session.js';
 import { DEFAULT_SIGNATURE_WINDOW_SEC, ed25519PublicKey, hmacKeyFor, verifyEd25519, verifyHmac } from './verify.js';
 
-export type { ClientApiVersion } from './client-ops.js';
+export type { ClientApiVersion } from './client-catalog/index.js';
 
 export type { SessionStore, StoredSession } from './session.js';
 
@@ -36,7 +38,7 @@ export interface ClientApiOptions extends CallerOptions {
   ownerid: string;
   /** Sent as `ver` at init; empty skips the server's version check. */
   appVersion: string;
-  /** Unset: 1.3 for everything except chatget/chatsend/getvar/setvar, which go to 1.2. */
+  /** Unset: each type's own version (src/api/client-catalog/: 1.2 for chat and user variables, else 1.3). */
   api?: ClientApiVersion;
   /** 1.3 only; 1.2 is always POST form. Default `get`. */
   method?: 'get' | 'post';
@@ -76,7 +78,7 @@ export interface ClientAnswer extends Answer {
 
 /** Length of the enckey sent at init, as the official 1.2 SDKs send it (docs/protocol/client-api.md §2.1). */
 export const ENCKEY_LENGTH = 16;
-/** File answers are hex-encoded in JSON; allow large files. */
+/** The body cap for types with large answers (a file, hex-encoded in JSON). */
 const LARGE_ANSWER_MAX_BYTES = 256 * 1024 * 1024;
 
 // Session messages (docs/protocol/client-api.md §3). The first ends the stored session.
@@ -181,6 +183,8 @@ export class ClientApi {
     const redact = textRedactor(secrets);
     this.warnIfNotVerifying();
 
+    // Whether the answer returned is a failure let through unsigned (verifyAnswer).
+    let unsignedFailure = false;
     const attempt = async (): Promise<ClientAnswer> => {
       const res = await this.options.transport.request({
         method: asGet ? 'GET' : 'POST',
@@ -189,10 +193,10 @@ export class ClientApi {
         secrets,
         ...(signal ? { signal } : {}),
         ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
-        ...(LARGE_ANSWER_TYPES.has(type) ? { maxBodyBytes: LARGE_ANSWER_MAX_BYTES } : {}),
+        ...(hasLargeAnswer(type) ? { maxBodyBytes: LARGE_ANSWER_MAX_BYTES } : {}),
       });
       const answer = this.readAnswer(type, api, res, redact);
-      this.verifyAnswer(type, api, res, answer.body, session?.enckey ?? context.enckey);
+      unsignedFailure = this.verifyAnswer(type, api, res, answer.body, session?.enckey ?? context.enckey);
       return { ...answer, api };
     };
     const answer = await withRetry(attempt, {
@@ -203,14 +207,14 @@ export class ClientApi {
       onRetry: (notice) => this.options.warn(retryNoticeLine(notice)),
       ...(this.options.countdown ? { countdown: this.options.countdown } : {}),
     });
-    checkAnswerShape(answer, type, SUCCESS_FIELDS[type]);
-    this.mapFailure(type, answer, options.acceptFailure ?? false);
+    checkAnswerShape(answer, type, successFields(type));
+    this.mapFailure(type, answer, options.acceptFailure ?? false, unsignedFailure);
     return answer;
   }
 
   private readAnswer(type: string, api: ClientApiVersion, res: TransportResponse, redact: (text: string) => string): Answer {
     // The 1.2 server answers `log` with an empty, unsigned body (docs/protocol/client-api.md §1.6).
-    if (type === 'log' && res.body.length === 0 && res.status < 300) {
+    if (mayAnswerEmpty(type) && res.body.length === 0 && res.status < 300) {
       return { body: { success: true, message: '' }, status: res.status, headers: res.headers, raw: res.body, elapsedMs: res.elapsedMs };
     }
     try {
@@ -236,11 +240,15 @@ export class ClientApi {
     this.options.warn(this.options.noVerifyWarning ?? 'Not checking the server\'s answer signatures (verify: false).');
   }
 
-  /** Ed25519 for 1.3 when there is a public key; HMAC for 1.2 when there is a secret. */
-  private verifyAnswer(type: string, api: ClientApiVersion, res: TransportResponse, body: Record<string, unknown>, enckey: string | undefined): void {
-    if (!this.verifyOn) return;
+  /**
+   * Ed25519 for 1.3 when there is a public key; HMAC for 1.2 when there is a secret. True when
+   * the answer is a 1.2 failure let through unsigned (see below): its message may be shown, and
+   * nothing else of it acted on.
+   */
+  private verifyAnswer(type: string, api: ClientApiVersion, res: TransportResponse, body: Record<string, unknown>, enckey: string | undefined): boolean {
+    if (!this.verifyOn) return false;
     if (api === '1.3') {
-      if (this.options.publicKey === undefined || this.options.publicKey === '') return;
+      if (this.options.publicKey === undefined || this.options.publicKey === '') return false;
       this.publicKeyObject ??= ed25519PublicKey(this.options.publicKey);
       verifyEd25519({
         headers: res.headers,
@@ -254,16 +262,26 @@ export class ClientApi {
       if (typeof body.ownerid === 'string' && body.ownerid !== this.options.ownerid) {
         throw new SignatureError(`The signed answer is for another application (ownerid ${body.ownerid}, expected ${this.options.ownerid}).`, { reason: 'other-app', scheme: 'ed25519' });
       }
-      return;
+      return false;
     }
     const secret = this.options.secret;
-    if (secret === undefined || secret === '') return;
-    // The 1.2 server leaves some failures unsigned (session not found, unknown type, app
-    // lookup errors — docs/protocol/client-api.md §2.2). A failure grants nothing, so an unsigned one is
-    // shown as it is; an unsigned success is refused.
+    if (secret === undefined || secret === '') return false;
+    if (mayAnswerEmpty(type) && res.body.length === 0) return false;
+    // The 1.2 server leaves a few failures unsigned (the global checks, session not found, an
+    // unknown type — docs/protocol/client-api.md §2.2), and each is a bare success and message.
+    // Such a failure is let through so its message can be shown; one that carries anything more
+    // (an `invalidver` with a download link) is something kactl would act on, so it must be
+    // signed, as the server signs every init failure.
     const header = res.headers.signature?.trim() ?? '';
-    if (header === '' && isFailureBody(body)) return;
-    if (type === 'log' && res.body.length === 0) return;
+    if (header === '' && isFailureBody(body)) {
+      const extra = Object.keys(body).filter((field) => field !== 'success' && field !== 'message');
+      if (extra.length === 0) return true;
+      throw new SignatureError(`The server's failure answer is not signed, yet it carries ${extra.map((field) => `"${field}"`).join(', ')}; when the app secret is known, only signed answers are acted on.`, {
+        reason: 'unsigned',
+        scheme: 'hmac',
+        hints: ['The answer was changed on the way, or this is not the server the app secret belongs to.'],
+      });
+    }
     verifyHmac({
       headers: res.headers,
       body: res.body,
@@ -271,10 +289,15 @@ export class ClientApi {
       enckeySent: enckey !== undefined,
       keyLabel: type === 'init' || enckey === undefined ? 'the app secret' : 'the session key (enckey-secret)',
     });
+    return false;
   }
 
-  /** success:false → AuthError for session problems, ApiFailure otherwise (unless accepted). */
-  private mapFailure(type: string, answer: ClientAnswer, acceptFailure: boolean): void {
+  /**
+   * success:false → AuthError for session problems, ApiFailure otherwise (unless accepted). An
+   * unsigned failure is never handed back as an answer (`checkblacklist` would read it as "not
+   * blacklisted"): it stops the command with its message.
+   */
+  private mapFailure(type: string, answer: ClientAnswer, acceptFailure: boolean, unsigned: boolean): void {
     const { body, status } = answer;
     if (!isFailureBody(body)) return;
     const message = messageOf(body) ?? 'The server refused the request without a message.';
@@ -285,15 +308,15 @@ export class ClientApi {
     if (SESSION_UNVALIDATED.test(message)) {
       throw new AuthError(message, { body, reason: 'session-unvalidated' });
     }
+    if (unsigned) {
+      throw new ApiFailure(message, body, status, { reason: 'unsigned' });
+    }
     if (acceptFailure) return;
     if (type === 'init' && message === 'invalidver') {
       const download = typeof body.download === 'string' ? body.download : '';
       const where = download === '' ? 'The server gives no download link.' : `Download link: ${download}`;
-      throw new ApiFailure(
-        `invalidver: the server wants another version than ${this.options.appVersion || '(none sent)'}. ${where}`,
-        body,
-        status,
-      );
+      // The next steps (the CLI's hints, src/error-hints.ts) read the reason and body.download.
+      throw new ApiFailure(`invalidver: the server wants another version than ${this.options.appVersion || '(none sent)'}. ${where}`, body, status, { reason: 'outdated-version' });
     }
     throw new ApiFailure(message, body, status);
   }

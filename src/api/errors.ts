@@ -66,14 +66,25 @@ export class UsageError extends KactlError {
   }
 }
 
+/**
+ * Why an ApiFailure says more than the server's refusal:
+ * - `outdated-version`: `init` was refused as `invalidver`, the app wanting another version than
+ *   `appVersion`; `body.download`, when not empty, is where the server sends outdated programs;
+ * - `unsigned`: a 1.2 failure without its signature, let through so its message can be read
+ *   (the server leaves a few unsigned): nothing else in `body` is vouched for.
+ */
+export type FailureReason = 'outdated-version' | 'unsigned';
+
 /** The server said `success:false`. `message` is the server's text, verbatim; `body` the whole answer. */
 export class ApiFailure extends KactlError {
   readonly body: Record<string, unknown>;
   readonly status: number;
-  constructor(message: string, body: Record<string, unknown>, status: number, options?: KactlErrorOptions) {
+  readonly reason: FailureReason | undefined;
+  constructor(message: string, body: Record<string, unknown>, status: number, options?: KactlErrorOptions & { reason?: FailureReason }) {
     super(message, 'FAILURE', options);
     this.body = body;
     this.status = status;
+    this.reason = options?.reason;
   }
 }
 

@@ -8,6 +8,10 @@
  * A client keeps its session in memory (or in the SessionStore given), so `init()` then
  * `login()` then `var()` work in turn, as a protected program's calls do. It prints nothing:
  * warnings go to the `logger`, if one is given.
+ *
+ * A refusal the wire sends as `success:true` (the client catalog's `refusalAsSuccess`: a wrong
+ * 2FA code, `setvar` without data) throws ApiFailure, from the methods and from `call`, as the
+ * CLI's commands exit 1 on it (src/api/disguised-refusal.ts); `request` returns the answer as sent.
  */
 import type {
   BlacklistAnswer,
@@ -27,7 +31,8 @@ import type {
 } from './client-answers.js';
 import { ClientApi } from './client-api.js';
 import type { ClientAnswer, ClientCallOptions, ParamValue } from './client-api.js';
-import type { ClientApiVersion } from './client-ops.js';
+import type { ClientApiVersion } from './client-catalog/index.js';
+import { refuseDisguisedFailure } from './disguised-refusal.js';
 import { logLine, type Logger } from './logger.js';
 import { memorySessionStore, type SessionStore, type StoredSession } from './session.js';
 import { Transport } from './transport.js';
@@ -116,7 +121,7 @@ export interface KactlClient {
   emailCodeSend(params: { email: string; hwid?: string }, options?: CallOptions): Promise<MessageAnswer>;
   /** `totp` is the authenticator's code when the account has 2FA (`code` is the emailed one). */
   emailCodeVerify(params: { email: string; code: string; hwid?: string; totp?: string }, options?: CallOptions): Promise<LoginAnswer>;
-  /** Any `type`, with any parameters: the parsed body (a `success:false` throws ApiFailure). */
+  /** Any `type`, with any parameters: the parsed body (a `success:false`, or a refusal sent as a success, throws ApiFailure). */
   call(type: string, params?: Readonly<Record<string, ParamValue>>, options?: CallOptions): Promise<Record<string, unknown>>;
   /** Like `call`, with the status, headers and exact bytes of the answer. */
   request(type: string, params?: Readonly<Record<string, ParamValue>>, options?: CallOptions): Promise<ClientAnswer>;
@@ -186,8 +191,11 @@ export function createClient(options: ClientOptions): KactlClient {
     session,
   });
   const callOptions = (options: CallOptions = {}, extra: ClientCallOptions = {}): ClientCallOptions => ({ ...options, ...extra });
-  const call = <T>(type: string, params: Params = {}, options?: CallOptions, extra?: ClientCallOptions): Promise<T> =>
-    api.call(type, params, callOptions(options, extra)) as Promise<T>;
+  const call = async <T>(type: string, params: Params = {}, options?: CallOptions, extra?: ClientCallOptions): Promise<T> => {
+    const body = await api.call(type, params, callOptions(options, extra));
+    refuseDisguisedFailure(type, body);
+    return body as T;
+  };
   let closed: Promise<void> | undefined;
   const close = (): Promise<void> => (closed ??= transport.close());
 

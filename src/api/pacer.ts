@@ -92,6 +92,15 @@ export class Pacer {
     this.onStateUnwritable = options.onStateUnwritable;
   }
 
+  /**
+   * Records a call when it fits in the budget now; false, with nothing recorded and no wait, when
+   * it does not (shell completion asks once or not at all).
+   */
+  async tryAcquire(): Promise<boolean> {
+    if (this.limit === 0) return true;
+    return (this.file === undefined ? this.takeInMemory() : await this.takeInFileOrMemory(this.file)) === 0;
+  }
+
   /** Waits until a call fits in the budget, then records it. Returns the total time waited (ms). */
   async acquire(signal?: AbortSignal): Promise<number> {
     if (this.limit === 0) return 0;
@@ -107,6 +116,31 @@ export class Pacer {
       }
       waited += waitMs;
     }
+  }
+
+  /**
+   * How long `calls` more calls take from now, made one after another, each `perCallMs` long
+   * once it may go: the sliding window played forward from the calls on record (those of other
+   * kactl processes with this key included). What bulk jobs announce before they start.
+   */
+  estimateMs(calls: number, perCallMs: number): number {
+    if (this.limit === 0) return calls * perCallMs;
+    const now = this.now();
+    const recorded = this.file === undefined ? memoryState.get(this.fingerprint) ?? [] : readState(this.file).calls;
+    const window = recorded.filter((time) => now - time < this.spanMs).sort((a, b) => a - b);
+    let at = now;
+    for (let i = 0; i < calls; i++) {
+      const blocker = window.length >= this.limit ? window[window.length - this.limit]! : undefined;
+      if (blocker !== undefined) at = Math.max(at, blocker + this.spanMs);
+      window.push(at);
+      at += perCallMs;
+    }
+    return at - now;
+  }
+
+  /** Calls allowed per window (0: not paced). */
+  get callsPerWindow(): number {
+    return this.limit;
   }
 
   /** 0 when the call was recorded, else how long to wait before asking again. */

@@ -28,6 +28,8 @@ export const SENSITIVE_NAMES: readonly string[] = [
   'sessid',
   'enckey',
   'code',
+  // The 2FA code of an email-code login, where `code` is the mailed one (src/api/client-catalog/).
+  'totp',
   'token',
   'thash',
   'admintoken',
@@ -46,6 +48,7 @@ export const FULLY_MASKED_NAMES: readonly string[] = [
   'secret',
   'enckey',
   'code',
+  'totp',
   'cookie',
   'set-cookie',
 ];

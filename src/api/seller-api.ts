@@ -11,7 +11,7 @@
  * - `format=text` returns the text itself; failures are still recognised when they come as
  *   JSON (the server always sends rate limits and key refusals as JSON) or with a 4xx/5xx status.
  */
-import { ApiFailure, AuthError } from './errors.js';
+import { ApiFailure, AuthError, RateLimitError } from './errors.js';
 import type { AuthReason } from './errors.js';
 import { checkAnswerShape, checkRateLimit, isFailureBody, messageOf, notJson, parseJsonObject, readJsonAnswer } from './answer.js';
 import type { Answer, ExpectedField } from './answer.js';
@@ -57,12 +57,19 @@ export interface SellerCallOptions {
   /** `text`: ask for the plain-text answer and return it as a string. */
   format?: 'text';
   signal?: AbortSignal;
+  /** Aborts only the pacing wait before the call is sent (a bulk job stopping before a record's first call). */
+  waitSignal?: AbortSignal;
   timeoutMs?: number;
   /**
    * Ctrl-C does not cut the HTTP request short (pacing and retry waits still stop): for a write
    * whose answer says what it made (`add`), so a run stopped mid-call still learns its keys.
    */
   finishOnInterrupt?: boolean;
+  /**
+   * One try and no pacing wait (shell completion): a used-up budget, a rate limit or a dropped
+   * connection ends the call at once with its error, where a command would wait up to a minute.
+   */
+  noWait?: boolean;
 }
 
 /** Refused-key messages (docs/protocol/seller-api.md §1.3 and its older variants) and why each refuses. */
@@ -110,6 +117,24 @@ export class SellerApi {
     });
   }
 
+  /** Round trips (ms) of the latest calls, pacing waits left out: what an estimate assumes a call takes. */
+  private readonly roundTrips: number[] = [];
+
+  /** The mean round trip of the latest calls, or undefined before the first. */
+  meanRoundTripMs(): number | undefined {
+    return this.roundTrips.length === 0 ? undefined : this.roundTrips.reduce((a, b) => a + b, 0) / this.roundTrips.length;
+  }
+
+  /** How long `calls` more calls take at this key's pace, each `perCallMs` long (pacer.ts). */
+  estimateMs(calls: number, perCallMs: number): number {
+    return this.pacer.estimateMs(calls, perCallMs);
+  }
+
+  /** The budget calls are paced to, per minute (0: not paced). */
+  get callsPerMinute(): number {
+    return this.pacer.callsPerWindow;
+  }
+
   /** Calls `type` and returns the parsed body (or, with `format: 'text'`, the text), or throws. */
   call(type: string, params?: Readonly<Record<string, SellerParamValue>>, options?: SellerCallOptions & { format: 'text' }): Promise<string>;
   call(type: string, params?: Readonly<Record<string, SellerParamValue>>, options?: SellerCallOptions): Promise<Record<string, unknown>>;
@@ -145,7 +170,8 @@ export class SellerApi {
     const requestSignal = options.finishOnInterrupt ? options.signal : signal;
 
     const attempt = async (): Promise<Answer & { text: string }> => {
-      await this.pacer.acquire(signal);
+      if (!options.noWait) await this.pacer.acquire(joinSignals(signal, options.waitSignal));
+      else if (!(await this.pacer.tryAcquire())) throw new RateLimitError('The seller API budget of this key is used up for now; not waiting.');
       const res = await this.options.transport.request({
         method: 'GET',
         url,
@@ -154,10 +180,13 @@ export class SellerApi {
         ...(options.finishOnInterrupt ? { finishOnInterrupt: true } : {}),
         ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
       });
+      this.roundTrips.push(res.elapsedMs);
+      if (this.roundTrips.length > 20) this.roundTrips.shift();
       return options.format === 'text' ? this.readText(res) : { ...readJsonAnswer(res, { redact: this.redact, nowMs: this.now(), ...this.rateWindow() }), text: res.body.toString('utf8') };
     };
     const answer = await withRetry(attempt, {
       effect: options.effect ?? 'write',
+      ...(options.noWait ? { maxAttempts: 1 } : {}),
       ...(this.options.sleep ? { sleep: this.options.sleep } : {}),
       ...(signal ? { signal } : {}),
       ...(this.options.random ? { random: this.options.random } : {}),

@@ -332,6 +332,8 @@ export interface SellerOperations {
       readonly character?: "1" | "2" | "3";
       /** Recorded as creator; a reseller username credits them; server default SellerAPI. */
       readonly owner?: string;
+      /** Keys to create as they are, one a line, all or none (sandbox only: a kactl sandbox extension the hosted service ignores). */
+      readonly keys?: string;
     };
     readonly answer: SellerKeysAnswer;
   };
@@ -529,7 +531,7 @@ export interface SellerOperations {
     readonly params: {
       /** Username of the new user (not "all"). */
       readonly user: string;
-      /** Password; omitted, it is set at first login. */
+      /** Password; omitted, the hosted service lets the first login set it (the sandbox refuses logins until set-password). */
       readonly pass?: string;
       /** Subscription name (new apps have "default"). */
       readonly sub: string;
@@ -618,7 +620,7 @@ export interface SellerOperations {
     readonly params: {
       /** Username of the end user. */
       readonly user: string;
-      /** New password; omitted, the user sets one at next login. */
+      /** New password; omitted, the hosted service lets the next login set one (the sandbox refuses logins until one is set). */
       readonly passwd?: string;
     };
     readonly answer: SellerAnswerBase;

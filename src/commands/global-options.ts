@@ -10,13 +10,13 @@ import type { Command } from 'commander';
 import type { GlobalOptions } from '../context.js';
 import { DEFAULT_GLOBALS } from '../context.js';
 import { OUTPUT_FORMATS } from '../io/format.js';
-import { DURATION_HINT, durationSeconds } from '../util/duration.js';
+import { durationHint, positiveSeconds } from '../util/duration.js';
 import { parseBaseUrl } from '../config/base-url.js';
 
-/** Commander parser: `15`, `15s`, `500ms`, `2m`, `1h`, `7d` → seconds; anything else is a usage error. */
+/** Commander parser: `15` (seconds), `15s`, `500ms`, `2m`, `1h`, `7d`, `2w` → seconds above zero; anything else is a usage error. */
 export function parseDurationSeconds(raw: string): number {
-  const seconds = durationSeconds(raw);
-  if (seconds === undefined) throw new InvalidArgumentError(DURATION_HINT);
+  const seconds = positiveSeconds(raw);
+  if (seconds === undefined) throw new InvalidArgumentError(durationHint('seconds'));
   return seconds;
 }
 
@@ -44,6 +44,7 @@ const DEFS: readonly GlobalOptionDef[] = [
   { key: 'appVersion', make: () => new Option('--app-version <version>', 'application version sent at init') },
   { key: 'publicKey', make: () => new Option('--public-key <hex>', "Ed25519 public key of the server's 1.3 signatures") },
   { key: 'verify', make: () => new Option('--no-verify', 'do not check response signatures (warns)') },
+  { key: 'header', make: () => new Option('--no-header', 'leave out the header row of tsv and csv output (piped lists are tsv)') },
 ];
 
 /** The global flags that take a value (`--profile`, `-o`, `--output`, …): the next word is theirs. */
@@ -88,6 +89,9 @@ export function collectGlobals(leaf: Command): GlobalOptions {
     const setter = chain.find((cmd) => cmd.getOptionValueSource(def.key) === 'cli' && hasGlobal(cmd, def.key));
     if (setter) result[def.key] = setter.getOptionValue(def.key);
   }
+  // A list or record command's `--json FIELDS` (seller/list-view-options.ts): JSON output; the
+  // command reads its fields itself.
+  if (typeof result.json === 'string') result.json = true;
   return result as unknown as GlobalOptions;
 }
 

@@ -6,7 +6,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import type { EnvRecord } from '../env.js';
-import { readEnv } from '../env.js';
+import { DATA_DIR_IN_CONFIG_DIR, readEnv } from '../env.js';
 
 const APP = 'kactl';
 
@@ -44,11 +44,12 @@ export function configDir(env: EnvRecord): string {
 /**
  * The folder for backups, pacing state and the default sandbox store: `$KACTL_DATA_DIR`, else
  * `$KACTL_CONFIG_DIR/data` when that is set (so one variable isolates a test run), else the
- * XDG data folder.
+ * XDG data folder. `kactl help environment` says the same from ENV_VARS (src/env.ts), which
+ * names the subfolder with the same constant.
  */
 export function dataDir(env: EnvRecord): string {
   const explicit = readEnv(env, 'KACTL_DATA_DIR');
   if (explicit) return explicit;
   const config = readEnv(env, 'KACTL_CONFIG_DIR');
-  return config ? path.join(config, 'data') : platformDirs(env).data;
+  return config ? path.join(config, DATA_DIR_IN_CONFIG_DIR) : platformDirs(env).data;
 }

@@ -1,9 +1,17 @@
 /** JUnit XML of a flows run: one testsuite per file, one testcase per flow. */
 import type { FileReport } from './runner.js';
 
+/**
+ * What XML 1.0 cannot hold (its Char production): C0 controls other than tab, line feed and
+ * carriage return, lone surrogates (a JavaScript string may have them; the file's UTF-8 could
+ * not), and U+FFFE and U+FFFF. A server's answer or a flow's name may hold any of them; each
+ * becomes U+FFFD, so the report stays well-formed and still shows that something was there.
+ */
+// eslint-disable-next-line no-control-regex -- control characters are what it matches
+const NOT_XML = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
 function escape(text: string): string {
-  // eslint-disable-next-line no-control-regex -- characters XML 1.0 cannot hold
-  return text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+  return text.replace(NOT_XML, '\ufffd').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
 export function junitXml(files: readonly FileReport[]): string {

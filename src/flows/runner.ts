@@ -12,7 +12,7 @@ import { findOpByPath, findSellerOp, SELLER_GROUP_ORDER } from '../api/seller-ca
 import type { SellerGroup } from '../api/seller-catalog/index.js';
 import { runInProcess } from '../commands/demo/in-process.js';
 import type { InProcessResult } from '../commands/demo/in-process.js';
-import { durationDays } from '../state/load.js';
+import { durationDays, escapeDollars } from '../state/load.js';
 import { flowFolder, openTarget } from './target.js';
 import type { Target } from './target.js';
 import { mismatch, show, valueAt } from './values.js';
@@ -221,8 +221,9 @@ async function seed(ctx: Context, flowsFile: string, value: unknown, target: Tar
     let file: string;
     if (typeof value === 'string') file = path.resolve(path.dirname(flowsFile), value);
     else {
+      // Read already (environment included): written so that `apply` reads it back as it is.
       file = path.join(String(folder.env.KACTL_CONFIG_DIR), 'seed.json');
-      fs.writeFileSync(file, JSON.stringify(value), { mode: 0o600 });
+      fs.writeFileSync(file, JSON.stringify(escapeDollars(value)), { mode: 0o600 });
     }
     const result = await runInProcess(['apply', '-f', file, '--yes'], { env: folder.env, terminal: false, columns: 100, signal: ctx.signal, now: ctx.now });
     if (result.code !== 0) throw new Error(`seed ${typeof value === 'string' ? value : '(inline)'} could not be applied: ${firstLine(result.stderr)}`);

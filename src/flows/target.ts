@@ -49,7 +49,7 @@ export async function flowFolder(ctx: Context, target: Target): Promise<{ env: E
     config.profiles[FLOW_PROFILE] = { ...target.profile };
     config.active = FLOW_PROFILE;
   });
-  // The user's variables stay (a seed may read ${VAR}); kactl's own settings come from the profile.
+  // The user's variables stay (a seed file may read them with !env); kactl's own settings come from the profile.
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(ctx.env)) if (value !== undefined && !name.startsWith('KACTL_')) env[name] = value;
   Object.assign(env, { KACTL_CONFIG_DIR: dir, KACTL_DATA_DIR: path.join(dir, 'data'), NO_COLOR: '1' });

@@ -57,11 +57,12 @@ export async function confirmOne(ctx: Context, question: string): Promise<void> 
 
 /**
  * For changes to many records: the user types `expected` (the app name). `--yes` passes;
- * without a terminal it refuses (exit 2).
+ * without a terminal it refuses (exit 2). `what` is a sentence (the warning shown above the
+ * prompt); the refusal puts the request to add --yes after it, as confirmOne does.
  */
 export async function confirmTyped(ctx: Context, what: string, expected: string): Promise<void> {
   if (ctx.globals.yes) return;
-  if (!ctx.io.canPrompt()) throw new InputRequiredError(`${what} needs confirmation: add --yes (${ctx.io.noPromptReason}).`);
+  if (!ctx.io.canPrompt()) throw new InputRequiredError(`${what.replace(/[.?]$/, '')}: add --yes to confirm (${ctx.io.noPromptReason}).`);
   ctx.output.warn(what);
   const answer = await (await ctx.prompter()).input(`Type the application name (${expected}) to confirm:`);
   if (answer.trim() !== expected) throw new CancelledError(`"${answer.trim()}" is not "${expected}"; nothing was changed.`);

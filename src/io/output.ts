@@ -7,6 +7,7 @@ import type { IOStreams } from './streams.js';
 import type { Column, OutputFormat } from './format.js';
 import { headerFor, humanCell, machineCell, stripControl, toCsv, toNdjson, toTsv } from './format.js';
 import { renderTable } from './table.js';
+import { wrapMessage } from './wrap.js';
 import { UsageError } from '../errors.js';
 
 /** How the caller wants a list cut and counted (`--columns`, `--limit`) and which clock it reads. */
@@ -17,6 +18,8 @@ export interface ListView {
   readonly limit?: number;
   /** "Now" in milliseconds for `timeleft` cells: the server's clock where it has one. */
   readonly now?: () => number;
+  /** The command takes `--columns`: the note about columns left out on a narrow terminal names it. */
+  readonly columnsFlag?: boolean;
 }
 
 /** The columns `--columns` names, in its order; a name the list does not have is a usage error. */
@@ -34,6 +37,8 @@ export interface OutputOptions {
   json: boolean;
   /** `-o/--output`; undefined = table on a terminal, TSV when piped. */
   format: OutputFormat | undefined;
+  /** False with `--no-header`: TSV and CSV without their header row. */
+  header?: boolean;
 }
 
 export class Output {
@@ -70,7 +75,7 @@ export class Output {
 
   /**
    * A list of records. `--json`/`-o json`: JSON array; `-o ndjson|csv|tsv`: that; `-o table` or
-   * a terminal: a table; piped with no format: TSV without header.
+   * a terminal: a table; piped with no format: TSV, with a header row unless `--no-header`.
    */
   async list(allRows: readonly Record<string, unknown>[], allColumns: readonly Column[], view: ListView = {}): Promise<void> {
     const columns = chooseColumns(allColumns, view.columns);
@@ -83,16 +88,16 @@ export class Output {
       case 'ndjson':
         return this.io.out(toNdjson(rows));
       case 'csv':
-        return this.io.out(toCsv(rows, columns));
+        return this.io.out(toCsv(rows, columns, { header: this.options.header !== false }));
       case 'tsv':
-        return this.io.out(toTsv(rows, columns));
+        return this.io.out(toTsv(rows, columns, { header: this.options.header !== false }));
       case 'table':
       case 'json':
         if (rows.length === 0) {
           this.note('No results.');
           return;
         }
-        return this.io.out(this.table(rows, columns, view.now?.()));
+        return this.io.out(this.table(rows, columns, view));
     }
   }
 
@@ -104,7 +109,7 @@ export class Output {
     if (this.wantsJson) return this.json(record);
     if (this.options.format === 'ndjson') return this.io.out(toNdjson([record]));
     const cols: readonly Column[] = columns ?? Object.keys(record).map((key) => ({ key }));
-    if (this.options.format === 'csv') return this.io.out(toCsv([record], cols));
+    if (this.options.format === 'csv') return this.io.out(toCsv([record], cols, { header: this.options.header !== false }));
     // Same rule as lists: people's formatting on a terminal or with -o table, machine cells
     // (ISO dates, seconds) when piped or with -o tsv.
     const human = this.options.format === 'table' || (this.io.isStdoutTTY && this.options.format !== 'tsv');
@@ -123,41 +128,64 @@ export class Output {
 
   /** A note for people, on stderr. */
   note(message: string): void {
-    this.io.err(`${stripControl(message)}\n`);
+    this.io.err(this.forStderr('', 0, message));
   }
 
   /** A done line on stderr: `✓ Created 10 licenses`. */
   success(message: string): void {
-    const mark = this.io.isStderrTTY ? `${this.errColor.green('✓')} ` : '';
-    this.io.err(`${mark}${stripControl(message)}\n`);
+    const terminal = this.io.isStderrTTY;
+    this.io.err(this.forStderr(terminal ? `${this.errColor.green('✓')} ` : '', terminal ? 2 : 0, message));
   }
 
   warn(message: string): void {
-    this.io.err(`${this.errColor.yellow('warning:')} ${stripControl(message)}\n`);
+    this.io.err(this.forStderr(`${this.errColor.yellow('warning:')} `, 'warning: '.length, message));
   }
 
   error(message: string): void {
-    this.io.err(`${this.errColor.red('error:')} ${stripControl(message)}\n`);
+    this.io.err(this.forStderr(`${this.errColor.red('error:')} `, 'error: '.length, message));
   }
 
-  /** Dimmed text for stderr (hints under an error). */
-  dim(message: string): string {
-    return this.errColor.dim(message);
+  /** A dimmed line under an error: the next step, a suggestion. */
+  hint(message: string): void {
+    const lines = this.wrapped(0, message);
+    this.io.err(lines.map((line) => `${this.errColor.dim(line)}\n`).join(''));
   }
 
-  private table(rows: readonly Record<string, unknown>[], columns: readonly Column[], nowMs: number | undefined): string {
+  /**
+   * The one place stderr text is laid out: control characters removed, then, on a terminal,
+   * wrapped at spaces to its width (`prefix` is `warning: ` and the like, `prefixWidth` its
+   * width on screen: continuation lines are indented by it).
+   */
+  private forStderr(prefix: string, prefixWidth: number, message: string): string {
+    const [first = '', ...rest] = this.wrapped(prefixWidth, message);
+    return [`${prefix}${first}`, ...rest].map((line) => `${line}\n`).join('');
+  }
+
+  private wrapped(prefixWidth: number, message: string): string[] {
+    const text = stripControl(message);
+    const columns = this.io.stderrColumns;
+    // One column short of the edge, as tables: a line exactly as wide as the terminal wraps on some.
+    return columns === undefined ? text.split('\n') : wrapMessage(text, Math.max(20, columns - 1), prefixWidth);
+  }
+
+  private table(rows: readonly Record<string, unknown>[], columns: readonly Column[], view: ListView): string {
+    const nowMs = view.now?.();
     const { lines, hidden } = renderTable(
       columns.map((c) => ({
         header: headerFor(c),
         align: c.kind === 'number' || c.kind === 'level' ? 'right' : 'left',
         // Only free text gives up characters first: a cut key, date or number misleads.
         keepWhole: c.kind !== undefined && c.kind !== 'text',
+        ...(c.priority === undefined ? {} : { priority: c.priority }),
       })),
       rows.map((row) => columns.map((c) => humanCell(row[c.key], c.kind, nowMs))),
       // One column short of the edge: a line exactly as wide as the terminal wraps on some.
       Math.max(20, this.io.columns - 1),
     );
-    if (hidden.length > 0) this.note(`Not shown at this width: ${hidden.map((h) => h.toLowerCase()).join(', ')} (--columns picks columns).`);
+    if (hidden.length > 0) {
+      const how = view.columnsFlag === true ? '--columns picks columns' : '-o json shows every field';
+      this.note(`Not shown at this width: ${hidden.map((h) => h.toLowerCase()).join(', ')} (${how}).`);
+    }
     const [header = '', ...body] = lines;
     return [this.io.stdoutColor ? this.outColor.bold(header) : header, ...body].map((line) => `${line}\n`).join('');
   }

@@ -32,6 +32,11 @@ export interface IOStreams {
   /** Terminal width for tables and progress bars (80 when unknown). */
   readonly columns: number;
   /**
+   * Width of the terminal stderr shows on, which notes and warnings wrap to; undefined when
+   * stderr is not a terminal (a log keeps each note on one line).
+   */
+  readonly stderrColumns: number | undefined;
+  /**
    * Whether we may ask the user something. Prompts are drawn on stderr and read from stdin,
    * so both must be terminals (stdout may be piped: `kactl licenses create > keys.txt` can
    * still ask for confirmation). Never in CI.
@@ -170,6 +175,7 @@ export function createIOStreams(options: StreamOptions): IOStreams {
     stdoutColor: colorFor(isStdoutTTY, env, noColor),
     stderrColor: colorFor(isStderrTTY, env, noColor),
     columns: (isStdoutTTY ? stdout.columns : undefined) ?? (isStderrTTY ? stderr.columns : undefined) ?? 80,
+    stderrColumns: isStderrTTY ? (stderr.columns ?? 80) : undefined,
     canPrompt: () => isStdinTTY && isStderrTTY && !inCI,
     noPromptReason: isStdinTTY && isStderrTTY && inCI ? 'CI is set, so kactl does not ask' : 'there is no terminal to ask on',
     out: stdoutWriter(stdout),

@@ -1,8 +1,9 @@
 /**
  * A table for people that fits the terminal: one line per row, never wrapped. When the natural
  * widths do not fit, the widest free-text columns give up characters first (their cells end in
- * an ellipsis); keys, dates and numbers stay whole. When that is not enough, columns are left
- * out from the right and the caller says which. Pure: cells in, lines out.
+ * an ellipsis); keys, URLs, dates and numbers stay whole. When that is not enough, columns are
+ * left out, the least important first (`priority`; among equals, from the right), and the caller
+ * says which. Pure: cells in, lines out.
  */
 
 export interface TableColumn {
@@ -11,6 +12,11 @@ export interface TableColumn {
   readonly align?: 'left' | 'right';
   /** Shortened only as a last resort (a cut key cannot be copied). */
   readonly keepWhole?: boolean;
+  /**
+   * Which columns stay when not all fit: a lower priority is left out first (default 0); among
+   * equal priorities the rightmost goes first.
+   */
+  readonly priority?: number;
 }
 
 /** Space between columns. */
@@ -78,27 +84,41 @@ export interface FittedTable {
 
 /**
  * The table's lines. Free text is shortened to no less than its header (or 8 characters); when
- * that is not enough, columns are left out from the right (the catalog lists the most useful
- * first), and only a single remaining column is cut further.
+ * that is not enough, columns are left out by priority (the least important first, and among
+ * equals from the right: the catalog lists the most useful first), and only a single remaining
+ * column is cut further.
  */
 export function renderTable(columns: readonly TableColumn[], rows: readonly (readonly string[])[], maxWidth: number): FittedTable {
   const natural = columns.map((col, i) => Math.max(displayWidth(col.header), ...rows.map((row) => displayWidth(row[i] ?? ''))));
   const keepWhole = columns.map((col) => col.keepWhole === true);
   const readable = columns.map((col) => Math.max(displayWidth(col.header), READABLE_WIDTH));
-  let shown = columns.length;
-  let widths = fitWidths(natural, keepWhole, maxWidth, readable, false);
-  while (shown > 1 && sumWithGaps(widths) > maxWidth) {
-    shown -= 1;
-    widths = fitWidths(natural.slice(0, shown), keepWhole.slice(0, shown), maxWidth, readable.slice(0, shown), false);
+  // The order columns leave in: lowest priority first, the rightmost of equals first.
+  const leaving = columns.map((_, i) => i).sort((a, b) => (columns[a]!.priority ?? 0) - (columns[b]!.priority ?? 0) || b - a);
+  let kept = columns.map((_, i) => i);
+  const fit = (force: boolean): number[] =>
+    fitWidths(
+      kept.map((i) => natural[i]!),
+      kept.map((i) => keepWhole[i]!),
+      maxWidth,
+      kept.map((i) => readable[i]!),
+      force,
+    );
+  let widths = fit(false);
+  for (const next of leaving) {
+    if (kept.length <= 1 || sumWithGaps(widths) <= maxWidth) break;
+    kept = kept.filter((i) => i !== next);
+    widths = fit(false);
   }
-  if (sumWithGaps(widths) > maxWidth) widths = fitWidths(natural.slice(0, shown), keepWhole.slice(0, shown), maxWidth);
-  const kept = columns.slice(0, shown);
+  if (sumWithGaps(widths) > maxWidth) widths = fit(true);
   const line = (cells: readonly string[]): string => {
     const text = kept
-      .map((col, i) => pad(truncate(cells[i] ?? '', widths[i]!), widths[i]!, col.align ?? 'left'))
+      .map((index, i) => pad(truncate(cells[index] ?? '', widths[i]!), widths[i]!, columns[index]!.align ?? 'left'))
       .join(' '.repeat(COLUMN_GAP))
       .trimEnd();
     return truncate(text, maxWidth);
   };
-  return { lines: [line(kept.map((col) => col.header)), ...rows.map(line)], hidden: columns.slice(shown).map((col) => col.header) };
+  return {
+    lines: [line(columns.map((col) => col.header)), ...rows.map(line)],
+    hidden: columns.filter((_, i) => !kept.includes(i)).map((col) => col.header),
+  };
 }

@@ -87,7 +87,9 @@ export async function startSandboxWith(options: StartSandboxOptions, extras: Ser
       const transport = new Transport(ca === undefined ? {} : { ca });
       const api = new SellerApi({ baseUrl: info.baseUrl, sellerKey: info.sellerKey, ratePerMinute: 0, transport, warn: logLine(options.logger, 'warn') });
       try {
-        await applySeed(api, state, typeof options.seed === 'string' ? options.seed : 'the seed object');
+        // A fresh sandbox's domain clock is its time source (no offset yet).
+        const now = options.clock ?? Date.now;
+        await applySeed(api, state, typeof options.seed === 'string' ? options.seed : 'the seed object', () => Math.floor(now() / 1000));
       } finally {
         await transport.close();
       }

@@ -1,59 +1,71 @@
 /**
  * Seeding a sandbox the library started: a state file (YAML or JSON, docs/state-and-flows.md) or
  * the same thing as an object, applied through the sandbox's own seller API as
- * `kactl sandbox start --seed` applies it: the state engine plans (src/state/plan.ts), and each
- * action's calls go out one after another, unpaced (the sandbox is ours and fresh).
+ * `kactl sandbox start --seed` applies it: read and checked as `kactl apply` reads a file
+ * (src/state/load.ts, check.ts: `!env NAME` from the env given, every record's rules, every
+ * call's values), planned by the state engine (src/state/plan.ts), and carried out unit by unit
+ * (src/state/run-units.ts: an action, or a batch of keys one call makes), one after another,
+ * unpaced (the sandbox is ours and fresh).
  */
 import { ApiFailure, UsageError } from '../api/errors.js';
 import type { SellerApi } from '../api/seller-api.js';
-import { findSellerOp } from '../api/seller-catalog/index.js';
-import { loadFile, withEnvironment } from '../state/load.js';
+import { callProblems, stateProblems } from '../state/check.js';
+import { loadFile } from '../state/load.js';
 import { planState } from '../state/plan.js';
-import type { Action } from '../state/records.js';
+import { planning } from '../state/records.js';
+import type { ActionIO } from '../state/records.js';
+import { sendCall, units } from '../state/run-units.js';
 import { STATE_SCHEMA } from '../state/schema.js';
-import { validate } from '../state/validate.js';
+import type { DocPath } from '../state/validate.js';
 
 /** A state as an object: the shape of a state file (docs/state-and-flows.md), e.g. `{ subscriptions: [...], licenses: [...] }`. */
 export type SandboxState = Readonly<Record<string, unknown>>;
 
-/** The state a seed names: a file read and checked (`${NAME}` from `env`), or an object checked. */
+function describePath(path: DocPath): string {
+  return path.map((part, index) => (typeof part === 'number' ? `[${part}]` : index === 0 ? part : `.${part}`)).join('') || 'the top level';
+}
+
+/**
+ * The state a seed names, checked as `kactl apply` checks a file: a file read (`!env NAME` from
+ * `env`; a `${NAME}` is refused, as there), or an object taken as it is (no `!env` there: a
+ * program puts its values in itself).
+ */
 export function readSeed(seed: string | SandboxState, env: Readonly<Record<string, string | undefined>>): Record<string, unknown> {
   if (typeof seed === 'string') {
-    const loaded = loadFile(seed, STATE_SCHEMA);
-    return withEnvironment(loaded, loaded.value, env);
+    const loaded = loadFile(seed, STATE_SCHEMA, { env, stateAt: [[]] });
+    const [first, ...more] = stateProblems(loaded.value);
+    if (first) throw new UsageError(`${seed}, line ${loaded.lineOf(first.path)}: ${describePath(first.path)}: ${first.message}${moreProblems(more.length)}.`);
+    return loaded.value;
   }
   if (seed === null || typeof seed !== 'object' || Array.isArray(seed)) throw new UsageError('seed must be a state file path or a state object.');
-  const [first, ...more] = validate(seed, STATE_SCHEMA);
-  if (first) {
-    const where = first.path.map((part, index) => (typeof part === 'number' ? `[${part}]` : index === 0 ? part : `.${part}`)).join('') || 'the top level';
-    throw new UsageError(`seed: ${where}: ${first.message}${more.length > 0 ? ` (and ${more.length} more problem${more.length === 1 ? '' : 's'})` : ''}.`);
-  }
+  const [first, ...more] = stateProblems(seed);
+  if (first) throw new UsageError(`seed: ${describePath(first.path)}: ${first.message}${moreProblems(more.length)}.`);
   return { ...seed };
 }
 
-/** One action's calls, in order; a failure its `okIf` allows (already there) is not one. */
-async function perform(api: SellerApi, action: Action): Promise<void> {
-  for (const call of action.calls) {
-    const op = findSellerOp(call.type);
-    try {
-      await api.call(call.type, call.params, { effect: op?.effect === 'read' ? 'read' : 'write' });
-    } catch (error) {
-      if (call.okIf && error instanceof ApiFailure && call.okIf.test(error.message)) continue;
-      throw error;
-    }
-  }
+function moreProblems(count: number): string {
+  return count > 0 ? ` (and ${count} more problem${count === 1 ? '' : 's'})` : '';
 }
 
-/** Plans the state against the sandbox and carries it out; returns how many actions ran. */
-export async function applySeed(api: SellerApi, state: Record<string, unknown>, source: string): Promise<number> {
-  const actions = await planState(api, state, { prune: false });
-  for (const action of actions) {
+/**
+ * Plans the state against the sandbox and carries it out; returns how many actions ran.
+ * `nowSeconds` is the sandbox's domain clock (time left on keys and subscriptions is counted
+ * from it). What the seed asks and the server refuses, or what no call can make, is the seed's
+ * fault (a UsageError); anything else keeps its code.
+ */
+export async function applySeed(api: SellerApi, state: Record<string, unknown>, source: string, nowSeconds: () => number): Promise<number> {
+  const plan = planning({ prune: false });
+  const actions = await planState(api, state, plan);
+  const problems = [...callProblems(actions), ...plan.leftOut];
+  if (problems.length > 0) throw new UsageError(`The seed (${source}) cannot be applied: ${problems[0]!.replace(/\.$/, '')}${problems.length > 1 ? ` (and ${problems.length - 1} more)` : ''}.`);
+  const io: ActionIO = { send: (call) => sendCall(api, call), nowSeconds };
+  for (const unit of units(actions)) {
     try {
-      await perform(api, action);
+      await unit.run(io);
     } catch (error) {
-      // The server refusing what the seed asks is the seed's fault; anything else keeps its code.
       if (!(error instanceof ApiFailure)) throw error;
-      throw new UsageError(`The seed (${source}) could not be applied: ${action.verb} ${action.section} ${action.id}: ${error.message}`, { cause: error });
+      const [action] = unit.actions;
+      throw new UsageError(`The seed (${source}) could not be applied: ${action!.verb} ${action!.section} ${action!.id}: ${error.message}`, { cause: error });
     }
   }
   return actions.length;

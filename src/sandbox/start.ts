@@ -17,7 +17,7 @@ import type { SandboxState } from './seed.js';
 export interface StartSandboxOptions {
   /** A state file (YAML or JSON) or a state object applied before the sandbox is handed back. */
   readonly seed?: string | SandboxState;
-  /** Where a seed file's `${NAME}` values are read (e.g. `process.env`); default: none. */
+  /** Where a seed file's `!env NAME` values are read (e.g. `process.env`); default: none. */
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** The store: `:memory:` (the default) or a file path, kept across starts. */
   readonly data?: string;

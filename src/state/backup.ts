@@ -1,44 +1,38 @@
 /**
  * Backups before `apply --prune` deletes records, in the format every destructive kactl
  * command writes (commands/seller/backup.ts), so `kactl restore` reads them all the same way.
- * A user backup also holds each user's subscriptions: without them a user cannot be recreated.
+ * A user backup also holds each user's subscriptions and the user variables: without them a
+ * user cannot be made again as they were.
  */
 import type { Context } from '../context.js';
 import type { SellerApi } from '../api/seller-api.js';
-import { saveBackup } from '../commands/seller/backup.js';
+import { saveBackup, userExtras } from '../commands/seller/backup.js';
 import type { Section } from './records.js';
-import { readSection, text } from './records.js';
+import { readSection, SECTIONS } from './records.js';
+import { sectionSource } from './sections.js';
 
-/** The list operation (and its answer key) each record type comes from. */
-export const SECTION_SOURCES: Partial<Record<Section, { type: string; key: string }>> = {
-  subscriptions: { type: 'fetchallsubs', key: 'subs' },
-  licenses: { type: 'fetchallkeys', key: 'keys' },
-  users: { type: 'fetchallusers', key: 'users' },
-  variables: { type: 'fetchallvars', key: 'vars' },
-  uservars: { type: 'fetchalluservars', key: 'vars' },
-  channels: { type: 'fetchallchats', key: 'chats' },
-  webhooks: { type: 'fetchallwebhooks', key: 'webhooks' },
-  files: { type: 'fetchallfiles', key: 'files' },
-  blacklists: { type: 'fetchallblacks', key: 'blacklists' },
-  team: { type: 'fetchteam', key: 'resellers' },
-};
+/** The list operation (and its answer key) each record type comes from: the catalog's, where it has one. */
+export const SECTION_SOURCES: Partial<Record<Section, { type: string; key: string }>> = Object.fromEntries(
+  SECTIONS.flatMap((section) => {
+    const source = sectionSource(section);
+    return source === undefined ? [] : [[section, source]];
+  }),
+);
 
 export async function writeSectionBackup(ctx: Context, api: SellerApi, section: Section, appName: string | undefined): Promise<{ path: string; count: number }> {
   const source = SECTION_SOURCES[section];
   if (!source) throw new Error(`${section} has no list to back up from`);
-  const records = await readSection(api, section as Parameters<typeof readSection>[1]);
-  let subscriptions: Record<string, unknown[]> | undefined;
+  const records: unknown[] = await readSection(api, section as Parameters<typeof readSection>[1]);
+  let extras = {};
   if (section === 'users') {
-    subscriptions = {};
-    for (const user of records) {
-      const body = await api.call('usersub', { user: text(user.username) }, { effect: 'read', list: { key: 'subs', emptyMessage: 'No subscriptions found' } });
-      subscriptions[text(user.username)] = Array.isArray(body.subs) ? body.subs : [];
-    }
+    const { more, ...rest } = await userExtras(ctx, api, records);
+    records.push(...more);
+    extras = rest;
   }
   return saveBackup(ctx, appName, `prune-${section}`, {
     action: { type: 'apply --prune', command: 'kactl apply --prune', params: {} },
     source,
     records,
-    ...(subscriptions ? { subscriptions } : {}),
+    ...extras,
   });
 }

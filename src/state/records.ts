@@ -1,18 +1,32 @@
 /**
  * The record types of a state file: how each is read through the seller API, what identifies
- * a record, and which calls create, update or delete it. plan.ts compares; apply.ts sends.
+ * a record, and which calls create, update or delete it. plan.ts compares; run-plan.ts sends.
+ * Licenses, users and webhooks have files of their own (license-plan.ts, user-plan.ts,
+ * webhook-plan.ts); a replace that deletes first is built in replace.ts.
+ *
+ * Which list each section is read from and which calls make, change and delete its records come
+ * from the seller catalog (sections.ts): calls are written with the CLI's flag names and sent
+ * under the catalog's wire names.
  *
  * What the seller API cannot read back is never compared (so a second apply plans nothing):
  * user passwords, emails and subscriptions of existing users, a webhook's full URL (the list
- * shows only its start), whitelists (there is no list operation: they are "ensured", sent
- * again on each apply, and an "already there" answer counts as done).
+ * shows only its start), and a section whose group has no list command in the catalog
+ * (whitelists today): its records are "ensured", sent again on each apply, and an "already
+ * there" answer counts as done.
+ *
+ * A value the file read from the environment (`!env NAME`) is never shown: plan lines say
+ * `(from $NAME)` instead (shown, idOf).
  */
 import type { SellerApi } from '../api/seller-api.js';
-import { findSellerOp } from '../api/seller-catalog/index.js';
+import { findOpByPath, findSellerOp } from '../api/seller-catalog/index.js';
 import { responseOptions } from '../api/seller-call-options.js';
 import { APP_SETTINGS } from './app-settings.js';
 import { APP_SETTING_ALIASES } from './schema.js';
-import { durationDays } from './load.js';
+import { durationSeconds, envName } from './load.js';
+import { replaceAction } from './replace.js';
+import { catalogCall, SECTION_GROUPS, sectionSource } from './sections.js';
+import { ownValue } from '../util/own.js';
+import { fractionalAmount } from '../util/duration.js';
 
 export interface Call {
   type: string;
@@ -21,22 +35,71 @@ export interface Call {
   okIf?: RegExp;
 }
 
+/** A parameter value an action works out only when it runs (from an earlier answer, or the clock). */
+export const LATER = '…';
+
 export type Verb = 'create' | 'update' | 'delete' | 'replace' | 'ensure';
+
+/** What an action that decides its calls as it goes (`run`) may use. */
+export interface ActionIO {
+  /** Sends one call (paced like every other); resolves with the answer, throws KactlError. */
+  send(call: Call): Promise<Record<string, unknown>>;
+  /** The server's clock in whole seconds, as well as kactl knows it. */
+  nowSeconds(): number;
+}
 
 export interface Action {
   section: Section;
   verb: Verb;
   /** Who: a key, a username, a name. */
   id: string;
-  /** What changes, for the plan (never a password). */
+  /** What changes, for the plan (never a password, never a value from the environment). */
   detail: string[];
+  /**
+   * The calls, in order: sent one by one, or, with `run`, the calls it usually makes (plan and
+   * estimate); with `batch`, the one call it shares with the other actions of the batch.
+   */
   calls: Call[];
+  /** Carries the action out when later calls depend on earlier answers. */
+  run?: (io: ActionIO) => Promise<void>;
+  /** Done together with other actions by one call: every action of a batch holds the same object. */
+  batch?: Batch;
+  /** Actions with the same lane run one after the other (they touch the same user). */
+  lane?: string;
+  /** The username this action gives a random password (no password was known). */
+  randomPassword?: string;
+}
+
+/** Actions one call carries out together (keys made by one `add`: key-batches.ts). */
+export interface Batch {
+  /** The call, counted once in the estimate. */
+  call: Call;
+  /** Sends it and checks the answer; throws KactlError when it did not do what it should. */
+  run(io: ActionIO): Promise<void>;
 }
 
 export const SECTIONS = ['app', 'subscriptions', 'licenses', 'users', 'variables', 'uservars', 'channels', 'webhooks', 'files', 'blacklists', 'whitelists', 'team'] as const;
 export type Section = (typeof SECTIONS)[number];
 
-type Row = Record<string, unknown>;
+export type Row = Record<string, unknown>;
+
+/** How a plan is made, and what it could not do (filled in while planning). */
+export interface Planning {
+  /** Delete what the file's sections do not list. */
+  prune: boolean;
+  /** Restore: create what is missing, leave every record on the server as it is. */
+  createOnly: boolean;
+  /** Full URLs given for webhooks whose URL the file (or backup) holds only the start of. */
+  urls: ReadonlyMap<string, string>;
+  /** Records that cannot be made or changed through the seller API, one sentence each. */
+  leftOut: string[];
+  /** How many given keys one `add` may make: 1 unless the server says it takes more (key-batches.ts). */
+  keysPerCall: number;
+}
+
+export function planning(options: Partial<Omit<Planning, 'leftOut'>> = {}): Planning {
+  return { prune: options.prune ?? false, createOnly: options.createOnly ?? false, urls: options.urls ?? new Map(), leftOut: [], keysPerCall: options.keysPerCall ?? 1 };
+}
 
 export async function listAll(api: SellerApi, type: string, key?: string): Promise<Row[]> {
   const op = findSellerOp(type)!;
@@ -52,16 +115,30 @@ export function text(value: unknown): string {
   return JSON.stringify(value);
 }
 
-function flag(value: unknown): boolean {
+export function flag(value: unknown): boolean {
   return value === true || value === 1 || value === '1' || value === 'true';
 }
 
-function days(value: string | number): string {
-  return String(Number(durationDays(value).toFixed(6)));
+/** A value of the file as a plan shows it (quoted), or where it came from when that was the environment. */
+export function shown(row: object, field: string): string {
+  const name = envName(row, field);
+  return name === undefined ? JSON.stringify(text((row as Row)[field])) : `(from $${name})`;
 }
 
-function seconds(value: string | number): number {
-  return Math.round(durationDays(value) * 86_400);
+/** A record's id as a plan shows it: the value itself, unless it came from the environment. */
+export function idOf(row: object, field: string): string {
+  const name = envName(row, field);
+  return name === undefined ? text((row as Row)[field]) : `(from $${name})`;
+}
+
+/** Seconds as the days `add`, `adduser` and `extend` take, exact to the second (util/duration.ts). */
+export function daysParam(seconds: number): string {
+  return fractionalAmount(seconds, 'days');
+}
+
+/** A state file's duration as the days a call takes. */
+export function days(value: string | number): string {
+  return daysParam(durationSeconds(value));
 }
 
 /** A duration in seconds as the shortest exact `…d`, `…h`, `…m` or `…s`. */
@@ -72,6 +149,10 @@ export function durationText(totalSeconds: number): string {
   return `${totalSeconds}s`;
 }
 
+export function changed(detail: string[], name: string, from: unknown, to: unknown): void {
+  detail.push(`${name}: ${JSON.stringify(from)} → ${JSON.stringify(to)}`);
+}
+
 // --- app settings -------------------------------------------------------------------------
 
 function settingWire(name: string): string {
@@ -79,9 +160,13 @@ function settingWire(name: string): string {
   return param!.wire;
 }
 
+function canonicalName(name: string): string {
+  return ownValue(APP_SETTING_ALIASES, name) ?? name;
+}
+
 export function canonicalSettings(app: Row): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(app)) out[APP_SETTING_ALIASES[name] ?? name] = text(value);
+  for (const [name, value] of Object.entries(app)) out[canonicalName(name)] = text(value);
   // The server keeps VPN ranges without blanks; compare them the same way.
   if (out['vpn-ranges'] !== undefined) out['vpn-ranges'] = out['vpn-ranges'].split(',').map((r) => r.trim()).filter((r) => r !== '').join(',');
   return out;
@@ -101,13 +186,18 @@ export async function readApp(api: SellerApi): Promise<Record<string, string>> {
 
 export function planApp(desired: Row, current: Record<string, string>): Action[] {
   const wanted = canonicalSettings(desired);
+  const fromEnv = new Map(Object.keys(desired).flatMap((key) => {
+    const name = envName(desired, key);
+    return name === undefined ? [] : [[canonicalName(key), name] as const];
+  }));
   const params: Record<string, string> = {};
   const detail: string[] = [];
   for (const { name } of APP_SETTINGS) {
     const value = wanted[name];
     if (value === undefined || value === current[name]) continue;
     params[settingWire(name)] = value;
-    detail.push(`${name}: ${JSON.stringify(current[name] ?? null)} → ${JSON.stringify(value)}`);
+    const variable = fromEnv.get(name);
+    detail.push(variable === undefined ? `${name}: ${JSON.stringify(current[name] ?? null)} → ${JSON.stringify(value)}` : `${name}: (from $${variable})`);
   }
   return detail.length === 0 ? [] : [{ section: 'app', verb: 'update', id: 'settings', detail, calls: [{ type: 'updatesettings', params }] }];
 }
@@ -127,35 +217,33 @@ export interface Current {
   team: Row[];
 }
 
-export async function readSection(api: SellerApi, section: keyof Current): Promise<Row[]> {
-  switch (section) {
-    case 'subscriptions': return listAll(api, 'fetchallsubs');
-    case 'licenses': return listAll(api, 'fetchallkeys');
-    case 'users': return listAll(api, 'fetchallusers');
-    case 'variables': return listAll(api, 'fetchallvars');
-    case 'uservars': return listAll(api, 'fetchalluservars');
-    case 'channels': return listAll(api, 'fetchallchats');
-    case 'webhooks': return listAll(api, 'fetchallwebhooks');
-    case 'files': return listAll(api, 'fetchallfiles');
-    case 'blacklists': return listAll(api, 'fetchallblacks');
-    case 'team': {
-      const body = await api.call('fetchteam', {}, { effect: 'read', list: { key: 'resellers', emptyMessage: 'No team members found' } });
-      const resellers = Array.isArray(body.resellers) ? (body.resellers as Row[]) : [];
-      const managers = Array.isArray(body.managers) ? (body.managers as Row[]) : [];
-      return [...resellers.map((r) => ({ ...r, role: 'reseller' })), ...managers.map((m) => ({ ...m, role: 'manager' }))];
-    }
-  }
+export async function readSection(api: SellerApi, section: Exclude<Section, 'app'>): Promise<Row[]> {
+  if (section === 'team') return readTeam(api);
+  const source = sectionSource(section);
+  return source === undefined ? [] : listAll(api, source.type, source.key);
 }
 
-/** Plans one keyed section: create what is missing, update what differs, delete extras when pruning. */
-function keyed(
-  section: Section,
+/** `fetchteam` answers two lists at once (its two catalog entries): resellers and managers. */
+async function readTeam(api: SellerApi): Promise<Row[]> {
+  const resellers = findOpByPath('team', ['list'])!;
+  const managers = findOpByPath('team', ['list'], 'managers')!;
+  const keyOf = (op: typeof resellers): string => (op.response.kind === 'list' ? op.response.key : '');
+  const body = await api.call(resellers.type, {}, { effect: 'read', ...responseOptions(resellers) });
+  const rows = (key: string): Row[] => (Array.isArray(body[key]) ? (body[key] as Row[]) : []);
+  return [...rows(keyOf(resellers)).map((r) => ({ ...r, role: 'reseller' })), ...rows(keyOf(managers)).map((m) => ({ ...m, role: 'manager' }))];
+}
+
+/**
+ * Plans one keyed section: create what is missing, update what differs (not when only
+ * creating), delete extras when pruning.
+ */
+export function keyed(
   desired: Row[],
   current: Row[],
   key: (row: Row) => string,
   currentKey: (row: Row) => string,
-  make: { create: (d: Row) => Action; update?: (d: Row, c: Row) => Action | undefined; remove: (c: Row) => Action },
-  prune: boolean,
+  make: { create: (d: Row) => Action | undefined; update?: (d: Row, c: Row) => Action | undefined; remove: (c: Row) => Action },
+  plan: Planning,
 ): Action[] {
   const existing = new Map(current.map((row) => [currentKey(row), row]));
   const actions: Action[] = [];
@@ -164,106 +252,21 @@ function keyed(
     const id = key(row);
     listed.add(id);
     const found = existing.get(id);
-    if (!found) actions.push(make.create(row));
-    else {
-      const change = make.update?.(row, found);
-      if (change) actions.push(change);
-    }
+    const action = !found ? make.create(row) : plan.createOnly ? undefined : make.update?.(row, found);
+    if (action) actions.push(action);
   }
-  if (prune) for (const [id, row] of existing) if (!listed.has(id)) actions.push(make.remove(row));
-  void section;
+  if (plan.prune) for (const [id, row] of existing) if (!listed.has(id)) actions.push(make.remove(row));
   return actions;
 }
 
-function changed(detail: string[], name: string, from: unknown, to: unknown): void {
-  detail.push(`${name}: ${JSON.stringify(from)} → ${JSON.stringify(to)}`);
-}
-
-export function planSubscriptions(desired: Row[], current: Row[], prune: boolean): Action[] {
-  return keyed('subscriptions', desired, current, (r) => text(r.name), (r) => text(r.name), {
-    create: (d) => ({ section: 'subscriptions', verb: 'create', id: text(d.name), detail: [`level ${text(d.level)}`], calls: [{ type: 'addsub', params: { name: text(d.name), level: text(d.level) } }] }),
+export function planSubscriptions(desired: Row[], current: Row[], plan: Planning): Action[] {
+  return keyed(desired, current, (r) => text(r.name), (r) => text(r.name), {
+    create: (d) => ({ section: 'subscriptions', verb: 'create', id: idOf(d, 'name'), detail: [`level ${idOf(d, 'level')}`], calls: [catalogCall('subs', ['create'], { name: text(d.name), level: text(d.level) })] }),
     update: (d, c) => (text(d.level) === text(c.level) ? undefined : {
-      section: 'subscriptions', verb: 'update', id: text(d.name), detail: [`level: ${text(c.level)} → ${text(d.level)}`], calls: [{ type: 'editsub', params: { sub: text(d.name), level: text(d.level) } }],
+      section: 'subscriptions', verb: 'update', id: idOf(d, 'name'), detail: [`level: ${text(c.level)} → ${idOf(d, 'level')}`], calls: [catalogCall('subs', ['edit'], { name: text(d.name), level: text(d.level) })],
     }),
-    remove: (c) => ({ section: 'subscriptions', verb: 'delete', id: text(c.name), detail: [], calls: [{ type: 'delappsub', params: { name: text(c.name) } }] }),
-  }, prune);
-}
-
-function licenseCreate(d: Row, amount: number, key?: string): Call {
-  const params: Record<string, string> = { expiry: days(d.expiry as string), level: text(d.level ?? '1'), amount: String(amount) };
-  if (key !== undefined) params.mask = key;
-  else if (d.mask !== undefined) params.mask = text(d.mask);
-  if (d.note !== undefined) params.note = text(d.note);
-  return { type: 'add', params };
-}
-
-const UNUSED = /^not used$/i;
-
-export function planLicenses(desired: Row[], current: Row[], prune: boolean): Action[] {
-  const byKey = new Map(current.map((row) => [text(row.key), row]));
-  const fixed = desired.filter((d) => d.key !== undefined);
-  const fixedKeys = new Set(fixed.map((d) => text(d.key)));
-  const actions: Action[] = [];
-  for (const d of fixed) {
-    const id = text(d.key);
-    const c = byKey.get(id);
-    const describe = [`level ${text(d.level ?? '1')}`, `expiry ${text(d.expiry)}`, ...(d.note === undefined ? [] : [`note ${JSON.stringify(d.note)}`])];
-    if (!c) {
-      actions.push({ section: 'licenses', verb: 'create', id, detail: describe, calls: [licenseCreate(d, 1, id)] });
-      continue;
-    }
-    const unused = UNUSED.test(text(c.status));
-    if (text(d.level ?? '1') !== text(c.level) && unused) {
-      actions.push({ section: 'licenses', verb: 'replace', id, detail: [`level: ${text(c.level)} → ${text(d.level ?? '1')}`], calls: [{ type: 'del', params: { key: id } }, licenseCreate(d, 1, id)] });
-      continue;
-    }
-    const detail: string[] = [];
-    const calls: Call[] = [];
-    if (d.note !== undefined && text(d.note) !== text(c.note)) {
-      changed(detail, 'note', text(c.note), text(d.note));
-      calls.push({ type: 'setnote', params: { key: id, note: text(d.note) } });
-    }
-    if (unused && seconds(d.expiry as string) !== Number(c.expires)) {
-      changed(detail, 'expiry', durationText(Number(c.expires)), text(d.expiry));
-      calls.push({ type: 'edit', params: { key: id, expiry: String(seconds(d.expiry as string)) } });
-    }
-    if (calls.length > 0) actions.push({ section: 'licenses', verb: 'update', id, detail, calls });
-  }
-  // Generated batches: reconciled by note and level; made until `count` exist.
-  const claimed = new Set<string>();
-  for (const d of desired.filter((row) => row.key === undefined)) {
-    const level = text(d.level ?? '1');
-    const note = text(d.note);
-    const matching = current.filter((c) => !fixedKeys.has(text(c.key)) && text(c.level) === level && text(c.note) === note);
-    for (const c of matching) claimed.add(text(c.key));
-    const missing = Number(d.count ?? 1) - matching.length;
-    const id = `${text(d.count ?? 1)} × level ${level}${note ? ` note ${JSON.stringify(note)}` : ''}`;
-    if (missing <= 0) continue;
-    const calls: Call[] = [];
-    for (let left = missing; left > 0; left -= 100) calls.push(licenseCreate(d, Math.min(left, 100)));
-    actions.push({ section: 'licenses', verb: 'create', id, detail: [`${missing} new key${missing === 1 ? '' : 's'}`, `expiry ${text(d.expiry)}`], calls });
-  }
-  if (prune) {
-    for (const c of current) {
-      const id = text(c.key);
-      if (!fixedKeys.has(id) && !claimed.has(id)) actions.push({ section: 'licenses', verb: 'delete', id, detail: [], calls: [{ type: 'del', params: { key: id } }] });
-    }
-  }
-  return actions;
-}
-
-export function planUsers(desired: Row[], current: Row[], prune: boolean): Action[] {
-  return keyed('users', desired, current, (r) => text(r.username), (r) => text(r.username), {
-    create: (d) => {
-      const params: Record<string, string> = { user: text(d.username), sub: text(d.subscription), expiry: days(d.expiry as string) };
-      if (d.password !== undefined) params.pass = text(d.password);
-      const calls: Call[] = [{ type: 'adduser', params }];
-      if (d.email !== undefined) calls.push({ type: 'editemail', params: { user: text(d.username), email: text(d.email) } });
-      const detail = [`subscription ${text(d.subscription)}`, `expiry ${text(d.expiry)}`, ...(d.password === undefined ? [] : ['password (set)']), ...(d.email === undefined ? [] : [`email ${text(d.email)}`])];
-      return { section: 'users', verb: 'create', id: text(d.username), detail, calls };
-    },
-    remove: (c) => ({ section: 'users', verb: 'delete', id: text(c.username), detail: [], calls: [{ type: 'deluser', params: { user: text(c.username) } }] }),
-  }, prune);
+    remove: (c) => ({ section: 'subscriptions', verb: 'delete', id: text(c.name), detail: [], calls: [catalogCall('subs', ['delete'], { name: text(c.name) })] }),
+  }, plan);
 }
 
 /** `variables` is a map in the file; this turns it into rows. */
@@ -271,63 +274,61 @@ export function variableRows(variables: Row): Row[] {
   return Object.entries(variables).map(([name, spec]) => ({ name, ...(spec as Row) }));
 }
 
-export function planVariables(desired: Row[], current: Row[], prune: boolean): Action[] {
-  const create = (d: Row): Call => ({ type: 'addvar', params: { name: text(d.name), data: text(d.value), authed: flag(d.authed ?? false) ? '1' : '0' } });
-  return keyed('variables', desired, current, (r) => text(r.name), (r) => text(r.varid), {
-    create: (d) => ({ section: 'variables', verb: 'create', id: text(d.name), detail: [`value ${JSON.stringify(text(d.value))}`, `authed ${flag(d.authed ?? false)}`], calls: [create(d)] }),
+export function planVariables(desired: Row[], current: Row[], plan: Planning): Action[] {
+  const create = (d: Row): Call => catalogCall('vars', ['create'], { name: text(d.name), data: text(d.value), 'require-login': flag(d.authed ?? false) ? '1' : '0' });
+  const remove = (name: string): Call => catalogCall('vars', ['delete'], { name });
+  return keyed(desired, current, (r) => text(r.name), (r) => text(r.varid), {
+    create: (d) => ({ section: 'variables', verb: 'create', id: text(d.name), detail: [`value ${shown(d, 'value')}`, `authed ${flag(d.authed ?? false)}`], calls: [create(d)] }),
     update: (d, c) => {
       if (d.authed !== undefined && flag(d.authed) !== flag(c.authed)) {
-        return { section: 'variables', verb: 'replace', id: text(d.name), detail: [`authed: ${flag(c.authed)} → ${flag(d.authed)}`], calls: [{ type: 'delvar', params: { name: text(d.name) } }, create(d)] };
+        // No edit for `authed`: a new variable replaces it, tried first under another name.
+        const probe = `kactl-probe-${Math.random().toString(36).slice(2, 10)}`;
+        return replaceAction({
+          section: 'variables',
+          id: text(d.name),
+          detail: [`authed: ${flag(c.authed)} → ${flag(d.authed)}`],
+          probe: { create: create({ ...d, name: probe }), remove: remove(probe), id: `variable ${probe}` },
+          remove: remove(text(d.name)),
+          create: create(d),
+          putBack: create({ name: c.varid, value: c.msg, authed: flag(c.authed) }),
+          what: `variable ${text(d.name)}`,
+        });
       }
       if (text(d.value) === text(c.msg)) return undefined;
-      return { section: 'variables', verb: 'update', id: text(d.name), detail: [`value: ${JSON.stringify(text(c.msg))} → ${JSON.stringify(text(d.value))}`], calls: [{ type: 'editvar', params: { varid: text(d.name), data: text(d.value) } }] };
+      return { section: 'variables', verb: 'update', id: text(d.name), detail: [`value: ${JSON.stringify(text(c.msg))} → ${shown(d, 'value')}`], calls: [catalogCall('vars', ['edit'], { name: text(d.name), data: text(d.value) })] };
     },
-    remove: (c) => ({ section: 'variables', verb: 'delete', id: text(c.varid), detail: [], calls: [{ type: 'delvar', params: { name: text(c.varid) } }] }),
-  }, prune);
+    remove: (c) => ({ section: 'variables', verb: 'delete', id: text(c.varid), detail: [], calls: [remove(text(c.varid))] }),
+  }, plan);
 }
 
-export function planUservars(desired: Row[], current: Row[], prune: boolean): Action[] {
-  const set = (d: Row): Call => ({ type: 'setvar', params: { user: text(d.username), var: text(d.name), data: text(d.value), ...(d.readonly === undefined ? {} : { readOnly: flag(d.readonly) ? '1' : '0' }) } });
-  return keyed('uservars', desired, current, (r) => `${text(r.username)}/${text(r.name)}`, (r) => `${text(r.user)}/${text(r.name)}`, {
-    create: (d) => ({ section: 'uservars', verb: 'create', id: `${text(d.username)}/${text(d.name)}`, detail: [`value ${JSON.stringify(text(d.value))}`], calls: [set(d)] }),
+export function planUservars(desired: Row[], current: Row[], plan: Planning): Action[] {
+  const set = (d: Row): Call => catalogCall('uservars', ['set'], { username: text(d.username), name: text(d.name), data: text(d.value), 'read-only': d.readonly === undefined ? undefined : flag(d.readonly) ? '1' : '0' });
+  const id = (d: Row): string => `${idOf(d, 'username')}/${idOf(d, 'name')}`;
+  return keyed(desired, current, (r) => `${text(r.username)}/${text(r.name)}`, (r) => `${text(r.user)}/${text(r.name)}`, {
+    create: (d) => ({ section: 'uservars', verb: 'create', id: id(d), detail: [`value ${shown(d, 'value')}`], calls: [set(d)] }),
     update: (d, c) => (text(d.value) === text(c.data) ? undefined : {
-      section: 'uservars', verb: 'update', id: `${text(d.username)}/${text(d.name)}`, detail: [`value: ${JSON.stringify(text(c.data))} → ${JSON.stringify(text(d.value))}`], calls: [set(d)],
+      section: 'uservars', verb: 'update', id: id(d), detail: [`value: ${JSON.stringify(text(c.data))} → ${shown(d, 'value')}`], calls: [set(d)],
     }),
-    remove: (c) => ({ section: 'uservars', verb: 'delete', id: `${text(c.user)}/${text(c.name)}`, detail: [], calls: [{ type: 'deluservar', params: { user: text(c.user), var: text(c.name) } }] }),
-  }, prune);
+    remove: (c) => ({ section: 'uservars', verb: 'delete', id: `${text(c.user)}/${text(c.name)}`, detail: [], calls: [catalogCall('uservars', ['delete'], { username: text(c.user), name: text(c.name) })] }),
+  }, plan);
 }
 
-export function planChannels(desired: Row[], current: Row[], prune: boolean): Action[] {
-  return keyed('channels', desired, current, (r) => text(r.name), (r) => text(r.name), {
-    create: (d) => ({ section: 'channels', verb: 'create', id: text(d.name), detail: [`delay ${text(d.delay ?? 0)} s`], calls: [{ type: 'addchannel', params: { name: text(d.name), delay: text(d.delay ?? 0) } }] }),
+export function planChannels(desired: Row[], current: Row[], plan: Planning): Action[] {
+  return keyed(desired, current, (r) => text(r.name), (r) => text(r.name), {
+    create: (d) => ({ section: 'channels', verb: 'create', id: idOf(d, 'name'), detail: [`delay ${d.delay === undefined ? '0' : idOf(d, 'delay')} s`], calls: [catalogCall('chats', ['create'], { name: text(d.name), 'delay-seconds': text(d.delay ?? 0) })] }),
     // Created in seconds but edited in minutes (the server multiplies the edit by 60).
     update: (d, c) => (d.delay === undefined || Number(d.delay) === Number(c.delay) ? undefined : {
-      section: 'channels', verb: 'update', id: text(d.name), detail: [`delay: ${text(c.delay)} s → ${text(d.delay)} s`], calls: [{ type: 'editchan', params: { name: text(d.name), delay: String(Number(d.delay) / 60) } }],
+      section: 'channels', verb: 'update', id: idOf(d, 'name'), detail: [`delay: ${text(c.delay)} s → ${idOf(d, 'delay')} s`], calls: [catalogCall('chats', ['edit'], { name: text(d.name), 'delay-minutes': String(Number(d.delay) / 60) })],
     }),
-    remove: (c) => ({ section: 'channels', verb: 'delete', id: text(c.name), detail: [], calls: [{ type: 'delchannel', params: { name: text(c.name) } }] }),
-  }, prune);
+    remove: (c) => ({ section: 'channels', verb: 'delete', id: text(c.name), detail: [], calls: [catalogCall('chats', ['delete'], { name: text(c.name) })] }),
+  }, plan);
 }
 
-export function planWebhooks(desired: Row[], current: Row[], prune: boolean): Action[] {
-  const add = (d: Row): Call => ({ type: 'addwebhook', params: { webid: text(d.id), baseurl: text(d.url), authed: flag(d.authed ?? false) ? '1' : '0', ...(d.useragent === undefined ? {} : { ua: text(d.useragent) }) } });
-  return keyed('webhooks', desired, current, (r) => text(r.id), (r) => text(r.webid), {
-    create: (d) => ({ section: 'webhooks', verb: 'create', id: text(d.id), detail: [text(d.url)], calls: [add(d)] }),
-    // There is no edit: a change is a delete and a new webhook with the same id.
-    update: (d, c) => {
-      const detail: string[] = [];
-      if (d.useragent !== undefined && text(d.useragent) !== text(c.useragent)) changed(detail, 'useragent', text(c.useragent), text(d.useragent));
-      if (d.authed !== undefined && flag(d.authed) !== flag(c.authed)) changed(detail, 'authed', flag(c.authed), flag(d.authed));
-      return detail.length === 0 ? undefined : { section: 'webhooks', verb: 'replace', id: text(d.id), detail, calls: [{ type: 'delwebhook', params: { webid: text(d.id) } }, add(d)] };
-    },
-    remove: (c) => ({ section: 'webhooks', verb: 'delete', id: text(c.webid), detail: [], calls: [{ type: 'delwebhook', params: { webid: text(c.webid) } }] }),
-  }, prune);
-}
-
-export function planFiles(desired: Row[], current: Row[], prune: boolean): Action[] {
-  return keyed('files', desired, current, (r) => text(r.url), (r) => text(r.url), {
-    create: (d) => ({ section: 'files', verb: 'create', id: text(d.url), detail: [], calls: [{ type: 'upload', params: { url: text(d.url) } }] }),
-    remove: (c) => ({ section: 'files', verb: 'delete', id: text(c.url), detail: [`id ${text(c.id)}`], calls: [{ type: 'delfile', params: { fileid: text(c.id) } }] }),
-  }, prune);
+export function planFiles(desired: Row[], current: Row[], plan: Planning): Action[] {
+  return keyed(desired, current, (r) => text(r.url), (r) => text(r.url), {
+    create: (d) => ({ section: 'files', verb: 'create', id: idOf(d, 'url'), detail: [], calls: [catalogCall('files', ['upload'], { url: text(d.url) })] }),
+    remove: (c) => ({ section: 'files', verb: 'delete', id: text(c.url), detail: [`id ${text(c.id)}`], calls: [catalogCall('files', ['delete'], { id: text(c.id) })] }),
+  }, plan);
 }
 
 function blackKey(row: Row): string {
@@ -335,31 +336,50 @@ function blackKey(row: Row): string {
   return row.hwid !== undefined ? `hwid:${text(row.hwid)}` : `ip:${text(row.ip)}`;
 }
 
-export function planBlacklists(desired: Row[], current: Row[], prune: boolean): Action[] {
-  return keyed('blacklists', desired, current, blackKey, blackKey, {
+export function planBlacklists(desired: Row[], current: Row[], plan: Planning): Action[] {
+  return keyed(desired, current, blackKey, blackKey, {
     create: (d) => {
-      const params: Record<string, string> = d.hwid !== undefined ? { hwid: text(d.hwid) } : { ip: text(d.ip) };
-      return { section: 'blacklists', verb: 'create', id: blackKey(d), detail: [], calls: [{ type: 'black', params }] };
+      const values = d.hwid !== undefined ? { hwid: text(d.hwid) } : { ip: text(d.ip) };
+      const id = d.hwid !== undefined ? `hwid:${idOf(d, 'hwid')}` : `ip:${idOf(d, 'ip')}`;
+      return { section: 'blacklists', verb: 'create', id, detail: [], calls: [catalogCall('blacklists', ['create'], values)] };
     },
     remove: (c) => {
       const [type, data] = [text(c.type), text(c.type === 'ip' ? c.ip : c.hwid)];
-      return { section: 'blacklists', verb: 'delete', id: blackKey(c), detail: [], calls: [{ type: 'delblack', params: { data, blacktype: type } }] };
+      return { section: 'blacklists', verb: 'delete', id: blackKey(c), detail: [], calls: [catalogCall('blacklists', ['delete'], { value: data, type })] };
     },
-  }, prune);
+  }, plan);
 }
 
-export function planWhitelists(desired: Row[]): Action[] {
-  return desired.map((d) => ({ section: 'whitelists', verb: 'ensure', id: text(d.ip), detail: ['the seller API cannot list whitelists: sent again, "already there" counts as done'], calls: [{ type: 'addWhite', params: { ip: text(d.ip) }, okIf: /failed to add whitelist|already/i }] }));
+/**
+ * Whitelisted IPs. While the catalog has no whitelists list, nothing can say which are there:
+ * each is "ensured" (sent again, an "already there" answer counts as done). Once it has one,
+ * they are read and planned like blacklists (`current` is then what the server listed).
+ */
+export function planWhitelists(desired: Row[], current: Row[] | undefined, plan: Planning = planning()): Action[] {
+  const create = (d: Row): Call => catalogCall('whitelists', ['create'], { ip: text(d.ip) });
+  if (current !== undefined) {
+    return keyed(desired, current, (r) => text(r.ip), (r) => text(r.ip), {
+      create: (d) => ({ section: 'whitelists', verb: 'create', id: idOf(d, 'ip'), detail: [], calls: [create(d)] }),
+      remove: (c) => ({ section: 'whitelists', verb: 'delete', id: text(c.ip), detail: [], calls: [catalogCall('whitelists', ['delete'], { ip: text(c.ip) })] }),
+    }, plan);
+  }
+  const why = `the seller API cannot list ${SECTION_GROUPS.whitelists}: sent again, "already there" counts as done`;
+  return desired.map((d) => ({ section: 'whitelists', verb: 'ensure', id: idOf(d, 'ip'), detail: [why], calls: [{ ...create(d), okIf: /failed to add whitelist|already/i }] }));
 }
 
-export function planTeam(desired: Row[], current: Row[], prune: boolean): Action[] {
-  return keyed('team', desired, current, (r) => text(r.username), (r) => text(r.username), {
+export function planTeam(desired: Row[], current: Row[], plan: Planning): Action[] {
+  return keyed(desired, current, (r) => text(r.username), (r) => text(r.username), {
     create: (d) => {
-      const params: Record<string, string> = { role: d.role === 'manager' ? 'Manager' : 'Reseller', user: text(d.username), pass: text(d.password), email: text(d.email) };
-      if (d.keylevels !== undefined) params.keylevels = text(d.keylevels);
-      if (d.perms !== undefined) params.perms = text(d.perms);
-      return { section: 'team', verb: 'create', id: text(d.username), detail: [text(d.role), ...(d.keylevels === undefined ? [] : [`keylevels ${text(d.keylevels)}`])], calls: [{ type: 'addAccount', params }] };
+      const call = catalogCall('team', ['create'], {
+        role: d.role === 'manager' ? 'Manager' : 'Reseller',
+        username: text(d.username),
+        password: text(d.password),
+        email: text(d.email),
+        'key-levels': d.keylevels === undefined ? undefined : text(d.keylevels),
+        permissions: d.perms === undefined ? undefined : text(d.perms),
+      });
+      return { section: 'team', verb: 'create', id: idOf(d, 'username'), detail: [idOf(d, 'role'), ...(d.keylevels === undefined ? [] : [`keylevels ${idOf(d, 'keylevels')}`])], calls: [call] };
     },
-    remove: (c) => ({ section: 'team', verb: 'delete', id: text(c.username), detail: [text(c.role)], calls: [{ type: 'deleteAccount', params: { user: text(c.username) } }] }),
-  }, prune);
+    remove: (c) => ({ section: 'team', verb: 'delete', id: text(c.username), detail: [text(c.role)], calls: [catalogCall('team', ['delete'], { username: text(c.username) })] }),
+  }, plan);
 }

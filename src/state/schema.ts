@@ -4,6 +4,7 @@
  * the schema says and what `kactl apply` accepts cannot drift apart.
  */
 import { APP_SETTING_NAMES, APP_SETTINGS, appSetting } from './app-settings.js';
+import { UNIT_PATTERN } from '../util/duration.js';
 
 export type JsonSchema = {
   type?: 'object' | 'array' | 'string' | 'number' | 'integer' | 'boolean' | readonly ('string' | 'number' | 'integer' | 'boolean' | 'object' | 'array')[];
@@ -15,18 +16,49 @@ export type JsonSchema = {
   enum?: readonly (string | number | boolean)[];
   pattern?: string;
   minimum?: number;
+  exclusiveMinimum?: number;
+  maximum?: number;
+  maxLength?: number;
   $id?: string;
   $schema?: string;
   title?: string;
 };
 
+/** A number with at least one digit that is not 0: `0d` and `0.0` say "no time", which no record can hold. */
+const POSITIVE_AMOUNT = '(?=[0-9.]*[1-9])[0-9]+(\\.[0-9]+)?';
+/** The units a duration may name (util/duration.ts, the one parser of durations). */
+const UNITS = `${UNIT_PATTERN}?`;
 const DURATION: JsonSchema = {
   type: ['string', 'number'],
-  pattern: '^[0-9]+(\\.[0-9]+)?[dhms]?$',
-  description: 'A duration: 30d, 12h, 90m, 45s, or a plain number of days',
+  pattern: `^${POSITIVE_AMOUNT}${UNITS}$`,
+  exclusiveMinimum: 0,
+  description: 'A duration greater than zero: 2w, 30d, 12h, 90m, 45s, or a plain number of days',
+};
+/** When a user's subscription ends: a duration from now, or the moment itself (what `export` writes). */
+const USER_EXPIRY: JsonSchema = {
+  type: ['string', 'number'],
+  pattern: `^(${POSITIVE_AMOUNT}${UNITS}|[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z)$`,
+  exclusiveMinimum: 0,
+  description: 'A duration from now (2w, 30d, 12h, 90m, 45s, days) or a UTC time such as 2030-01-31T12:00:00Z',
 };
 const TEXT: JsonSchema = { type: 'string' };
 const FLAG: JsonSchema = { type: 'boolean' };
+/** What the seller API takes as a level: digits, at most 12, above zero. */
+const LEVEL: JsonSchema = { type: ['integer', 'string'], pattern: '^(?=[0-9]{1,12}$)0*[1-9][0-9]*$', minimum: 1, maximum: 999_999_999_999, description: 'A level: a whole number from 1, at most 12 digits' };
+/** Where the server sends or fetches something: an absolute http(s) URL. */
+const WEB_URL: JsonSchema = { type: 'string', pattern: '^https?://[^\\s/?#]+', description: 'An http:// or https:// URL' };
+
+/**
+ * A license's fields go by the names `licenses list` gives them (`duration`, `used_by`,
+ * `ban_reason`); the names `licenses create` (`expiry`), the wire (`expires`, `usedby`, `banned`)
+ * and earlier state files (`banreason`) use are the same fields (load: canonicalLicense).
+ */
+export const LICENSE_FIELD_ALIASES: Readonly<Record<string, string>> = { expiry: 'duration', expires: 'duration', usedby: 'used_by', banreason: 'ban_reason', banned: 'ban_reason' };
+
+/** `properties` and, for each alias, the same schema described as the field it stands for. */
+function withAliases(properties: Record<string, JsonSchema>, aliases: Readonly<Record<string, string>>): Record<string, JsonSchema> {
+  return { ...properties, ...Object.fromEntries(Object.entries(aliases).map(([alias, name]) => [alias, { ...properties[name], description: `Same as ${name}` }])) };
+}
 
 function record(properties: Record<string, JsonSchema>, required: readonly string[] = [], description?: string): JsonSchema {
   return { type: 'object', properties, required, additionalProperties: false, ...(description ? { description } : {}) };
@@ -64,21 +96,50 @@ export const STATE_SCHEMA: JsonSchema = {
   properties: {
     $schema: TEXT,
     app: APP,
-    subscriptions: { type: 'array', items: record({ name: TEXT, level: { type: ['integer', 'string'] } }, ['name', 'level']) },
+    subscriptions: { type: 'array', items: record({ name: TEXT, level: LEVEL }, ['name', 'level']) },
     licenses: {
       type: 'array',
       description: 'A fixed key (reconciled by key) or a generated batch (count; reconciled by note and level)',
-      items: record({ key: TEXT, count: { type: 'integer', minimum: 1 }, level: { type: ['integer', 'string'] }, expiry: DURATION, mask: TEXT, note: TEXT }, ['expiry']),
+      items: record(withAliases({
+        key: { type: 'string', maxLength: 70 },
+        count: { type: 'integer', minimum: 1 },
+        level: LEVEL,
+        duration: { ...DURATION, description: 'How long the key grants once used, more than zero: 2w, 30d, 12h, 90m, 45s or days' },
+        mask: TEXT,
+        note: { type: 'string', maxLength: 69 },
+        status: { type: 'string', enum: ['unused', 'used', 'banned'], description: 'unused (the default), used (with used_by), or banned' },
+        used_by: { type: 'string', description: 'The user who redeemed the key (a used or banned key)' },
+        ban_reason: { type: 'string', description: 'Why the key is banned' },
+      }, LICENSE_FIELD_ALIASES)),
     },
     users: {
       type: 'array',
-      items: record({ username: TEXT, password: TEXT, subscription: TEXT, expiry: DURATION, email: TEXT }, ['username', 'subscription', 'expiry']),
+      description: 'Each user needs subscription and expiry, or subscriptions',
+      items: record({
+        username: { type: 'string', maxLength: 69 },
+        password: TEXT,
+        subscription: TEXT,
+        expiry: USER_EXPIRY,
+        subscriptions: { type: 'array', items: record({ name: TEXT, expiry: USER_EXPIRY }, ['name', 'expiry']) },
+        email: TEXT,
+        hwid: TEXT,
+        banned: { type: 'string', description: 'The ban reason of a banned user' },
+      }, ['username']),
     },
     variables: { type: 'object', additionalProperties: record({ value: TEXT, authed: FLAG }, ['value']) },
     uservars: { type: 'array', items: record({ username: TEXT, name: TEXT, value: TEXT, readonly: FLAG }, ['username', 'name', 'value']) },
     channels: { type: 'array', items: record({ name: TEXT, delay: { type: 'integer', minimum: 0, description: 'Seconds between messages' } }, ['name']) },
-    webhooks: { type: 'array', items: record({ id: TEXT, url: TEXT, useragent: TEXT, authed: FLAG }, ['id', 'url']) },
-    files: { type: 'array', items: record({ url: TEXT, authed: FLAG }, ['url']) },
+    webhooks: {
+      type: 'array',
+      items: record({
+        id: { type: 'string', maxLength: 60 },
+        url: WEB_URL,
+        useragent: TEXT,
+        authed: FLAG,
+        truncated: { type: 'boolean', description: 'true: url is only the start the server shows; write the whole URL (and drop this) before it can be created' },
+      }, ['id', 'url']),
+    },
+    files: { type: 'array', items: record({ url: WEB_URL, authed: FLAG }, ['url']) },
     blacklists: { type: 'array', items: record({ hwid: TEXT, ip: TEXT }) },
     whitelists: { type: 'array', items: record({ ip: TEXT }, ['ip']) },
     team: {

@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startE2ESandbox, type E2ESandbox } from '../helpers/e2e.js';
+import { linkTrap, otherUser, otherUserSkip } from '../helpers/other-user.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 const HWID = 'e2e-data-hwid-0000-0000-0001';
@@ -87,6 +88,19 @@ describe('client data flows (e2e)', () => {
     expect((await sb.kactl(['client', 'file', 'download', id, '--out', target])).code).toBe(2);
     const missing = await sb.kactl(['client', 'file', 'download', '000000']);
     expect(missing.code).toBe(1);
+  }, SLOW);
+
+  const skip = otherUserSkip();
+  it.skipIf(skip !== undefined)(`--out --force replaces a symbolic link another user planted there, never writes through it${skip ? ` (skipped: ${skip})` : ''}`, async () => {
+    const id = (await sb.ok(['files', 'upload', '--url', `${remoteUrl}/files/app.bin`])).stdout.trim();
+    const { precious, shared } = linkTrap(otherUser(), ['app.bin']);
+    const target = path.join(shared, 'app.bin');
+    expect((await sb.kactl(['client', 'file', 'download', id, '--out', target])).code).toBe(2);
+    await sb.ok(['client', 'file', 'download', id, '--out', target, '--force']);
+    expect(fs.readFileSync(precious, 'utf8')).toBe("root's own data");
+    expect(fs.lstatSync(target).isFile()).toBe(true);
+    expect(fs.readFileSync(target)).toEqual(FILE_BYTES);
+    expect(fs.readdirSync(shared)).toEqual(['app.bin']);
   }, SLOW);
 
   it('reads a global variable, sends a log line, and logs out', async () => {

@@ -2,14 +2,26 @@
  * The completion scripts run in the real shells (bash, zsh, fish from Debian packages): each is
  * loaded as a user would, asked for the candidates of a command line, and must offer commands,
  * flags, option choices, profile names, and live subscription names from a sandbox.
+ *
+ * Subscription names are the server's to choose: one with a control character or a leading `-`
+ * is never offered, and the rest are inserted quoted — typed with Tab in each shell on a real
+ * terminal, then printed, `$(…)` stays text and runs nothing. One Tab never waits for a rate
+ * limit (Retry-After), another process's pacing budget or a retry.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { keyFingerprint } from '../../src/api/pacer.js';
 import { startE2ESandbox, type E2ESandbox } from '../helpers/e2e.js';
+import { spawnInPty } from '../helpers/pty.js';
 import { KACTL_BIN, cleanEnv } from '../helpers/run-kactl.js';
 import { tempDir } from '../helpers/temp-dir.js';
+
+/** Names a server could give subscriptions; only the last two may be offered, quoted. */
+const HOSTILE = ['ev\nnewline', 'ev\u001b[31mred', 'ev\u0007bell', '--seller-key=evil', 'cmd $(touch PWNED)', 'star*'];
 
 let sb: E2ESandbox;
 let binDir: string;
@@ -17,6 +29,7 @@ let binDir: string;
 beforeAll(async () => {
   sb = await startE2ESandbox();
   await sb.ok(['subs', 'create', '--name', 'gold-tier', '--level', '3']);
+  for (const name of HOSTILE) await sb.ok(['subs', 'create', `--name=${name}`, '--level', '1']);
   // `kactl` on the PATH, as after `npm link`: the scripts call it by name.
   binDir = tempDir('kactl-bin-');
   fs.writeFileSync(path.join(binDir, 'kactl'), `#!/bin/sh\nexec "${process.execPath}" "${KACTL_BIN}" "$@"\n`, { mode: 0o755 });
@@ -82,6 +95,16 @@ describe('zsh completion', () => {
   });
 });
 
+describe('list filters (23.1)', () => {
+  it('are flags of the list, with their choices and live values', () => {
+    expect(bashOffers(['licenses', 'list', '--st'])).toEqual(['--status']);
+    expect(bashOffers(['licenses', 'list', '--status', ''])).toEqual(['unused', 'used', 'banned', 'paused']);
+    expect(bashOffers(['users', 'list', '--subscription', 'gold'])).toEqual(['gold-tier']);
+    expect(zshOffers(['users', 'list', '--expiring-'])).toEqual(['--expiring-within']);
+    expect(fishOffers('kactl users list --subscription gold')).toEqual(['gold-tier']);
+  });
+});
+
 describe('fish completion', () => {
   it('completes commands and live values', () => {
     expect(fishOffers('kactl doc')).toEqual(['doctor']);
@@ -100,4 +123,103 @@ describe('completion when the server is down', () => {
     expect(result.status).toBe(0);
     expect(result.stdout).toBe('');
   });
+});
+
+/** What `kactl __complete` prints for `words`, run as the scripts run it. */
+function complete(words: string[], env: Record<string, string> = {}, configDir = sb.configDir) {
+  return spawnSync(process.execPath, [KACTL_BIN, '__complete', '--', ...words], {
+    env: cleanEnv(configDir, { CI: '1', ...env }),
+    encoding: 'utf8',
+    input: '',
+    // Ended here only if it waits (a paced wait is a minute); kactl would then exit 0 quietly,
+    // so `error` (ETIMEDOUT) is what tells.
+    timeout: 20_000,
+  });
+}
+
+describe('candidates the server chose', () => {
+  it('offers none with a control character or a leading "-"', async () => {
+    // The server holds them all, as given.
+    const held = await sb.json<{ name: string }[]>(['subs', 'list']);
+    expect(held.map((sub) => sub.name)).toEqual(expect.arrayContaining(HOSTILE));
+    const all = complete(['subs', 'delete', '']);
+    expect(all.status).toBe(0);
+    expect(lines(all.stdout).sort()).toEqual(['cmd $(touch PWNED)', 'default', 'gold-tier', 'star*']);
+    expect(all.stdout).not.toMatch(/\p{Cc}(?<!\n)/u);
+  });
+
+  // Typed as a person types: the line, Tab, then Ctrl-A and a printf before it, then Enter. The
+  // printed argument must be the name itself, and nothing it holds may run.
+  const SHELLS: { name: string; program: string; args: string[]; setup: string[] }[] = [
+    { name: 'bash', program: 'bash', args: ['--norc', '--noprofile', '-i'], setup: ["PS1='READY> '", 'source <(kactl completion bash)'] },
+    { name: 'zsh', program: 'zsh', args: ['-f', '-i'], setup: ["PROMPT='READY> '", 'autoload -Uz compinit && compinit -u -D', 'source <(kactl completion zsh)'] },
+    { name: 'fish', program: 'fish', args: ['--no-config', '-i'], setup: ["function fish_prompt; echo -n 'READY> '; end", 'kactl completion fish | source'] },
+  ];
+  for (const shell of SHELLS) {
+    it(`${shell.name} inserts them quoted: $(…) and * stay text`, async () => {
+      const cwd = tempDir();
+      fs.writeFileSync(path.join(cwd, 'star-file'), '');
+      const term = spawnInPty(shell.program, shell.args, { configDir: sb.configDir, cwd, env: { PATH: `${binDir}:${process.env.PATH}` } });
+      try {
+        for (const line of shell.setup) term.type(`${line}\r`);
+        term.type("echo 'SET''UP DONE'\r");
+        await term.waitFor('SETUP DONE', 20_000);
+        for (const [typed, printed] of [['cm', '<cmd $(touch PWNED)>'], ['sta', '<star*>']] as const) {
+          term.type(`kactl subs delete ${typed}\t`);
+          await new Promise((resolve) => setTimeout(resolve, 1_500));
+          term.type("\u0001printf '<%s>\\n' \r");
+          await term.waitFor(printed, 20_000);
+        }
+        expect(fs.existsSync(path.join(cwd, 'PWNED'))).toBe(false);
+      } finally {
+        term.kill();
+      }
+    }, 60_000);
+  }
+});
+
+describe('one Tab never waits', () => {
+  it('not for a Retry-After of 50 s, nor a retry', async () => {
+    let calls = 0;
+    const limited = http.createServer((req, res) => {
+      calls += 1;
+      req.resume();
+      res.writeHead(429, { 'retry-after': '50', 'content-type': 'application/json' });
+      res.end(JSON.stringify({ success: false, message: 'Slow down.' }));
+    });
+    await new Promise<void>((resolve) => limited.listen(0, '127.0.0.1', resolve));
+    try {
+      const env = { KACTL_BASE_URL: `http://127.0.0.1:${(limited.address() as AddressInfo).port}`, KACTL_SELLER_KEY: 'r'.repeat(32) };
+      const result = await new Promise<{ status: number | null; stdout: string }>((resolve) => {
+        // Not spawnSync: the server above answers from this process.
+        const child = spawn(process.execPath, [KACTL_BIN, '__complete', '--', 'subs', 'delete', ''], { env: cleanEnv(tempDir(), { CI: '1', ...env }) });
+        let stdout = '';
+        child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+        const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+        child.once('exit', (status) => {
+          clearTimeout(timer);
+          resolve({ status, stdout });
+        });
+      });
+      expect(result.status).toBe(0);
+      expect(result.stdout).toBe('');
+      expect(calls).toBe(1);
+    } finally {
+      await new Promise<void>((resolve) => limited.close(() => resolve()));
+    }
+  }, 60_000);
+
+  it('not for a pacing budget another kactl process used up', () => {
+    const dir = tempDir();
+    const key = 'p'.repeat(32);
+    // The record every kactl process shares: 120 calls in the last seconds, the whole budget.
+    const pacing = path.join(dir, 'data', 'pacing');
+    fs.mkdirSync(pacing, { recursive: true, mode: 0o700 });
+    const now = Date.now();
+    fs.writeFileSync(path.join(pacing, `seller-pace-${keyFingerprint(key)}.json`), JSON.stringify({ version: 1, calls: Array.from({ length: 120 }, (_, i) => now - i * 10) }));
+    const result = complete(['subs', 'delete', ''], { KACTL_BASE_URL: sb.info.baseUrl, KACTL_SELLER_KEY: key }, dir);
+    expect(result.error).toBeUndefined();
+    expect(result.status).toBe(0);
+    expect(result.stdout).toBe('');
+  }, 60_000);
 });

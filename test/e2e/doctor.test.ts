@@ -63,6 +63,8 @@ describe('kactl doctor', () => {
     // Piped: words, not marks; one line per check.
     expect(text.trimEnd().split('\n')).toHaveLength(checks.length);
     expect(text).toMatch(/^ok {3}seller key: accepted$/m);
+    // Reachable reads as what it is: a 404 at an API server's root is normal (was "answered HTTP 404").
+    expect(text).toMatch(/^ok {3}reachable: the server at http:\/\/127\.0\.0\.1:\d+ answers \(HTTP (404 at its root, as an API server usually answers there|\d+ at its root); \d+ ms\)$/m);
   });
 
   it('names a dead port and exits 1', async () => {

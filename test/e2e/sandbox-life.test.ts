@@ -187,7 +187,7 @@ describe('a profile no sandbox made', () => {
   it('is not overwritten by --profile-name or by the default "sandbox" without --force (exit 2, one sentence, nothing served)', async () => {
     const dir = freshConfig();
     for (const name of ['prod', 'sandbox']) {
-      const added = await kactl(dir, ['profile', 'add', name, '--base-url', `https://${name}.example.test`, '--app-name', 'MyApp', '--ownerid', 'AbCdEf1234', '--hwid', `${name}-hwid`, '--seller-key-stdin'], `${name}-seller-key-0123456789abcdef\n`);
+      const added = await kactl(dir, ['profile', 'add', name, '--force', '--base-url', `https://${name}.example.test`, '--app-name', 'MyApp', '--ownerid', 'AbCdEf1234', '--hwid', `${name}-hwid`, '--seller-key-stdin'], `${name}-seller-key-0123456789abcdef\n`);
       expect(added.code, added.stderr).toBe(0);
     }
     const before = config(dir);

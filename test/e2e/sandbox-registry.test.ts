@@ -132,7 +132,7 @@ describe('a sandbox run under a name that is not kactl', () => {
 describe('a stale entry naming a profile', () => {
   it("removes nothing unless the profile still holds that sandbox's admin token", async () => {
     const dir = tempDir('kactl-registry-');
-    const added = await kactl(dir, ['profile', 'add', 'prod', '--base-url', 'https://prod.example.test', '--app-name', 'MyApp', '--ownerid', 'AbCdEf1234', '--seller-key-stdin'], 'prod-seller-key-0123456789abcdef\n');
+    const added = await kactl(dir, ['profile', 'add', 'prod', '--force', '--base-url', 'https://prod.example.test', '--app-name', 'MyApp', '--ownerid', 'AbCdEf1234', '--seller-key-stdin'], 'prod-seller-key-0123456789abcdef\n');
     expect(added.code, added.stderr).toBe(0);
     const readConfig = () => JSON.parse(fs.readFileSync(path.join(dir, 'config.json'), 'utf8')) as { active?: string; profiles: Record<string, { baseUrl: string }> };
     const before = readConfig();

@@ -10,6 +10,7 @@ import { startE2ESandbox } from '../helpers/e2e.js';
 import type { E2ESandbox } from '../helpers/e2e.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { failingProxy } from '../helpers/failing-proxy.js';
+import { spawnKactlInPty } from '../helpers/pty.js';
 
 let sb: E2ESandbox;
 
@@ -75,4 +76,26 @@ describe('licenses create in bulk', () => {
       await proxy.close();
     }
   });
+});
+
+describe('the bar while paced (23.16)', () => {
+  it('counts the pacing wait down beside the bar, at 80 columns', async () => {
+    const paced = await startE2ESandbox();
+    try {
+      // Two calls a minute: the key list read first and the first `add` use them, the second `add` waits.
+      await paced.ok(['profile', 'add', 'sandbox', '--seller-rate', '2']);
+      const pty = spawnKactlInPty(['licenses', 'create', '--amount', '300', '--expiry', '1', '--out', path.join(tempDir(), 'keys.txt')], { configDir: paced.configDir, cols: 80 });
+      try {
+        const first = Number(/pacing (\d+)s\s*$/.exec(await pty.waitFor(/pacing \d+s\s*$/, 30_000))![1]);
+        const later = Number(/pacing (\d+)s\s*$/.exec(await pty.waitFor(new RegExp(`pacing (?!${first}s)\\d+s\\s*$`), 10_000))![1]);
+        expect(later).toBeLessThan(first);
+        for (const line of pty.screen().split('\n')) expect([...line.trimEnd()].length, line).toBeLessThanOrEqual(80);
+        expect(pty.screen()).toMatch(/Creating licenses \[█+░+\] 100\/300/);
+      } finally {
+        pty.kill();
+      }
+    } finally {
+      await paced.stop();
+    }
+  }, 60_000);
 });

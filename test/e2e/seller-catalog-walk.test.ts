@@ -1,9 +1,20 @@
 /**
  * The catalog walk: against a real sandbox, every seller catalog entry runs through its own
- * command (the built CLI, no terminal) at least once, and its effect is checked afterwards —
- * a created license shows in `licenses list`, a banned user reads as banned, a deleted record
- * is gone. Steps run in order, each on the records earlier steps made. The last test fails if
- * an entry of the catalog was never run (tracked from the command lines, not by hand).
+ * command at least once, and its effect is checked afterwards — a created license shows in
+ * `licenses list`, a banned user reads as banned, a deleted record is gone. Steps run in order,
+ * each on the records earlier steps made. The last tests fail if an entry of the catalog was
+ * never run (tracked from the command lines, not by hand), or if the real binary was never
+ * spawned for one of the families below.
+ *
+ * Which runs spawn the built CLI: spawning each of the walk's ~140 commands cost a Node start
+ * and a bundle load apiece, most of the walk's time. What only the binary can get wrong is shared
+ * by whole families of commands: the launcher and the bundle chunk of each command group
+ * (scripts/bundle.mjs splits the bundle per group), the code each effect (confirmation, backup)
+ * and each answer kind (table, record, value, keys) loads on first use, text and `--json`
+ * output, stdin, and the exit code of a refusal. So a command is spawned when it covers a family
+ * no spawned run has covered yet, and otherwise runs kactl's main() in this process (the same
+ * sources: the harness checks that dist/ was built from them) against the same sandbox and
+ * config folder.
  *
  * Fixtures the seller API cannot make (sessions, client logs, chat messages, a file to upload)
  * come from the client API and a loopback file server, as they would in real life.
@@ -11,7 +22,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SELLER_CATALOG, commandsForGroup, opKey } from '../../src/api/seller-catalog/index.js';
+import { SELLER_CATALOG, SELLER_GROUP_ORDER, commandsForGroup, opKey } from '../../src/api/seller-catalog/index.js';
 import type { SellerGroup, SellerOp } from '../../src/api/seller-catalog/index.js';
 import { startE2ESandbox } from '../helpers/e2e.js';
 import type { E2ESandbox, KactlOptions } from '../helpers/e2e.js';
@@ -41,10 +52,27 @@ type Row = Record<string, unknown>;
 
 let sb: E2ESandbox;
 const ran = new Set<string>();
+/** The families (see the header) some spawned run has covered. */
+const spawned = new Set<string>();
 
-/** Runs kactl; an exit 0 counts the catalog entry the command line addresses as run. */
-async function kactl(args: readonly string[], options?: KactlOptions): Promise<SpawnResult> {
-  const result = await sb.kactl(args, options);
+/** The families a command line belongs to. */
+function familiesOf(args: readonly string[], options: KactlOptions | undefined, expectedCode: number): string[] {
+  const op = opOf(args);
+  return [
+    `group ${args[0]}`,
+    ...(op ? [`effect ${op.effect}`, `answer ${op.response.kind}`] : []),
+    args.includes('--json') ? 'output --json' : 'output text',
+    ...(options?.input !== undefined ? ['stdin'] : []),
+    `exit ${expectedCode}`,
+  ];
+}
+
+/** Runs kactl, spawned or in-process (see the header); an exit 0 counts the catalog entry the command line addresses as run. */
+async function kactl(args: readonly string[], options?: KactlOptions, expectedCode = 0): Promise<SpawnResult> {
+  const families = familiesOf(args, options, expectedCode);
+  const spawn = families.some((family) => !spawned.has(family));
+  if (spawn) for (const family of families) spawned.add(family);
+  const result = spawn ? await sb.kactl(args, options) : await sb.inProcess(args, options);
   const op = opOf(args);
   if (op && result.code === 0) ran.add(opKey(op));
   return result;
@@ -64,7 +92,7 @@ async function json<T = Row>(args: readonly string[], options?: KactlOptions): P
 
 /** Must exit 1 (the server said success:false). */
 async function refused(args: readonly string[]): Promise<SpawnResult> {
-  const result = await sb.kactl(args);
+  const result = await kactl(args, undefined, 1);
   expect(result.code, `kactl ${args.join(' ')} should fail\n${result.stderr}`).toBe(1);
   return result;
 }
@@ -457,5 +485,18 @@ describe('catalog walk', () => {
     const missing = SELLER_CATALOG.map((op) => opKey(op)).filter((key) => !ran.has(key));
     expect(missing).toEqual([]);
     expect(ran.size).toBe(SELLER_CATALOG.length);
+  });
+
+  it('spawned the real binary for every group, effect and answer kind of the catalog, stdin and a refusal', () => {
+    const families = [
+      ...SELLER_GROUP_ORDER.map((group) => `group ${group}`),
+      ...new Set(SELLER_CATALOG.flatMap((op) => [`effect ${op.effect}`, `answer ${op.response.kind}`])),
+      'output --json',
+      'output text',
+      'stdin',
+      'exit 0',
+      'exit 1',
+    ];
+    expect(families.filter((family) => !spawned.has(family))).toEqual([]);
   });
 });

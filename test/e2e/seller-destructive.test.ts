@@ -56,7 +56,8 @@ describe('changes to many records', () => {
     const keys = await createLicenses(5);
     const result = await sb.kactl(['licenses', 'delete', '--all']);
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain('needs confirmation: add --yes (there is no terminal to ask on)');
+    // The server and the profile are named: two sandboxes may both hold the same app name.
+    expect(result.stderr).toContain(`error: Delete every license on ${sb.info.baseUrl} (profile sandbox): add --yes to confirm (there is no terminal to ask on).`);
     expect(await licenseKeys()).toEqual([...keys].sort());
     expect(backups()).toEqual([]);
   });
@@ -103,6 +104,11 @@ describe('changes to many records', () => {
     const wrong = await onTerminal(['licenses', 'delete', '--all'], 'to confirm', ['not-the-app']);
     expect(wrong.code).toBe(2);
     expect(wrong.screen).toContain(`Type the application name (${sb.info.app.name}) to confirm`);
+    // How many, of which app, on which server, through which profile (the list was read to count them).
+    expect(wrong.screen.replace(/\s+/g, ' ')).toContain(`warning: Delete 3 licenses of ${sb.info.app.name} on ${sb.info.baseUrl} (profile sandbox).`);
+    const subset = await onTerminal(['licenses', 'delete', '--unused'], 'to confirm', ['not-the-app']);
+    expect(subset.code).toBe(2);
+    expect(subset.screen.replace(/\s+/g, ' ')).toContain(`warning: Delete every unused license of ${sb.info.app.name} on ${sb.info.baseUrl} (profile sandbox); 3 records it may touch are backed up first.`);
     expect(await licenseKeys()).toEqual([...keys].sort());
     expect(backups()).toHaveLength(count);
     const right = await onTerminal(['licenses', 'delete', '--all'], 'to confirm', [sb.info.app.name]);
@@ -117,10 +123,11 @@ describe('single-record deletes', () => {
     await sb.kactl(['vars', 'create', '--name', 'motd', '--data', 'hi']);
     const refused = await sb.kactl(['vars', 'delete', 'motd']);
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain('add --yes');
+    expect(refused.stderr).toContain(`Delete a global variable (motd) on ${sb.info.baseUrl} (profile sandbox): add --yes`);
     expect(await sb.json(['vars', 'list'])).toHaveLength(1);
     const declined = await onTerminal(['vars', 'delete', 'motd'], '(y/N)', ['n']);
     expect(declined.code).toBe(2);
+    expect(declined.screen.replace(/\s+/g, ' ')).toContain(`Delete a global variable (motd) on ${sb.info.baseUrl} (profile sandbox)? (y/N)`);
     expect(await sb.json(['vars', 'list'])).toHaveLength(1);
     const accepted = await onTerminal(['vars', 'delete', 'motd'], '(y/N)', ['y']);
     expect(accepted.code, accepted.screen).toBe(0);

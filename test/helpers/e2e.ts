@@ -6,7 +6,8 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { afterAll, expect } from 'vitest';
+import { expect } from 'vitest';
+import { cleanUpAfterEachFile } from './cleanup.js';
 import { KACTL_BIN, cleanEnv, runKactl, type SpawnResult } from './run-kactl.js';
 import { tempDir } from './temp-dir.js';
 
@@ -22,6 +23,7 @@ export interface KactlOptions {
   input?: string;
   env?: Record<string, string | undefined>;
   timeoutMs?: number;
+  cwd?: string;
 }
 
 export interface E2ESandbox {
@@ -29,6 +31,12 @@ export interface E2ESandbox {
   configDir: string;
   /** Run the built CLI against this sandbox (no terminal, NO_COLOR). */
   kactl(args: readonly string[], options?: KactlOptions): Promise<SpawnResult>;
+  /**
+   * Run kactl's main() in this process against this sandbox, with the same environment as
+   * `kactl()` (test/helpers/run-main.ts): the same code as the built CLI runs, without a process
+   * start, for a test that runs many commands and spawns the binary for a share of them.
+   */
+  inProcess(args: readonly string[], options?: Pick<KactlOptions, 'env' | 'input'>): Promise<SpawnResult>;
   /** `kactl …` that must exit 0 (the failure message shows the command and its stderr). */
   ok(args: readonly string[], options?: KactlOptions): Promise<SpawnResult>;
   /** `kactl …` that must exit 0; returns stdout parsed as JSON. */
@@ -45,6 +53,8 @@ export interface StartOptions {
   args?: readonly string[];
   /** Keep the server's rate limits (off by default so tests aren't paced). */
   rateLimit?: boolean;
+  /** Extra environment for the sandbox process (what a `--seed` file reads with `!env`). */
+  env?: Record<string, string>;
 }
 
 const running: ChildProcess[] = [];
@@ -53,16 +63,16 @@ function killAll(): void {
   for (const child of running.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
 }
 
-// Registered when this module is imported (collection time): vitest ignores hooks added from
-// inside a running hook, which is where startE2ESandbox() is called. The exit handler covers a
+// startE2ESandbox() is called from inside a hook, where vitest would ignore a hook added then:
+// the kill is registered once, with the cleanups run after every file. The exit handler covers a
 // worker that ends without running hooks, so no sandbox outlives its test file.
-afterAll(killAll);
+cleanUpAfterEachFile(killAll);
 process.once('exit', killAll);
 
 export async function startE2ESandbox(options: StartOptions = {}): Promise<E2ESandbox> {
   const configDir = tempDir('kactl-e2e-');
   const args = ['sandbox', 'start', '--port', '0', '--data', ':memory:', '--json', ...(options.rateLimit ? [] : ['--no-rate-limit']), ...(options.args ?? [])];
-  const child = spawn(process.execPath, [KACTL_BIN, ...args], { env: cleanEnv(configDir), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [KACTL_BIN, ...args], { env: cleanEnv(configDir, options.env), stdio: ['ignore', 'pipe', 'pipe'] });
   running.push(child);
   const stderr: string[] = [];
   child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk.toString()));
@@ -84,13 +94,18 @@ export async function startE2ESandbox(options: StartOptions = {}): Promise<E2ESa
   });
 
   const kactl = (cmd: readonly string[], opts: KactlOptions = {}): Promise<SpawnResult> =>
-    runKactl(cmd, { configDir, ...(opts.env ? { env: opts.env } : {}), ...(opts.input !== undefined ? { input: opts.input } : {}), ...(opts.timeoutMs ? { timeoutMs: opts.timeoutMs } : {}) });
+    runKactl(cmd, { configDir, ...(opts.env ? { env: opts.env } : {}), ...(opts.input !== undefined ? { input: opts.input } : {}), ...(opts.timeoutMs ? { timeoutMs: opts.timeoutMs } : {}), ...(opts.cwd ? { cwd: opts.cwd } : {}) });
 
   return {
     info,
     configDir,
     process: child,
     kactl,
+    async inProcess(cmd, opts = {}) {
+      const { runMain } = await import('./run-main.js');
+      const result = await runMain(cmd, { env: cleanEnv(configDir, opts.env), ...(opts.input !== undefined ? { stdin: opts.input } : {}) });
+      return { ...result, signal: null };
+    },
     async ok(cmd: readonly string[], opts: KactlOptions = {}): Promise<SpawnResult> {
       const result = await kactl(cmd, opts);
       expect(result.code, `kactl ${cmd.join(' ')}\n${result.stderr}`).toBe(0);

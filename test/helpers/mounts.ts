@@ -7,7 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll } from 'vitest';
+import { cleanUpAfterEachFile } from './cleanup.js';
 import { tempDir } from './temp-dir.js';
 
 const mounted: string[] = [];
@@ -17,7 +17,7 @@ function unmountAll(): void {
   for (const target of mounted.splice(0).reverse()) spawnSync('umount', ['-l', target]);
 }
 
-afterAll(unmountAll);
+cleanUpAfterEachFile(unmountAll);
 process.once('exit', unmountAll);
 
 function mount(args: readonly string[]): void {

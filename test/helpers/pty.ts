@@ -1,6 +1,7 @@
 /**
- * The built kactl in a real pseudo-terminal (node-pty), for the few walkthroughs that only a
- * terminal shows: the test reads the screen as text, waits for what it expects, and types.
+ * The built kactl (or a shell) in a real pseudo-terminal (node-pty), for the few walkthroughs
+ * that only a terminal shows: the test reads the screen as text, waits for what it expects, and
+ * types.
  */
 import { spawn as spawnPty } from 'node-pty';
 import { KACTL_BIN, cleanEnv } from './run-kactl.js';
@@ -25,11 +26,21 @@ export function plainText(raw: string): string {
 }
 
 export function spawnKactlInPty(args: readonly string[], options: { configDir: string; env?: Record<string, string>; cols?: number; rows?: number }): PtyRun {
-  const child = spawnPty(process.execPath, [KACTL_BIN, ...args], {
+  return spawnInPty(process.execPath, [KACTL_BIN, ...args], options);
+}
+
+/** Any program (a shell) in a pseudo-terminal, with kactl's clean environment. */
+export function spawnInPty(
+  program: string,
+  args: readonly string[],
+  options: { configDir: string; env?: Record<string, string>; cols?: number; rows?: number; cwd?: string },
+): PtyRun {
+  const child = spawnPty(program, [...args], {
     name: 'xterm-256color',
     cols: options.cols ?? 100,
     rows: options.rows ?? 60,
     env: cleanEnv(options.configDir, { TERM: 'xterm-256color', ...options.env }),
+    ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
   });
   let raw = '';
   const listeners = new Set<() => void>();

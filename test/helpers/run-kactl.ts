@@ -1,12 +1,16 @@
 /**
  * Spawn the real, built CLI (bin/kactl.js → dist/) with a clean environment: no terminal,
- * NO_COLOR, the config folder given. `npm test` builds first (pretest).
+ * NO_COLOR, the config folder given. `npm test` builds first (pretest); a test file that imports
+ * this (directly or through e2e.ts, pty.ts, web-loader.ts) fails at once when dist/ is not a
+ * build of the tree's sources, saying to run `npm run build` (test/helpers/built.ts).
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { ROOT, requireFreshBuild } from './built.js';
 
-export const KACTL_BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../bin/kactl.js');
+requireFreshBuild();
+
+export const KACTL_BIN = path.join(ROOT, 'bin/kactl.js');
 
 export interface SpawnOptions {
   /** KACTL_CONFIG_DIR for this run (required: tests never touch the user's config). */
@@ -14,6 +18,8 @@ export interface SpawnOptions {
   env?: Record<string, string | undefined>;
   input?: string;
   timeoutMs?: number;
+  /** Working folder (default: the test's). */
+  cwd?: string;
 }
 
 export interface SpawnResult {
@@ -40,6 +46,7 @@ export function runKactl(args: readonly string[], options: SpawnOptions): Promis
     const child = spawn(process.execPath, [KACTL_BIN, ...args], {
       env: cleanEnv(options.configDir, options.env),
       stdio: ['pipe', 'pipe', 'pipe'],
+      ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
     });
     const out: Buffer[] = [];
     const err: Buffer[] = [];

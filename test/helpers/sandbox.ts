@@ -20,7 +20,7 @@
 import { verify } from 'node:crypto';
 import fs from 'node:fs';
 import { Agent as UndiciAgent, fetch as undiciFetch, type RequestInit as UndiciRequestInit } from 'undici';
-import { afterAll } from 'vitest';
+import { cleanUpAfterEachFile } from './cleanup.js';
 import type { SandboxInfo, SandboxOptions } from '../../src/server/start.js';
 import { sandboxInternals, startSandboxWith } from '../../src/sandbox/run.js';
 import { changeSandboxClock, getSandboxClock } from '../../src/api/sandbox-admin.js';
@@ -126,9 +126,9 @@ export function verifyEd25519(publicKeyHex: string, timestamp: string, body: Buf
 export { hmacSha256Hex as hmacHex } from '../../src/api/verify.js';
 
 const open: TestSandbox[] = [];
-// Registered at import (collection time): vitest ignores hooks added from inside a running hook,
-// which is where startTestSandbox() is usually called.
-afterAll(async () => {
+// startTestSandbox() is usually called from inside a hook, where vitest would ignore a hook added
+// then: the closing is registered once, with the cleanups run after every file.
+cleanUpAfterEachFile(async () => {
   await Promise.all(open.splice(0).map((s) => s.close()));
 });
 

@@ -1,12 +1,12 @@
 /**
- * Temporary folders that clean themselves up after the test file. The hook is registered when
- * this module is imported (collection time): vitest ignores hooks added from inside a running
- * hook or test, which is where tempDir() is usually called.
+ * Temporary folders that clean themselves up after the test file (test/helpers/cleanup.ts runs
+ * the removal; tempDir() is usually called from inside a hook or test, where vitest would
+ * ignore a hook added then).
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll } from 'vitest';
+import { cleanUpAfterEachFile } from './cleanup.js';
 
 const made: string[] = [];
 
@@ -14,7 +14,7 @@ function removeAll(): void {
   for (const dir of made.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
 }
 
-afterAll(removeAll);
+cleanUpAfterEachFile(removeAll);
 // A worker that exits without running hooks (a crash, a timeout) still cleans up.
 process.once('exit', removeAll);
 

@@ -7,13 +7,14 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
+import { requireFreshBuild } from '../helpers/built.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 
 it('prints nothing, and once closed keeps no handle: the process ends by itself', async () => {
+  requireFreshBuild();
   const entry = path.join(root, 'dist', 'lib', 'sandbox.mjs');
-  expect(fs.existsSync(entry), 'dist/lib is missing: run `npm run build`').toBe(true);
   const report = path.join(tempDir('kactl-lib-child-'), 'report.json');
   const child = spawn(process.execPath, [path.join(root, 'test', 'fixtures', 'library-child.mjs'), entry, report], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';

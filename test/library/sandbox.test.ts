@@ -62,7 +62,7 @@ describe('startSandbox', () => {
     await expect(wrongSecret.init()).rejects.toMatchObject({ code: 'SIGNATURE', scheme: 'hmac' });
   });
 
-  it('seeds from an object and from a state file, ${NAME} read from the env given', async () => {
+  it('seeds from an object and from a state file, !env NAME read from the env given', async () => {
     const fromObject = await start({ seed: STATE });
     const client = fromObject.client();
     await client.init();
@@ -70,7 +70,7 @@ describe('startSandbox', () => {
 
     const folder = tempDir('kactl-lib-seed-');
     const file = path.join(folder, 'state.yaml');
-    fs.writeFileSync(file, 'subscriptions: [ { name: default, level: 1 } ]\nvariables: { motd: { value: "${MOTD}", authed: false } }\n');
+    fs.writeFileSync(file, 'subscriptions: [ { name: default, level: 1 } ]\nvariables: { motd: { value: !env MOTD, authed: false } }\n');
     const fromFile = await start({ seed: file, env: { MOTD: 'from the env' } });
     const second = fromFile.client();
     await second.init();
@@ -85,7 +85,15 @@ describe('startSandbox', () => {
     const error = await startSandbox({ seed: file }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(UsageError);
     expect((error as UsageError).message).toMatch(/bad\.yaml, line 2/);
-    await expect(startSandbox({ seed: path.join(folder, 'state.yaml'), env: {} })).rejects.toMatchObject({ code: 'USAGE' });
+    const unset = path.join(folder, 'unset.yaml');
+    fs.writeFileSync(unset, 'variables: { motd: { value: !env MOTD, authed: false } }\n');
+    await expect(startSandbox({ seed: unset, env: {} })).rejects.toMatchObject({ code: 'USAGE', message: `${unset}, line 1: !env MOTD: MOTD is not set in the environment.` });
+    // As `kactl apply` does: a ${NAME} in a text is refused, never read from the environment.
+    const braces = path.join(folder, 'braces.yaml');
+    fs.writeFileSync(braces, 'variables: { motd: { value: "${MOTD}", authed: false } }\n');
+    await expect(startSandbox({ seed: braces, env: { MOTD: 'x' } })).rejects.toThrow(/line 1: "\$\{MOTD\}" is not read from the environment: write the whole value as !env MOTD/);
+    // The record rules beyond the schema, as apply checks them (a used key needs its user).
+    await expect(startSandbox({ seed: { licenses: [{ key: 'K-1', duration: '1d', status: 'used' }] } })).rejects.toThrow(/^seed: licenses\[0\]\.used_by: a used key needs used_by/);
   });
 
   it('reset() goes back to the seeded state: data, clock and outbox', async () => {
@@ -194,6 +202,22 @@ describe('errors a program can switch on', () => {
     const error = await client.login({ username: 'alice', pass: 'wrong', hwid: 'HWID-ALICE-000000000001' }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ApiFailure);
     expect(error).toMatchObject({ code: 'FAILURE', message: 'Password does not match.' });
+  });
+
+  it('a refusal the wire sends as a success is an ApiFailure too (the client catalog\'s refusalAsSuccess)', async () => {
+    const sb = await start({ seed: STATE });
+    const client = sb.client();
+    await client.init();
+    await client.login({ username: 'alice', pass: 'alice-pass-0001', hwid: 'HWID-ALICE-000000000001' });
+    // 1.2 answers setvar's input errors with success:true and the refusal as its message.
+    const raw = await client.request('setvar', { var: 'note', data: 'x'.repeat(501) });
+    expect(raw.body).toMatchObject({ success: true, message: 'Variable data must be 500 characters or less' });
+    const typed = await client.setvar({ var: 'note', data: 'x'.repeat(501) }).catch((caught: unknown) => caught);
+    expect(typed).toBeInstanceOf(ApiFailure);
+    expect(typed).toMatchObject({ code: 'FAILURE', message: 'Variable data must be 500 characters or less' });
+    await expect(client.call('setvar', { var: 'note' })).rejects.toMatchObject({ code: 'FAILURE', message: 'No variable data provided' });
+    await expect(client.setvar({ var: 'note', data: 'fine' })).resolves.toMatchObject({ success: true });
+    await expect(client.getvar({ var: 'note' })).resolves.toMatchObject({ response: 'fine' });
   });
 
   it('a call before init, a refused seller key, a dead server, a wrong application', async () => {

@@ -141,13 +141,14 @@ describe('login', () => {
     expect((await sb.client('login', { sessionid: sid, username, token, hwid: HWID })).json.success).toBe(true);
   });
 
-  it('sets the password of a user made without one', async () => {
+  it('refuses a user made without a password whatever password is sent: the first stranger does not own the account', async () => {
     const sb = await startTestSandbox();
     createUser(sb.store, sb.app().id, { username: 'frank', passwordHash: null }, Math.floor(Date.now() / 1000));
     const sid = await sb.init();
     expect((await sb.client('upgrade', { sessionid: sid, username: 'frank', key: newKey(sb) })).json.success).toBe(true);
-    expect((await sb.client('login', { sessionid: sid, username: 'frank', pass: 'first', hwid: HWID })).json.success).toBe(true);
-    expect((await sb.client('login', { sessionid: sid, username: 'frank', pass: 'second', hwid: HWID })).json.message).toBe('Password does not match.');
+    for (const pass of ['first', 'second']) {
+      expect((await sb.client('login', { sessionid: sid, username: 'frank', pass, hwid: HWID })).json).toMatchObject({ success: false, message: 'Password does not match.' });
+    }
   });
 });
 

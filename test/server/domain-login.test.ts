@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { openTestStore, type TestStore } from '../helpers/sandbox.js';
 import { loginUser, type LoginInput } from '../../src/server/domain/login.js';
-import { createUser, findUser, renameUser, deleteUser, webLoaderToken, addUserHwid, getUserById } from '../../src/server/domain/users.js';
+import { createUser, findUser, renameUser, deleteUser, webLoaderToken, addUserHwid, getUserById, setUserPassword } from '../../src/server/domain/users.js';
 import { hashPassword } from '../../src/server/domain/passwords.js';
 import { insertUserSub, freezeSubs, thawSubs, listUserSubs } from '../../src/server/domain/user-subs.js';
 import { addBlacklist, deleteBlacklist, isBlacklisted, listBlacklists } from '../../src/server/domain/blacklists.js';
@@ -133,12 +133,16 @@ describe('loginUser', () => {
     expect(await message({ hwid: undefined })).toBe('ok');
   });
 
-  it('sets the password of a user created without one; the web-loader token replaces the password', async () => {
+  it('refuses every password to a user created without one (no first login sets it); the web-loader token replaces the password', async () => {
     t = openTestStore(NOW);
     const user = await carol({ password: null });
+    expect(await message({ credential: { kind: 'password', pass: 'chosen' } })).toBe('Password does not match.');
+    expect(getUserById(t.store, user.id)!.passwordHash).toBeNull();
+    expect(webLoaderToken(getUserById(t.store, user.id)!)).toBeNull();
+    expect(await message({ credential: { kind: 'password', pass: undefined } })).toBe('Password does not match.');
+    setUserPassword(t.store, user.id, await hashPassword('chosen'));
     expect(await message({ credential: { kind: 'password', pass: 'chosen' } })).toBe('ok');
     expect(await message({ credential: { kind: 'password', pass: 'other' } })).toBe('Password does not match.');
-    expect(await message({ credential: { kind: 'password', pass: undefined } })).toBe('Password does not match.');
     const token = webLoaderToken(getUserById(t.store, user.id)!)!;
     expect(token).toMatch(/^[0-9a-f]{32}$/);
     expect(await message({ credential: { kind: 'token', token } })).toBe('ok');

@@ -1,35 +1,13 @@
 /**
- * Durability: a restart on the same data file keeps the app and the signing key; a SIGKILL
- * during a burst of writes loses no write the server had acknowledged.
+ * Durability: a restart on the same data file keeps the app and the signing key. (A SIGKILL
+ * during a burst of writes is persistence-sigkill.test.ts: it needs the built sandbox.)
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, SandboxConfigError, type SandboxInfo } from '../../src/server/start.js';
-import { openStore } from '../../src/server/store/store.js';
+import { describe, expect, it } from 'vitest';
+import { startSandbox, SandboxConfigError } from '../../src/server/start.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { toResult, verifyEd25519 } from '../helpers/sandbox.js';
-
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const CHILD = path.join(ROOT, 'test/fixtures/sandbox-child.mjs');
-const BUILT = path.join(ROOT, 'dist/server/start.js');
-
-/** Sources under src/server whose built .js is missing or older (tsc --incremental only rewrites what changed). */
-function staleSources(dir: string): string[] {
-  const stale: string[] = [];
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) stale.push(...staleSources(full));
-    else if (entry.name.endsWith('.ts')) {
-      const built = path.join(ROOT, 'dist', path.relative(path.join(ROOT, 'src'), full)).replace(/\.ts$/, '.js');
-      if (!fs.existsSync(built) || fs.statSync(built).mtimeMs < fs.statSync(full).mtimeMs) stale.push(path.relative(ROOT, full));
-    }
-  }
-  return stale;
-}
 
 describe('restart', () => {
   it('keeps the app, the seller key, the public key and the admin token', async () => {
@@ -81,57 +59,5 @@ describe('restart', () => {
     expect(sb.store.db.open).toBe(false);
     await expect(fetch(`${sb.baseUrl}/api/1.3/`)).rejects.toThrow();
     expect(fs.existsSync(`${data}-wal`)).toBe(false);
-  });
-});
-
-describe('SIGKILL during a burst of writes', () => {
-  beforeAll(() => {
-    if (!fs.existsSync(BUILT)) throw new Error('dist/server/start.js is missing: run `npm run build` first.');
-    const stale = staleSources(path.join(ROOT, 'src/server'));
-    if (stale.length > 0) throw new Error(`dist/ is older than ${stale.slice(0, 3).join(', ')}: run \`npm run build\` first.`);
-  });
-
-  it('loses no acknowledged init', async () => {
-    const data = path.join(tempDir(), 'sandbox.db');
-    const child = spawn(process.execPath, [CHILD, data], { stdio: ['ignore', 'pipe', 'pipe'] });
-    const exited = new Promise<NodeJS.Signals | null>((resolve) => child.once('exit', (_code, signal) => resolve(signal)));
-    const stderr: Buffer[] = [];
-    child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
-    const info = await new Promise<SandboxInfo>((resolve, reject) => {
-      createInterface({ input: child.stdout }).once('line', (line) => resolve(JSON.parse(line) as SandboxInfo));
-      child.once('exit', () => reject(new Error(`sandbox child exited early: ${Buffer.concat(stderr).toString()}`)));
-    });
-
-    const url = `${info.baseUrl}/api/1.3/?type=init&name=${info.app.name}&ownerid=${info.app.ownerid}`;
-    const acknowledged: string[] = [];
-    let killed = false;
-    const KILL_AFTER = 200;
-    const worker = async (): Promise<void> => {
-      for (;;) {
-        let body: { success?: boolean; sessionid?: string };
-        try {
-          body = (await (await fetch(url)).json()) as typeof body;
-        } catch {
-          return; // the process is gone
-        }
-        if (body.success === true && body.sessionid) acknowledged.push(body.sessionid);
-        if (acknowledged.length >= KILL_AFTER && !killed) {
-          killed = true;
-          child.kill('SIGKILL');
-        }
-      }
-    };
-    await Promise.all(Array.from({ length: 8 }, worker));
-    expect(await exited).toBe('SIGKILL');
-    expect(acknowledged.length).toBeGreaterThanOrEqual(KILL_AFTER);
-
-    const store = openStore(data);
-    try {
-      const stored = new Set(store.all<{ id: string }>('SELECT id FROM sessions').map((row) => row.id));
-      const lost = acknowledged.filter((id) => !stored.has(id));
-      expect(lost).toEqual([]);
-    } finally {
-      store.close();
-    }
   });
 });

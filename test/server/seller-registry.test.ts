@@ -4,7 +4,7 @@
  * refused before a handler runs, with the page's wording where it gives one.
  */
 import { describe, expect, it } from 'vitest';
-import { SELLER_CATALOG, knownSellerTypes, type ParamSpec } from '../../src/api/seller-catalog/index.js';
+import { knownSellerTypes, type ParamSpec } from '../../src/api/seller-catalog/index.js';
 import { Params } from '../../src/server/dispatch/params.js';
 import { checkParamList, checkSellerParams } from '../../src/server/seller/params.js';
 import { sellerHandlers } from '../../src/server/seller/index.js';
@@ -23,7 +23,6 @@ describe('registry', () => {
   it('has a handler for every catalog type and every recorded alias', () => {
     const missing = knownSellerTypes().filter((type) => !Object.hasOwn(sellerHandlers, type));
     expect(missing).toEqual([]);
-    expect(new Set(SELLER_CATALOG.map((op) => op.type)).size).toBe(107);
   });
 
   it('has no handler for a type the catalog does not describe', () => {

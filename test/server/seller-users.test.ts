@@ -30,12 +30,18 @@ describe('adduser', () => {
     await loginSession(sb, 'alice');
   });
 
-  it('without a password, lets the first login set it', async () => {
+  it('without a password, refuses every login until set-password gives one (the first stranger must not own it)', async () => {
     const sb = await startSellerSandbox();
     await sellerOk(sb, 'adduser', { user: 'bob', sub: 'default', expiry: '1' });
     expect(user(sb, 'bob')?.passwordHash).toBeNull();
-    await loginSession(sb, 'bob', 'chosen');
-    expect(await loginMessage(sb, 'bob', 'other')).toBe('Password does not match.');
+    expect(await loginMessage(sb, 'bob', 'attacker-choice')).toBe('Password does not match.');
+    expect(user(sb, 'bob')?.passwordHash).toBeNull();
+    expect(await loginMessage(sb, 'bob', 'another-try')).toBe('Password does not match.');
+    await sellerOk(sb, 'resetpw', { user: 'bob', passwd: 'bobs-own' });
+    await loginSession(sb, 'bob', 'bobs-own');
+    // Cleared again: no password, no login.
+    await sellerOk(sb, 'resetpw', { user: 'bob' });
+    expect(await loginMessage(sb, 'bob', 'bobs-own')).toBe('Password does not match.');
   });
 
   it('refuses each case the page lists', async () => {
@@ -167,7 +173,7 @@ describe('deletion', () => {
 });
 
 describe('account fields', () => {
-  it('resetpw sets a new password, or clears it for the next login to set', async () => {
+  it('resetpw sets a new password, or clears it (no login until a new one)', async () => {
     const sb = await startSellerSandbox();
     await makeUser(sb, 'alice');
     await sellerOk(sb, 'resetpw', { user: 'alice', passwd: 'n3w' }, 'Password reset successful');

@@ -15,17 +15,49 @@
  * - `timeleft`: a Unix time in seconds when something ends → `29d 23h` left from "now" for people
  *   (now comes from the caller: the server's clock where it has one), ISO 8601 for machines;
  * - `duration`: seconds → `29d 23h` for people, the number for machines;
- * - `boolean`: `1`/`0`, `true`/`false` → `yes`/`no` for people, the raw value for machines;
+ * - `boolean`: `1`/`0`, `true`/`false` → `yes`/`no` for people and in TSV and CSV (JSON keeps
+ *   the raw value);
  * - `level`, `number`: numbers, right-aligned in tables.
  */
 export type ColumnKind = 'text' | 'id' | 'secret' | 'date' | 'timeleft' | 'duration' | 'boolean' | 'level' | 'number';
 
 export interface ColumnSpec {
+  /** The field's name in the server's answer (kept by `--json` alone). */
   readonly key: string;
   readonly header: string;
   readonly kind: ColumnKind;
+  /**
+   * kactl's name for the field where the wire's differs from what the table shows (`genby` is
+   * `created_by`, its CREATED BY label in snake case): the CSV/TSV header, `--columns`,
+   * `--json FIELDS` and the filters say it, and take the wire name as an alias. Absent, the
+   * wire name is kactl's name.
+   */
+  readonly name?: string;
+  /**
+   * The field holds a list of records with these columns (a user's subscriptions and variables
+   * in `users get`): people see them as a table under the record; machines keep the JSON.
+   */
+  readonly rows?: readonly ColumnSpec[];
 }
 
-export function col(key: string, header: string, kind: ColumnKind = 'text'): ColumnSpec {
-  return { key, header, kind };
+export function col(key: string, header: string, kind: ColumnKind = 'text', name?: string): ColumnSpec {
+  return name === undefined ? { key, header, kind } : { key, header, kind, name };
+}
+
+/** kactl's name for a column: the declared one, else the wire name. */
+export function columnName(column: ColumnSpec): string {
+  return column.name ?? column.key;
+}
+
+/**
+ * The column a user's word names: kactl's name, the wire name, or the table label (any case,
+ * spaces or underscores: `created by`, `CREATED_BY`).
+ */
+export function findColumn(columns: readonly ColumnSpec[], word: string): ColumnSpec | undefined {
+  const label = word.toLowerCase().replace(/[\s_-]+/g, ' ');
+  return (
+    columns.find((c) => columnName(c) === word) ??
+    columns.find((c) => c.key === word) ??
+    columns.find((c) => c.header.toLowerCase() === label || columnName(c).toLowerCase().replace(/_/g, ' ') === label)
+  );
 }

@@ -43,8 +43,9 @@ import { VARS_OPS } from './vars.js';
 import { WEBHOOKS_OPS } from './webhooks.js';
 import { WHITELISTS_OPS } from './whitelists.js';
 
-export type { Effect, ParamSpec, ParamType, ResponseSpec, SellerGroup, SellerOp } from './types.js';
+export type { Effect, FilterSpec, FilterTest, ParamSpec, ParamType, ResponseSpec, SellerGroup, SellerOp } from './types.js';
 export type { ColumnSpec } from './columns.js';
+export { columnName, findColumn } from './columns.js';
 
 /** Group → one line for help. Key order is the display order: daily work first, rare last. */
 export const SELLER_GROUPS = {

@@ -6,6 +6,18 @@ import { passwordFlag, userTooFlag, usernameFlag } from './shared-params.js';
 import type { ParamSpec, SellerOp } from './types.js';
 import { col } from './columns.js';
 
+/**
+ * A key's states as `--status` names them → the server's `status` words. The state engine reads
+ * a key's state through the same table (src/state/license-plan.ts).
+ */
+export const KEY_STATUSES: Readonly<Record<string, string>> = { unused: 'Not Used', used: 'Used', banned: 'Banned', paused: 'Paused' };
+
+/**
+ * The sandbox extension of `add` that takes several given keys (`keys`, one a line): the name
+ * `getsettings` lists under `sandbox.extensions`, with how many keys one call may carry.
+ */
+export const ADD_KEYS_EXTENSION = 'addkeys';
+
 const KEY_ARG: ParamSpec = { wire: 'key', flag: 'key', positional: true, type: 'string', required: true, description: 'The license key' };
 
 export const LICENSES_OPS: readonly SellerOp[] = [
@@ -21,10 +33,22 @@ export const LICENSES_OPS: readonly SellerOp[] = [
       // `expires` is the duration in seconds (a date only once redeemed); `app` holds the app
       // secret and is never shown.
       columns: [
-        col('key', 'KEY', 'id'), col('status', 'STATUS'), col('level', 'LEVEL', 'level'), col('expires', 'DURATION', 'duration'), col('note', 'NOTE'), col('genby', 'CREATED BY'), col('gendate', 'CREATED', 'date'), col('usedby', 'USED BY'), col('usedon', 'USED ON', 'date'), col('banned', 'BAN REASON'),
+        col('key', 'KEY', 'id'), col('status', 'STATUS'), col('level', 'LEVEL', 'level'), col('expires', 'DURATION', 'duration', 'duration'), col('note', 'NOTE'),
+        col('genby', 'CREATED BY', 'text', 'created_by'), col('gendate', 'CREATED', 'date', 'created'), col('usedby', 'USED BY', 'text', 'used_by'), col('usedon', 'USED ON', 'date', 'used_on'), col('banned', 'BAN REASON', 'text', 'ban_reason'),
       ],
       emptyMessage: 'No keys found',
     },
+    filters: [
+      { flag: 'status', test: { kind: 'equals', field: 'status', values: KEY_STATUSES }, description: 'Only keys in this state' },
+      { flag: 'level', test: { kind: 'equals', field: 'level' }, value: 'level', description: 'Only keys of this level' },
+      { flag: 'note', test: { kind: 'equals', field: 'note' }, value: 'text', description: 'Only keys with exactly this note' },
+      { flag: 'used-by', test: { kind: 'equals', field: 'used_by' }, value: 'username', description: 'Only keys redeemed by this user', completeFrom: 'fetchallusernames' },
+      { flag: 'created-by', test: { kind: 'equals', field: 'created_by' }, value: 'name', description: 'Only keys made by this creator (SellerAPI, a reseller, a dashboard user)' },
+      { flag: 'created-before', test: { kind: 'before', field: 'created' }, description: 'Only keys made before this moment' },
+      { flag: 'created-after', test: { kind: 'after', field: 'created' }, description: 'Only keys made at or after this moment' },
+      { flag: 'used-before', test: { kind: 'before', field: 'used_on' }, description: 'Only keys redeemed before this moment' },
+      { flag: 'used-after', test: { kind: 'after', field: 'used_on' }, description: 'Only keys redeemed at or after this moment' },
+    ],
     effect: 'read',
     // S22/D23 answered format=text with one key a line; E always answers JSON.
     example: 'kactl licenses list',
@@ -36,8 +60,10 @@ export const LICENSES_OPS: readonly SellerOp[] = [
     command: ['get'],
     summary: 'Show one license: status, level, duration, note and who used it',
     params: [KEY_ARG],
+    // The same fields as a row of the list, under other wire names: kactl's names are the list's.
     response: { kind: 'flat', fields: [
-        col('status', 'STATUS'), col('level', 'LEVEL', 'level'), col('duration', 'DURATION', 'duration'), col('note', 'NOTE'), col('createdby', 'CREATED BY'), col('creationdate', 'CREATED', 'date'), col('usedby', 'USED BY'), col('usedon', 'USED ON', 'date'),
+        col('status', 'STATUS'), col('level', 'LEVEL', 'level'), col('duration', 'DURATION', 'duration'), col('note', 'NOTE'),
+        col('createdby', 'CREATED BY', 'text', 'created_by'), col('creationdate', 'CREATED', 'date', 'created'), col('usedby', 'USED BY', 'text', 'used_by'), col('usedon', 'USED ON', 'date', 'used_on'),
       ] },
     effect: 'read',
     example: 'kactl licenses get ABCDEF-123456',
@@ -71,6 +97,14 @@ export const LICENSES_OPS: readonly SellerOp[] = [
         description: 'Characters: 1 mixed case and digits, 2 upper case and digits, 3 lower case and digits',
       },
       { wire: 'owner', flag: 'owner', type: 'string', required: false, serverDefault: 'SellerAPI', description: 'Recorded as creator; a reseller username credits them' },
+      {
+        wire: 'keys',
+        flag: 'keys',
+        type: 'string',
+        required: false,
+        sandboxExtension: ADD_KEYS_EXTENSION,
+        description: 'Keys to create as they are, one a line, all or none (sandbox only: a kactl sandbox extension the hosted service ignores)',
+      },
     ],
     response: { kind: 'keys' },
     effect: 'write',

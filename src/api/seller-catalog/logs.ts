@@ -11,6 +11,10 @@ export const LOGS_OPS: readonly SellerOp[] = [
     params: [],
     // `credential` is the username or key, `pcuser` the PC's user name.
     response: { kind: 'list', key: 'logs', columns: [col('logdate', 'DATE', 'date'), col('credential', 'USER'), col('pcuser', 'PC USER'), col('logdata', 'MESSAGE')], emptyMessage: 'No logs found' },
+    filters: [
+      { flag: 'user', test: { kind: 'equals', field: 'credential' }, value: 'username', description: 'Only lines sent by this user (or key)', completeFrom: 'fetchallusernames' },
+      { flag: 'since', test: { kind: 'after', field: 'logdate' }, description: 'Only lines sent at or after this moment' },
+    ],
     effect: 'read',
     example: 'kactl logs list',
     source: 'E',

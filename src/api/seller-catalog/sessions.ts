@@ -11,6 +11,11 @@ export const SESSIONS_OPS: readonly SellerOp[] = [
     params: [],
     // `credential` stays empty until the session logs in; `expiry` is a Unix time.
     response: { kind: 'list', key: 'sessions', columns: [col('id', 'SESSION', 'id'), col('credential', 'USER'), col('ip', 'IP'), col('validated', 'VALIDATED', 'boolean'), col('expiry', 'ENDS IN', 'timeleft')], emptyMessage: 'No sessions found' },
+    filters: [
+      { flag: 'user', test: { kind: 'equals', field: 'credential' }, value: 'username', description: 'Only sessions logged in as this user (or with this key)', completeFrom: 'fetchallusernames' },
+      { flag: 'validated', test: { kind: 'yes', field: 'validated' }, description: 'Only sessions that passed init and login' },
+      { flag: 'not-validated', test: { kind: 'no', field: 'validated' }, description: 'Only sessions that did not log in yet' },
+    ],
     effect: 'read',
     example: 'kactl sessions list',
     source: 'E',

@@ -2,7 +2,8 @@
  * The seller API described once, as data (docs/design.md, "Shape of the code").
  *
  * One entry per operation drives three things:
- *  - the CLI's seller command groups, their flags, help text and examples (src/commands/seller/);
+ *  - the CLI's seller command groups, their flags (a list's filters too), help text and examples
+ *    (src/commands/seller/), and what the state engine reads and sends (src/state/sections.ts);
  *  - the protocol library's treatment of the answer (list key, empty-list messages, retry rules);
  *  - the sandbox's parameter checks before a handler runs (src/server/seller/).
  * Hand-written code exists only where an operation needs more than this gives.
@@ -45,6 +46,11 @@ export interface ParamSpec {
    * argument it is the argument's name (`key` → `<key>`).
    */
   readonly flag: string;
+  /**
+   * Other spellings the CLI accepts for the flag, hidden from help (`--value` for `--data`,
+   * the word people reach for first). Never for a positional argument.
+   */
+  readonly flagAliases?: readonly string[];
   /** Taken from a positional argument rather than a flag (at most one per op, and first). */
   readonly positional?: boolean;
   readonly type: ParamType;
@@ -73,6 +79,14 @@ export interface ParamSpec {
    * completion offers the list's first column (`fetchallsubs` for a subscription name).
    */
   readonly completeFrom?: string;
+  /**
+   * A kactl sandbox extension (docs/protocol/seller-api.md §1.7): the hosted
+   * service does not know the parameter and quietly ignores it, which could do something else
+   * than asked (`add` without its `keys` makes one random key). So it has no CLI flag, and kactl
+   * sends it only to a server whose `getsettings` names this extension under
+   * `sandbox.extensions`, never on a guess.
+   */
+  readonly sandboxExtension?: string;
 }
 
 /** What the answer carries beside `success` and `message`. */
@@ -97,6 +111,36 @@ export type ResponseSpec =
   | { readonly kind: 'value'; readonly key: string; readonly fromMessage?: RegExp }
   /** New license keys: `key` for one, `keys` for several; `format=text` gives one a line. */
   | { readonly kind: 'keys' };
+
+/**
+ * How a list filter tests a row. The seller API has no server-side filters: kactl reads the
+ * whole list and keeps the rows that pass every filter given (`field` is a column's kactl name).
+ * - `equals`: the field is the value; `values` maps the flag's choices to the server's words
+ *   (`--status unused` is `Not Used`), compared without case;
+ * - `before` / `after`: a date field is before / at or after a moment (a date, a UTC time, or a
+ *   duration ago: `7d`);
+ * - `set` / `unset`: a switch; the field is non-empty / empty (a HWID, a ban reason);
+ * - `yes` / `no`: a switch; the field is a yes / a no (`1`, `true`);
+ * - `subscription` / `expiring-within`: the row's subscriptions, read with `from` (one call a
+ *   row): one of the given name is running / one ends within a duration from now.
+ */
+export type FilterTest =
+  | { readonly kind: 'equals'; readonly field: string; readonly values?: Readonly<Record<string, string>> }
+  | { readonly kind: 'before' | 'after' | 'set' | 'unset' | 'yes' | 'no'; readonly field: string }
+  | { readonly kind: 'subscription' | 'expiring-within'; readonly from: string };
+
+/** A flag of a list command that narrows its rows (`licenses list --status unused`). */
+export interface FilterSpec {
+  /** `status` → `--status`. */
+  readonly flag: string;
+  readonly test: FilterTest;
+  /** What the value is, for help (`--used-by <username>`); switches take none. */
+  readonly value?: string;
+  /** One line for help. */
+  readonly description: string;
+  /** The list whose first column names the values the flag takes (shell completion). */
+  readonly completeFrom?: string;
+}
 
 /**
  * What running the operation does to the seller's data, which decides confirmation,
@@ -143,6 +187,8 @@ export interface SellerOp {
   readonly fixedParams?: Readonly<Record<string, string>>;
   /** For a `bulk` op with no list to back up from: the sentence the CLI shows instead. */
   readonly noBackupReason?: string;
+  /** A list operation's filters: flags of its command, applied to the rows kactl reads. */
+  readonly filters?: readonly FilterSpec[];
   /** Accepts `format=text` (plain text answer) as the protocol page records. */
   readonly textFormat?: boolean;
   /** A full example command line shown in help, starting with `kactl`. */

@@ -14,6 +14,11 @@ const SUB_FLAG: ParamSpec = { wire: 'sub', flag: 'sub', type: 'string', required
 const EXTEND_DAYS: ParamSpec = { wire: 'expiry', flag: 'expiry', type: 'number', unit: 'days', required: true, description: 'Days to add; fractions allowed' };
 const SUBTRACT_SECONDS: ParamSpec = { wire: 'seconds', flag: 'seconds', type: 'integer', unit: 'seconds', required: true, description: 'Seconds to take away (more than 0)' };
 
+/** A user's subscriptions: `users subscriptions` lists them, `users get` shows them the same way. */
+const SUBSCRIPTION_COLUMNS = [col('subscription', 'SUBSCRIPTION', 'id'), col('expiry', 'TIME LEFT', 'timeleft'), col('key', 'KEY', 'id'), col('paused', 'PAUSED', 'boolean')];
+/** A user's variables as `users get` carries them. */
+const VARIABLE_COLUMNS = [col('name', 'NAME', 'id'), col('data', 'VALUE')];
+
 export const USERS_OPS: readonly SellerOp[] = [
   {
     type: 'fetchallusers',
@@ -30,6 +35,14 @@ export const USERS_OPS: readonly SellerOp[] = [
       ],
       emptyMessage: 'No users found',
     },
+    filters: [
+      { flag: 'subscription', test: { kind: 'subscription', from: 'usersub' }, description: 'Only users holding a running subscription of this name (reads each user\'s subscriptions: a call per user)', completeFrom: 'fetchallsubs' },
+      { flag: 'expiring-within', test: { kind: 'expiring-within', from: 'usersub' }, description: 'Only users with a subscription ending within this duration, e.g. 7d (a call per user)' },
+      { flag: 'banned', test: { kind: 'set', field: 'banned' }, description: 'Only banned users' },
+      { flag: 'not-banned', test: { kind: 'unset', field: 'banned' }, description: 'Only users who are not banned' },
+      { flag: 'hwid-set', test: { kind: 'set', field: 'hwid' }, description: 'Only users bound to a HWID' },
+      { flag: 'no-hwid', test: { kind: 'unset', field: 'hwid' }, description: 'Only users with no HWID yet' },
+    ],
     effect: 'read',
     example: 'kactl users list',
     source: 'E',
@@ -57,7 +70,7 @@ export const USERS_OPS: readonly SellerOp[] = [
     response: {
       kind: 'flat',
       fields: [
-        col('username', 'USERNAME', 'id'), col('subscriptions', 'SUBSCRIPTIONS'), col('uservars', 'VARIABLES'), col('ip', 'IP'), col('hwid', 'HWID'), col('createdate', 'CREATED', 'date'), col('lastlogin', 'LAST LOGIN', 'date'), col('cooldown', 'HWID RESET COOLDOWN', 'duration'), col('banned', 'BAN REASON'),
+        col('username', 'USERNAME', 'id'), { ...col('subscriptions', 'SUBSCRIPTIONS'), rows: SUBSCRIPTION_COLUMNS }, { ...col('uservars', 'VARIABLES'), rows: VARIABLE_COLUMNS }, col('ip', 'IP'), col('hwid', 'HWID'), col('createdate', 'CREATED', 'date'), col('lastlogin', 'LAST LOGIN', 'date'), col('cooldown', 'HWID RESET COOLDOWN', 'duration'), col('banned', 'BAN REASON'),
       ],
     },
     effect: 'read',
@@ -71,8 +84,8 @@ export const USERS_OPS: readonly SellerOp[] = [
     summary: 'Create a user with a subscription',
     params: [
       usernameFlag('user', 'Username of the new user (not "all")'),
-      // AD marks it required; E lets it be set at first login.
-      passwordFlag('pass', false, 'Password; omitted, it is set at first login'),
+      // AD marks it required; E lets the first login set it, the sandbox refuses logins until one is set.
+      passwordFlag('pass', false, 'Password; omitted, the hosted service lets the first login set it (the sandbox refuses logins until set-password)'),
       { ...SUB_FLAG, description: 'Subscription name (new apps have "default")' },
       { wire: 'expiry', flag: 'expiry', type: 'number', unit: 'days', required: true, description: 'Days until the subscription expires; fractions allowed' },
     ],
@@ -215,7 +228,7 @@ export const USERS_OPS: readonly SellerOp[] = [
     group: 'users',
     command: ['set-password'],
     summary: "Set a user's password, or clear it with no --password",
-    params: [usernameArg('user'), passwordFlag('passwd', false, 'New password; omitted, the user sets one at next login')],
+    params: [usernameArg('user'), passwordFlag('passwd', false, 'New password; omitted, the hosted service lets the next login set one (the sandbox refuses logins until one is set)')],
     response: { kind: 'message' },
     effect: 'write',
     textFormat: true,
@@ -338,7 +351,7 @@ export const USERS_OPS: readonly SellerOp[] = [
     summary: "List a user's subscriptions",
     params: [usernameArg('user')],
     // E answers an empty result with `subs: "not_found"` and success; S22 used 406 and this text.
-    response: { kind: 'list', key: 'subs', columns: [col('subscription', 'SUBSCRIPTION', 'id'), col('expiry', 'TIME LEFT', 'timeleft'), col('key', 'KEY', 'id'), col('paused', 'PAUSED', 'boolean')], emptyMessage: 'No Subscriptions Found' },
+    response: { kind: 'list', key: 'subs', columns: SUBSCRIPTION_COLUMNS, emptyMessage: 'No Subscriptions Found' },
     effect: 'read',
     example: 'kactl users subscriptions alice',
     source: 'E',

@@ -14,7 +14,7 @@ function varName(wire: string): ParamSpec {
 
 const SETVAR_VALUES: readonly ParamSpec[] = [
   varName('var'),
-  { wire: 'data', flag: 'data', type: 'string', required: true, description: 'Value' },
+  { wire: 'data', flag: 'data', flagAliases: ['value'], type: 'string', required: true, description: 'Value' },
   { wire: 'readOnly', flag: 'read-only', type: 'bool01', required: false, serverDefault: '0', description: 'The client may read but not overwrite it' },
 ];
 

@@ -10,7 +10,8 @@ function nameArg(wire: string): ParamSpec {
   return { wire, flag: 'name', positional: true, type: 'string', required: true, description: 'Variable name' };
 }
 
-const DATA: ParamSpec = { wire: 'data', flag: 'data', type: 'string', required: true, maxLength: 1000, description: 'Value (at most 1000 characters; use files for more)' };
+// `--value` is what people type first for a variable's value (`uservars set` takes it as well).
+const DATA: ParamSpec = { wire: 'data', flag: 'data', flagAliases: ['value'], type: 'string', required: true, maxLength: 1000, description: 'Value (at most 1000 characters; use files for more)' };
 
 export const VARS_OPS: readonly SellerOp[] = [
   {

@@ -10,6 +10,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { NetworkError, UsageError } from '../../errors.js';
+import type { PendingFile } from '../../io/place-file.js';
 
 interface DownloadOptions {
   out?: string;
@@ -36,6 +37,29 @@ function looksBinary(bytes: Buffer): boolean {
   return bytes.some((b) => (b < 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0d) || b === 0x7f);
 }
 
+/**
+ * Writes `bytes` at `out` through a temporary file created exclusively beside it
+ * (src/io/place-file.ts): a symbolic link planted at `out` is never written through, even with
+ * --force, and a file that appears there meanwhile is not overwritten without it.
+ */
+async function saveBytes(ctx: Context, out: string, bytes: Buffer, force: boolean): Promise<void> {
+  const { createBeside, placeFile, refuseExisting, saveFailure } = await import('../../io/place-file.js');
+  await refuseExisting(out, force);
+  let pending: PendingFile | undefined;
+  try {
+    pending = await createBeside(out);
+    try {
+      await pending.handle.writeFile(bytes);
+    } finally {
+      await pending.handle.close();
+    }
+    await placeFile(pending.path, out, force);
+  } catch (error) {
+    pending?.discard();
+    throw saveFailure(error, out, ctx);
+  }
+}
+
 async function fileDownloadRun(ctx: Context, id: string, options: DownloadOptions): Promise<void> {
   const body = await (await ctx.clientApi()).call('file', { fileid: id });
   if (ctx.output.wantsJson && options.out === undefined) return ctx.output.json(body);
@@ -47,17 +71,7 @@ async function fileDownloadRun(ctx: Context, id: string, options: DownloadOption
     ctx.io.out(bytes);
     return;
   }
-  const fs = await import('node:fs/promises');
-  try {
-    await fs.writeFile(options.out, bytes, { flag: options.force ? 'w' : 'wx' });
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EEXIST') throw new UsageError(`${options.out} exists; add --force to overwrite it.`);
-    // A full or read-only disk: the sentence of every write kactl could not make (exit 1).
-    const { pathFailure, storageErrno } = await import('../../io/storage-errors.js');
-    if (storageErrno(error) !== undefined) throw pathFailure(error, options.out, ctx);
-    throw new UsageError(`Cannot write ${options.out} (${code ?? (error as Error).message}).`);
-  }
+  await saveBytes(ctx, options.out, bytes, options.force === true);
   if (ctx.output.wantsJson) return ctx.output.json({ ...body, contents: undefined, path: options.out, bytes: bytes.length });
   ctx.output.success(`Saved ${bytes.length} bytes to ${options.out}.`);
 }

@@ -3,11 +3,13 @@
  * `invalidver` — follow the app's download link. Sends init with the profile's app version; an
  * answer of `invalidver` carries the link, which is downloaded (a progress bar on stderr when
  * it is a terminal), saved, and described by its size and SHA-256. A current version downloads
- * nothing. A failed download exits 4 and leaves no partial file behind.
+ * nothing. A failed download exits 4 and leaves no partial file behind; Ctrl-C exits 130 and
+ * leaves none either. A name the server chose is used only when it is a plain one (letters,
+ * digits, no leading dot).
  */
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { ApiFailure, NetworkError } from '../../errors.js';
+import { ApiFailure, NetworkError, UsageError } from '../../errors.js';
 
 interface UpdateOptions {
   out?: string;
@@ -46,9 +48,30 @@ async function downloadLink(ctx: Context): Promise<{ link: string | undefined; v
   return { link, version };
 }
 
-function fileNameOf(url: URL): string {
-  const last = decodeURIComponent(url.pathname.split('/').filter(Boolean).pop() ?? '');
-  return /^[^\\/:*?"<>|\0]+$/.test(last) && last !== '.' && last !== '..' ? last : 'download';
+/**
+ * What a name the server chose may be: letters and digits of any script, spaces and `. _ - + ( )`,
+ * starting with a letter or digit (no `.bashrc`, no `..`, nothing hidden), up to 128 characters.
+ * No control characters (a `%0A` or `%1B` in the link), no path separators, no shell or
+ * Windows-reserved punctuation.
+ */
+const SAFE_SERVER_NAME = /^[\p{L}\p{N}][\p{L}\p{N} ._+()-]{0,127}$/u;
+
+/** The name at the end of the link, when it is one safe to create in the current folder. */
+export function fileNameOf(url: URL): string {
+  const last = url.pathname.split('/').filter(Boolean).pop() ?? '';
+  let name: string;
+  try {
+    name = decodeURIComponent(last);
+  } catch {
+    throw new UsageError(`The download link ends in "${last}", which is not a valid percent-encoded file name; choose one with --out FILE.`);
+  }
+  if (name === '') return 'download';
+  if (!SAFE_SERVER_NAME.test(name) || /[. ]$/.test(name)) {
+    throw new UsageError(
+      `The server's file name ${JSON.stringify(name)} is not one kactl saves under (letters, digits, spaces and . _ - + ( ), starting with a letter or digit); choose a name with --out FILE.`,
+    );
+  }
+  return name;
 }
 
 export async function clientUpdateRun(ctx: Context, options: UpdateOptions): Promise<void> {
@@ -62,9 +85,9 @@ export async function clientUpdateRun(ctx: Context, options: UpdateOptions): Pro
   try {
     url = new URL(link);
   } catch {
-    throw new NetworkError(`The download link is not a URL: ${link}`);
+    throw new NetworkError(`The download link is not a URL: ${JSON.stringify(link)}.`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new NetworkError(`The download link is not http(s): ${link}`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new NetworkError(`The download link is not http(s): ${url.href}`);
   ctx.output.note(`This version is outdated; downloading ${url.href}`);
   const out = options.out ?? fileNameOf(url);
   const { saveDownload } = await import('./update-download.js');

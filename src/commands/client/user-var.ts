@@ -1,7 +1,7 @@
 /**
  * `kactl client var get NAME` and `kactl client var set NAME VALUE`: the logged-in user's own
  * variables (`getvar`, `setvar`). They go to 1.2 as a POST form, as the spec describes them,
- * unless the profile's api is 1.3 (src/api/client-ops.ts). `getvar` returns the value in
+ * unless the profile's api is 1.3 (src/api/client-catalog/). `getvar` returns the value in
  * `response` (docs/protocol/client-api.md §4.12).
  */
 import type { Command } from 'commander';

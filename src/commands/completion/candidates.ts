@@ -2,14 +2,15 @@
  * What to offer for the word being completed, given the words before it: subcommands, flags,
  * an option's choices, profile names, or live values from the seller API for the catalog
  * parameters that name their list (`completeFrom`). Never prompts and never fails: a
- * completion that cannot reach the server simply offers less.
+ * completion that cannot reach the server in time simply offers less. No candidate holds a
+ * control character (one a line is the scripts' protocol).
  */
 import type { Command, Option } from 'commander';
 import type { Context } from '../../context.js';
 import { findSellerOp, opsForGroup } from '../../api/seller-catalog/index.js';
 import type { ParamSpec, SellerGroup } from '../../api/seller-catalog/index.js';
 import { SELLER_GROUP_NAMES } from '../registry.js';
-import { liveValues } from './live-values.js';
+import { liveValues, offerable } from './live-values.js';
 
 /** Commands that exist for the shell scripts, not for people. */
 const INTERNAL = new Set(['__complete']);
@@ -26,20 +27,23 @@ function takesValue(option: Option | undefined): boolean {
   return option !== undefined && (option.required || option.optional);
 }
 
-/** The catalog parameters of a seller command path (`users extend` → the ops' params). */
-function catalogParams(path: readonly string[]): ParamSpec[] {
+/**
+ * The catalog parameters of a seller command path (`users extend` → the ops' params), and its
+ * list filters as parameters of their own (`--used-by` completes from the usernames).
+ */
+function catalogParams(path: readonly string[]): Pick<ParamSpec, 'flag' | 'positional' | 'completeFrom'>[] {
   const [group, ...command] = path;
   if (group === undefined || !(SELLER_GROUP_NAMES as readonly string[]).includes(group)) return [];
   return opsForGroup(group as SellerGroup)
     .filter((op) => op.command.join(' ') === command.join(' '))
-    .flatMap((op) => op.params);
+    .flatMap((op) => [...op.params.filter((p) => p.sandboxExtension === undefined), ...(op.filters ?? []).map((f) => ({ flag: f.flag, ...(f.completeFrom === undefined ? {} : { completeFrom: f.completeFrom }) }))]);
 }
 
-async function valuesFor(ctx: Context, param: ParamSpec | undefined): Promise<string[]> {
+async function valuesFor(ctx: Context, param: Pick<ParamSpec, 'completeFrom'> | undefined, signal: AbortSignal): Promise<string[]> {
   if (param?.completeFrom === undefined) return [];
   const list = findSellerOp(param.completeFrom);
   if (list?.response.kind !== 'list') return [];
-  return liveValues(ctx, list);
+  return liveValues(ctx, list, signal);
 }
 
 async function profileNames(ctx: Context): Promise<string[]> {
@@ -50,7 +54,8 @@ async function profileNames(ctx: Context): Promise<string[]> {
   }
 }
 
-export async function candidates(ctx: Context, program: Command, words: readonly string[]): Promise<string[]> {
+/** `signal` ends the wait for live values (the completion's deadline). */
+export async function candidates(ctx: Context, program: Command, words: readonly string[], signal: AbortSignal): Promise<string[]> {
   const current = words[words.length - 1] ?? '';
   const before = words.slice(0, -1);
   const chain: Command[] = [program];
@@ -79,7 +84,7 @@ export async function candidates(ctx: Context, program: Command, words: readonly
     const option = previousOption!;
     if (option.argChoices) offered = option.argChoices;
     else if (option.long === '--profile') offered = await profileNames(ctx);
-    else offered = await valuesFor(ctx, params.find((p) => !p.positional && `--${p.flag}` === option.long));
+    else offered = await valuesFor(ctx, params.find((p) => !p.positional && `--${p.flag}` === option.long), signal);
   } else if (current.startsWith('-')) {
     const flags = chain.flatMap((c, depth) => c.options.filter((o) => depth === 0 || !o.hidden).map((o) => o.long).filter((f): f is string => f !== undefined));
     offered = [...new Set([...flags, '--help'])];
@@ -87,7 +92,7 @@ export async function candidates(ctx: Context, program: Command, words: readonly
     offered = cmd.commands.filter((c) => !INTERNAL.has(c.name())).map((c) => c.name());
     if (cmd === program) offered.push('help');
   } else if (positionals === 0) {
-    offered = await valuesFor(ctx, params.find((p) => p.positional));
+    offered = await valuesFor(ctx, params.find((p) => p.positional), signal);
   } else offered = [];
-  return offered.filter((word) => word.startsWith(current));
+  return offered.filter((word) => word.startsWith(current) && offerable(word));
 }

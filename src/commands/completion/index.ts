@@ -8,7 +8,11 @@ import type { Context } from '../../context.js';
 import { COMPLETION_SCRIPTS, SHELLS } from './scripts.js';
 import type { Shell } from './scripts.js';
 
-const LIVE_TIMEOUT_SECONDS = 3;
+/**
+ * How long one Tab may wait for live values in all, from the start of `__complete`: a person
+ * pressing Tab expects an answer at once, and a slow server only means fewer candidates.
+ */
+export const COMPLETION_DEADLINE_MS = 2_000;
 
 export function registerCompletionCommands(program: Command, ctx: Context): void {
   program
@@ -37,12 +41,13 @@ and are kept for a minute in the data folder.`,
     .allowUnknownOption()
     .helpOption(false)
     .action(async (words: string[] | undefined) => {
-      // A Tab press must not wait the full request timeout for live values.
-      ctx.setGlobals({ ...ctx.globals, timeout: ctx.globals.timeout ?? LIVE_TIMEOUT_SECONDS });
+      // A Tab press must not wait the full request timeout, a retry or the pacing budget.
+      const deadline = AbortSignal.timeout(COMPLETION_DEADLINE_MS);
+      ctx.setGlobals({ ...ctx.globals, timeout: ctx.globals.timeout ?? COMPLETION_DEADLINE_MS / 1000 });
       const [{ buildProgram }, { candidates }] = await Promise.all([import('../../program.js'), import('./candidates.js')]);
       // The whole command tree, as `kactl --help` builds it (registration loads nothing heavy).
       const tree = await buildProgram(ctx, []);
-      const offered = await candidates(ctx, tree, words ?? []);
+      const offered = await candidates(ctx, tree, words ?? [], deadline);
       if (offered.length > 0) ctx.io.out(`${offered.join('\n')}\n`);
     });
 }

@@ -1,12 +1,18 @@
 /**
  * Live completion values (subscription, channel and file names) from the active profile's
  * seller API, cached for a minute in the data folder so pressing Tab twice asks the server once.
- * A short timeout and no prompt: completion must never hang or ask.
+ * Completion must never hang or ask: one request, no retry, no pacing wait (a used-up budget or
+ * a rate limit offers nothing), ended by the caller's deadline, and no prompt.
+ *
+ * The server chooses these values, so only those a shell can take as one plain word are offered:
+ * none with a control character (a newline splits it, ESC drives the terminal) or a leading `-`
+ * (`--seller-key=…` would be read as an option). The completion scripts quote the rest.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Context } from '../../context.js';
 import type { SellerOp } from '../../api/seller-catalog/index.js';
+import { hasControl } from '../../io/format.js';
 import { responseOptions } from '../../api/seller-call-options.js';
 
 /** How long a fetched list is reused. */
@@ -15,6 +21,16 @@ export const CACHE_SECONDS = 60;
 interface CacheEntry {
   readonly at: number;
   readonly values: string[];
+}
+
+/** Whether a value may be offered to the shell as a candidate at all. */
+export function offerable(value: string): boolean {
+  return value !== '' && !hasControl(value);
+}
+
+/** A value the server chose: offerable, and not something the command line would take for an option. */
+function offerableServerValue(value: string): boolean {
+  return offerable(value) && !value.startsWith('-');
 }
 
 function cacheFile(ctx: Context, profile: string, type: string): string {
@@ -39,7 +55,7 @@ function writeCache(file: string, entry: CacheEntry): void {
   }
 }
 
-export async function liveValues(ctx: Context, list: SellerOp): Promise<string[]> {
+export async function liveValues(ctx: Context, list: SellerOp, signal: AbortSignal): Promise<string[]> {
   if (list.response.kind !== 'list') return [];
   const { key, columns } = list.response;
   const first = columns[0]?.key;
@@ -51,12 +67,13 @@ export async function liveValues(ctx: Context, list: SellerOp): Promise<string[]
     const cached = readCache(file, ctx.now());
     if (cached) return cached;
     const api = await ctx.sellerApi({ onWait: () => undefined });
-    const body = await api.call(list.type, {}, { effect: 'read', ...responseOptions(list) });
+    const body = await api.call(list.type, {}, { effect: 'read', noWait: true, signal, ...responseOptions(list) });
     const rows = Array.isArray(body[key]) ? (body[key] as unknown[]) : [];
     const values = rows
       .map((row) => (typeof row === 'object' && row !== null ? (row as Record<string, unknown>)[first] : row))
       .filter((v): v is string | number => typeof v === 'string' || typeof v === 'number')
-      .map(String);
+      .map(String)
+      .filter(offerableServerValue);
     writeCache(file, { at: ctx.now(), values });
     return values;
   } catch {

@@ -2,14 +2,23 @@
  * The shell scripts `kactl completion <shell>` prints. Each asks kactl itself for the candidates
  * (`kactl __complete -- <words so far> <current word>`, as gh and stripe do), with stdin closed
  * and CI set so nothing can prompt, and stderr dropped so nothing can garble the prompt line.
+ *
+ * Candidates may come from the server (subscription names): each is inserted quoted, so
+ * `$(…)`, spaces or `*` in one stay text. zsh's compadd and fish quote what they insert; bash
+ * inserts COMPREPLY as it is, so its script quotes each word with `printf %q`, and reads them
+ * line by line rather than through an unquoted `$(…)` (which would expand `*` to file names).
  */
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 export type Shell = (typeof SHELLS)[number];
 
 const BASH = `# kactl completion for bash. Load it with:  source <(kactl completion bash)
 _kactl_complete() {
-  local IFS=$'\\n'
-  COMPREPLY=( $(CI=1 kactl __complete -- "\${COMP_WORDS[@]:1:COMP_CWORD}" </dev/null 2>/dev/null) )
+  local word quoted
+  COMPREPLY=()
+  while IFS= read -r word; do
+    printf -v quoted '%q' "$word"
+    COMPREPLY+=("$quoted")
+  done < <(CI=1 kactl __complete -- "\${COMP_WORDS[@]:1:COMP_CWORD}" </dev/null 2>/dev/null)
 }
 complete -o default -F _kactl_complete kactl
 `;

@@ -8,6 +8,7 @@ import type { EnvRecord } from '../../env.js';
 import { errorCodeForExit, KactlError } from '../../errors.js';
 import { runInProcess } from './in-process.js';
 import type { InProcessResult } from './in-process.js';
+import { shellQuote } from '../../util/shell-quote.js';
 
 export interface StepOptions {
   /** Sent to the command's stdin. */
@@ -16,10 +17,6 @@ export interface StepOptions {
   redirect?: string;
 }
 
-
-function quote(arg: string): string {
-  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
-}
 
 export class Transcript {
   private readonly color: InstanceType<typeof Chalk>;
@@ -43,7 +40,7 @@ export class Transcript {
 
   /** Runs `kactl <argv>`, shows it and its output, and returns what it printed. */
   async run(argv: readonly string[], options: StepOptions = {}): Promise<InProcessResult> {
-    const shown = ['kactl', ...argv.map(quote), ...(options.redirect ? [options.redirect] : [])].join(' ');
+    const shown = ['kactl', ...argv.map(shellQuote), ...(options.redirect ? [options.redirect] : [])].join(' ');
     this.ctx.io.out(`${this.color.green('$')} ${this.color.bold(shown)}\n`);
     const result = await runInProcess(argv, {
       env: this.env,

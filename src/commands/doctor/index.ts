@@ -5,8 +5,6 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 
-const MARKS = { pass: '✓', fail: '✗', skip: '-' } as const;
-const WORDS = { pass: 'ok  ', fail: 'FAIL', skip: 'skip' } as const;
 
 export function registerDoctorCommand(program: Command, ctx: Context): void {
   program
@@ -23,12 +21,12 @@ Examples:
     )
     .action(async () => {
       const { runChecks } = await import('./checks.js');
+      const { resultMark } = await import('./results.js');
       const results = await runChecks(ctx);
       if (results.some((r) => r.status === 'fail')) ctx.exitCode = 1;
       if (ctx.output.wantsJson) return ctx.output.json(results);
       for (const r of results) {
-        const mark = ctx.io.isStdoutTTY ? MARKS[r.status] : WORDS[r.status];
-        ctx.io.out(`${mark} ${r.check}: ${r.detail}\n`);
+        ctx.io.out(`${resultMark(r.status, ctx.io.isStdoutTTY)} ${r.check}: ${r.detail}\n`);
       }
     });
 }

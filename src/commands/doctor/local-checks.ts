@@ -9,10 +9,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { systemSays } from '../../io/storage-errors.js';
 import { makeDir } from '../../util/make-dir.js';
-import type { CheckResult } from './checks.js';
+import { fail, pass, type CheckResult } from './results.js';
 
-const pass = (check: string, detail: string): CheckResult => ({ check, status: 'pass', detail });
-const fail = (check: string, detail: string): CheckResult => ({ check, status: 'fail', detail });
 
 /** Below this, a backup of a large app or the sandbox store's write-ahead log may not fit. */
 export const MIN_FREE_BYTES = 32 * 1024 * 1024;

@@ -8,7 +8,8 @@ export async function testRun(ctx: Context, files: readonly string[], options: {
   const { loadFile } = await import('../../state/load.js');
   const { FLOWS_SCHEMA } = await import('../../state/schema.js');
   const { runFile } = await import('../../flows/runner.js');
-  const loaded = files.map((file) => loadFile(file, FLOWS_SCHEMA));
+  // A seed is a state body: `!env NAME` reads the environment, `$$` is `$` (src/state/load.ts).
+  const loaded = files.map((file) => loadFile(file, FLOWS_SCHEMA, { env: ctx.env, stateAt: [['seed']] }));
   const json = ctx.output.wantsJson;
   const mark = (passed: boolean): string => (ctx.io.isStdoutTTY ? (passed ? '✓' : '✗') : passed ? 'ok' : 'FAIL');
   const reports: FileReport[] = [];

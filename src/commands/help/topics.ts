@@ -5,21 +5,14 @@
  */
 import { ENV_VARS } from '../../env.js';
 import { EXIT_CODE_MEANINGS, ExitCode } from '../../errors.js';
+import { wrapWords } from '../../io/wrap.js';
+import { listsTopic } from './lists-topic.js';
 
 type ExitName = keyof typeof ExitCode;
 const EXIT_NAMES = Object.keys(ExitCode) as ExitName[];
 
 function wrap(text: string, width: number, indent: string): string[] {
-  const lines: string[] = [];
-  let current = '';
-  for (const word of text.split(/\s+/)) {
-    if (current !== '' && indent.length + current.length + 1 + word.length > width) {
-      lines.push(indent + current);
-      current = word;
-    } else current = current === '' ? word : `${current} ${word}`;
-  }
-  if (current !== '') lines.push(indent + current);
-  return lines;
+  return wrapWords(text, width, indent);
 }
 
 /** `kactl help environment`. */
@@ -47,10 +40,13 @@ export function programEpilogue(): string {
     ...wrap(`Exit codes: ${codes}. Details: kactl help exit-codes`, 100, '').map((l, i) => (i === 0 ? l : `  ${l}`)),
     '',
     ...wrap(`Environment: ${vars}. Details: kactl help environment`, 100, '').map((l, i) => (i === 0 ? l : `  ${l}`)),
+    '',
+    'Lists: filters (--status, --used-by, --since...), --json FIELDS and --jq. Details: kactl help lists',
   ].join('\n');
 }
 
 export const HELP_TOPICS: Readonly<Record<string, { summary: string; text: () => string }>> = {
   environment: { summary: 'the environment variables kactl reads', text: environmentTopic },
   'exit-codes': { summary: 'what each exit code means', text: exitCodesTopic },
+  lists: { summary: 'filters, --columns, --json FIELDS and --jq on list and record commands', text: listsTopic },
 };

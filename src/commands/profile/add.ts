@@ -5,15 +5,19 @@ import type { Context } from '../../context.js';
 import type { ProfileData } from '../../config/types.js';
 import { SETTING_SPECS } from '../../config/settings.js';
 import type { SettingKey } from '../../config/settings.js';
-import { UsageError } from '../../errors.js';
+import { KactlError, UsageError } from '../../errors.js';
 import { checkProfileName, parseBaseUrl, parsePositiveInt, parsePublicKey } from './validate.js';
 import { parseDurationSeconds } from '../global-options.js';
+
+/** The settings that decide what the profile reaches: a new value of one of them is checked (check.ts). */
+const CHECKED_SETTINGS: readonly SettingKey[] = ['baseUrl', 'sellerKey', 'appName', 'ownerid', 'appVersion', 'publicKey', 'caFile'];
 
 /** One flag per setting (settings.ts), named as the setting, plus how to read secrets and whether to activate. */
 type AddOptions = Partial<Pick<ProfileData, SettingKey>> & {
   sellerKeyStdin?: boolean;
   secretStdin?: boolean;
   use?: boolean;
+  force?: boolean;
 };
 
 export function registerProfileAdd(group: Command, ctx: Context): void {
@@ -38,9 +42,16 @@ export function registerProfileAdd(group: Command, ctx: Context): void {
     .option('--hwid <hwid>', 'HWID client commands send (default: this machine)')
     .option('--ca-file <file>', "certificate authority (PEM) trusted instead of the system's for HTTPS to this profile's server, e.g. a --tls sandbox's", (raw: string) => path.resolve(raw))
     .option('--use', 'make it the active profile')
+    .option('--force', 'save without checking the server, key and app first (offline, e.g. in CI)')
     .addHelpText(
       'after',
       `
+Before saving a new profile, or a change to its server, key, app, version, public key or
+authority, kactl checks it as doctor does: the server answers, the API is at the base URL, the
+seller key is accepted, the app's init is accepted (with --app-name and --ownerid) and its answer
+verifies with the public key. One line per check goes to stderr; nothing is saved unless all
+pass, or with --force (no network needed).
+
 Examples:
   $ kactl profile add prod --base-url https://keyauth.win --app-name MyApp --ownerid AbCdEf1234 --seller-key-stdin < seller.key
   $ kactl profile add staging --base-url http://127.0.0.1:8787 --public-key d75a98…511a --use`,
@@ -73,6 +84,7 @@ async function profileAddRun(ctx: Context, name: string, options: AddOptions): P
   if (!existed && fields.baseUrl === undefined) throw new UsageError(`A new profile needs --base-url.`);
   // A different server or app makes the stored session meaningless.
   if (existed && (fields.baseUrl !== undefined || fields.appName !== undefined || fields.ownerid !== undefined)) fields.session = undefined;
+  if (!existed || CHECKED_SETTINGS.some((key) => fields[key] !== undefined)) await checkBeforeSaving(ctx, name, { ...store.profile(name), ...fields }, options.force === true);
   let activated = false;
   store.update((config) => {
     config.profiles[name] = Object.fromEntries(Object.entries({ ...config.profiles[name], ...fields }).filter(([, v]) => v !== undefined));
@@ -82,4 +94,24 @@ async function profileAddRun(ctx: Context, name: string, options: AddOptions): P
     }
   });
   ctx.output.success(`${existed ? 'Updated' : 'Added'} profile ${name}${activated ? ' (now active)' : ''}.`);
+}
+
+/**
+ * The checks, one line each on stderr, and no saving unless all pass; `--force` saves unchecked,
+ * with a warning, which is how a profile is made without network.
+ */
+async function checkBeforeSaving(ctx: Context, name: string, profile: ProfileData, force: boolean): Promise<void> {
+  if (force) {
+    ctx.output.warn(`Profile ${name} is saved without checking it (--force); \`kactl doctor --profile ${name}\` checks it.`);
+    return;
+  }
+  const { checkProfile } = await import('./check.js');
+  const { resultMark } = await import('../doctor/results.js');
+  const results = await checkProfile(ctx, name, Object.fromEntries(Object.entries(profile).filter(([, v]) => v !== undefined)));
+  for (const r of results) ctx.output.note(`${resultMark(r.status, ctx.io.isStderrTTY)} ${r.check}: ${r.detail}`);
+  const failed = results.filter((r) => r.status === 'fail');
+  if (failed.length === 0) return;
+  throw new KactlError(`Profile ${name} was not saved: the ${failed.map((r) => r.check).join(', ')} check${failed.length === 1 ? '' : 's'} failed.`, failed[0]!.code ?? 'NETWORK', {
+    hints: ['Correct the value and run the command again, or save it unchecked with --force (the way without network, e.g. when CI creates profiles offline).'],
+  });
 }

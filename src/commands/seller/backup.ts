@@ -4,17 +4,25 @@
  * the records are customer data. The whole list is saved (a superset of what the change
  * touches): the server decides which records "used" or "expired" means.
  *
- * Extending or subtracting time for every user: user rows carry no expiries, so the backup also
- * holds each user's subscriptions (`usersub`, one call a user) when there are at most
- * SUBSCRIPTIONS_LIMIT users, which keeps it within the seller budget; above that the file says
- * it left them out and why.
+ * A backup holds what `kactl restore` needs to put each record back, and says where it was made
+ * (server, app, and a one-way fingerprint of the seller key) so that it is not restored into
+ * another app by mistake. What a list lacks is fetched before the change:
+ * - deleting users: each user's subscriptions (`usersub`, one call a user, paced; the time it
+ *   takes is said first), every user variable, and the users past the list's cap of 520
+ *   (`userdata`, one call each);
+ * - extending or subtracting time for every user: the subscriptions, when there are at most
+ *   SUBSCRIPTIONS_LIMIT users (above that the file says it left them out and why).
+ * Webhook URLs cannot be read whole (the list shows their start): the change warns before it
+ * asks for confirmation, and restore asks for the URLs (`--url`).
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Context } from '../../context.js';
 import { findSellerOp, opCommandLine } from '../../api/seller-catalog/index.js';
 import type { SellerOp } from '../../api/seller-catalog/index.js';
+import { keyFingerprint } from '../../api/pacer.js';
 import { redactObject } from '../../api/redact.js';
+import type { SellerApi } from '../../api/seller-api.js';
 import { KactlError, SetupError } from '../../errors.js';
 import { pathFailure, storageErrno } from '../../io/storage-errors.js';
 import { makeDir } from '../../util/make-dir.js';
@@ -24,6 +32,10 @@ import { listRows } from './render.js';
 export const SUBSCRIPTIONS_LIMIT = 50;
 /** Changes whose effect is on subscription expiries, which the user list does not show. */
 const TOUCHES_SUBSCRIPTIONS = new Set(['extend', 'subtract']);
+/** Changes that delete users: their backup must hold all that makes them again. */
+const DELETES_USERS = new Set(['deluser', 'delallusers', 'delexpusers']);
+/** `fetchallusers` stops at this many rows (docs/protocol/seller-api.md §3.10). */
+const USER_LIST_CAP = 520;
 
 export interface BackupFile {
   kactl: 'backup';
@@ -32,14 +44,18 @@ export interface BackupFile {
   server: string | undefined;
   profile: string | undefined;
   app: string | undefined;
+  /** keyFingerprint of the seller key: which app, without the key. */
+  sellerKey?: string;
   /** The change this backup was made before. */
   action: { type: string; command: string; params: Record<string, string> };
   /** The list operation the records come from, and the key they were under. */
   source: { type: string; key: string };
   records: unknown[];
-  /** extend/subtract for every user: username → that user's subscriptions. */
+  /** Users (deleted, or extended/subtracted): username → that user's subscriptions. */
   subscriptions?: Record<string, unknown[]>;
   subscriptionsOmitted?: string;
+  /** Deleted users: every user variable of the app (`fetchalluservars`). */
+  uservars?: unknown[];
 }
 
 /** `2025-03-01T10-20-30-123Z`: sortable and valid in a file name everywhere. */
@@ -57,16 +73,76 @@ async function subscriptionsOf(ctx: Context, users: unknown[]): Promise<Pick<Bac
     ctx.output.note(`The backup holds the user list only: ${reason}`);
     return { subscriptionsOmitted: reason };
   }
+  return { subscriptions: await readSubscriptions(await ctx.sellerApi(), users) };
+}
+
+function usernameOf(user: unknown): string | undefined {
+  const name = (user as { username?: unknown } | null)?.username;
+  return typeof name === 'string' ? name : undefined;
+}
+
+/** username → that user's `usersub` rows, one paced call a user. */
+export async function readSubscriptions(api: SellerApi, users: readonly unknown[]): Promise<Record<string, unknown[]>> {
   const usersub = findSellerOp('usersub')!;
-  const api = await ctx.sellerApi();
   const subscriptions: Record<string, unknown[]> = {};
   for (const user of users) {
-    const name = (user as { username?: unknown }).username;
-    if (typeof name !== 'string') continue;
-    const body = await api.call(usersub.type, { user: name }, { effect: 'read', ...responseOptions(usersub) });
+    const name = usernameOf(user);
+    if (name === undefined) continue;
+    const body = await api.call(usersub.type, { user: name }, { effect: 'read', list: { key: 'subs', emptyMessage: 'No Subscriptions Found' } });
     subscriptions[name] = listRows(body, 'subs', 'subscription').raw;
   }
-  return { subscriptions };
+  return subscriptions;
+}
+
+/** Users past the list's cap: their names from `fetchallusernames`, the rest from `userdata`. */
+async function usersPastCap(api: SellerApi, listed: readonly unknown[]): Promise<unknown[]> {
+  if (listed.length < USER_LIST_CAP) return [];
+  const names = findSellerOp('fetchallusernames')!;
+  const body = await api.call(names.type, {}, { effect: 'read', ...responseOptions(names) });
+  const known = new Set(listed.map(usernameOf));
+  const missing = listRows(body, 'usernames', 'username').rows.map(usernameOf).filter((n): n is string => n !== undefined && !known.has(n));
+  const rows: unknown[] = [];
+  for (const user of missing) {
+    const data = await api.call('userdata', { user }, { effect: 'read' });
+    rows.push({ username: user, hwid: data.hwid ?? null, ip: data.ip ?? null, banned: data.banned ?? null, createdate: data.createdate ?? null, lastlogin: data.lastlogin ?? null, cooldown: data.cooldown ?? null });
+  }
+  return rows;
+}
+
+/**
+ * Everything that makes deleted users again beside the user rows: users past the list's cap,
+ * each user's subscriptions and every user variable. Says first how long the reads take.
+ */
+export async function userExtras(ctx: Context, api: SellerApi, users: unknown[]): Promise<Pick<BackupFile, 'subscriptions' | 'uservars'> & { more: unknown[] }> {
+  const more = await usersPastCap(api, users);
+  const all = [...users, ...more];
+  const calls = all.length + 1;
+  const { estimateLine } = await import('../../state/run-plan.js');
+  const estimate = api.estimateMs(calls, api.meanRoundTripMs() ?? 100);
+  if (estimate >= 2000) ctx.output.note(`Reading each user's subscriptions for the backup first: ${estimateLine(calls, api.callsPerMinute, estimate)}`);
+  const subscriptions = await readSubscriptions(api, all);
+  const vars = findSellerOp('fetchalluservars')!;
+  const body = await api.call(vars.type, {}, { effect: 'read', ...responseOptions(vars) });
+  return { more, subscriptions, uservars: listRows(body, 'vars', 'name').raw };
+}
+
+/** The list a bulk change will back up, read before the confirmation (so its warnings come first). */
+export async function readBackupRecords(ctx: Context, op: SellerOp, params: Readonly<Record<string, string>>): Promise<unknown[]> {
+  const list = op.backupFrom === undefined ? undefined : findSellerOp(op.backupFrom);
+  if (!list || list.response.kind !== 'list') throw new Error(`${op.type} has no list to back up from`);
+  const listParams = Object.fromEntries(list.params.filter((p) => params[p.wire] !== undefined).map((p) => [p.wire, params[p.wire]!]));
+  const body = await (await ctx.sellerApi()).call(list.type, listParams, { effect: 'read', ...responseOptions(list) });
+  return listRows(body, list.response.key, list.response.columns[0]?.key ?? 'value').raw;
+}
+
+/** What to say before a change that a backup cannot fully undo: webhook URLs the server shows only the start of. */
+export async function backupWarnings(op: SellerOp, records: readonly unknown[]): Promise<string[]> {
+  if (op.backupFrom !== 'fetchallwebhooks') return [];
+  const { listedUrl, SHORT_LINK_LENGTH } = await import('../../state/webhook-plan.js');
+  const cut = records.filter((w): w is Record<string, unknown> => w !== null && typeof w === 'object' && listedUrl(w as Record<string, unknown>).truncated);
+  if (cut.length === 0) return [];
+  const list = cut.map((w) => `${String(w.webid)} (${listedUrl(w).url}…)`).join(', ');
+  return [`The server shows only the first ${SHORT_LINK_LENGTH} characters of these webhook URLs, so the backup cannot hold them whole: ${list}. Keep the URLs: kactl restore will ask for them (--url ID=URL).`];
 }
 
 /** Writes `content` to a new file in `dir` (never over an existing one), 0600. */
@@ -84,18 +160,21 @@ export function writeNew(dir: string, base: string, content: string): string {
   }
 }
 
-/** Exports the records `op` will touch; returns the file and how many records it holds. */
-export async function writeBackup(ctx: Context, op: SellerOp, params: Readonly<Record<string, string>>, appName?: string): Promise<{ path: string; count: number }> {
-  const list = op.backupFrom === undefined ? undefined : findSellerOp(op.backupFrom);
-  if (!list || list.response.kind !== 'list') throw new Error(`${op.type} has no list to back up from`);
-  const listParams = Object.fromEntries(list.params.filter((p) => params[p.wire] !== undefined).map((p) => [p.wire, params[p.wire]!]));
-  const body = await (await ctx.sellerApi()).call(list.type, listParams, { effect: 'read', ...responseOptions(list) });
-  const records = listRows(body, list.response.key, list.response.columns[0]?.key ?? 'value').raw;
+/** Exports the records `op` will touch (`records`: the list, when already read); returns the file and how many records it holds. */
+export async function writeBackup(ctx: Context, op: SellerOp, params: Readonly<Record<string, string>>, appName?: string, records?: unknown[]): Promise<{ path: string; count: number }> {
+  const list = findSellerOp(op.backupFrom ?? '')!;
+  const rows = records ?? (await readBackupRecords(ctx, op, params));
+  let extras: Partial<BackupContent> = {};
+  if (DELETES_USERS.has(op.type)) {
+    const { more, ...rest } = await userExtras(ctx, await ctx.sellerApi(), rows);
+    rows.push(...more);
+    extras = rest;
+  } else if (TOUCHES_SUBSCRIPTIONS.has(op.type)) extras = await subscriptionsOf(ctx, rows);
   return saveBackup(ctx, appName, op.type, {
     action: { type: op.type, command: opCommandLine(op), params: redactObject({ ...params }) },
-    source: { type: list.type, key: list.response.key },
-    records,
-    ...(TOUCHES_SUBSCRIPTIONS.has(op.type) ? await subscriptionsOf(ctx, records) : {}),
+    source: { type: list.type, key: list.response.kind === 'list' ? list.response.key : list.type },
+    records: rows,
+    ...extras,
   });
 }
 
@@ -117,6 +196,7 @@ export async function saveBackup(ctx: Context, appName: string | undefined, what
     server: settings.baseUrl.value,
     profile: settings.profile.value,
     app,
+    ...(settings.sellerKey.value ? { sellerKey: keyFingerprint(settings.sellerKey.value) } : {}),
     ...content,
   };
   const base = `${stamp(ctx.now())}-${slug(app ?? settings.profile.value ?? 'kactl')}-${what}`;

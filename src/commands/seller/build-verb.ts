@@ -8,12 +8,17 @@
 import { Option } from 'commander';
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import type { SellerOp } from '../../api/seller-catalog/index.js';
+import { columnName } from '../../api/seller-catalog/index.js';
+import type { ColumnSpec, SellerOp } from '../../api/seller-catalog/index.js';
 import { lowerFirst } from './wording.js';
 import { KeyedOption, optionsForParam, selectorKey } from './param-options.js';
 import { SELLER_EXTENSIONS } from './extensions.js';
 import { defaultOp, flagsOf, positionalOf, type Verb } from './verb.js';
-import { listViewOptions } from './list-view-options.js';
+import { jsonOptions, jsonTakesOnlyFields, listViewOptions } from './list-view-options.js';
+import { filterHelp, filterOptions } from './list-filters.js';
+import { namesField } from './field-names.js';
+import { DURATION_EXAMPLES } from '../../util/duration.js';
+import { wrapWords } from '../../io/wrap.js';
 
 /** Short names people type by habit (gh, docker): `ls`, `rm`, `info`. */
 const VERB_ALIASES: Readonly<Record<string, readonly string[]>> = { list: ['ls'], delete: ['rm'], get: ['info'] };
@@ -28,16 +33,31 @@ function scopeNote(verb: Verb, ops: readonly SellerOp[]): string | undefined {
   return `(not with ${without.map((op) => `--${op.selector}`).join(', ')})`;
 }
 
+/** The fields a list's rows or a record has (what --columns and --json FIELDS name). */
+function fieldsOf(op: SellerOp): readonly ColumnSpec[] {
+  const response = op.response;
+  return response.kind === 'list' ? response.columns : response.kind === 'object' || response.kind === 'flat' ? response.fields : [];
+}
+
 function selectorDescription(op: SellerOp): string {
   const summary = lowerFirst(op.summary);
   return op.effect === 'bulk' ? `${summary} (asks for the app name or --yes; backs up first)` : summary;
 }
 
+/** Help is laid out for 80 columns, as commander lays out the options above it. */
+const HELP_WIDTH = 80;
+
 /** The help text under the options: examples, and what guards a destructive verb. */
 function helpAfter(verb: Verb): string {
   const lines = ['', 'Examples:', ...verb.ops.map((op) => `  $ ${op.example}`)];
   const units = verb.ops.flatMap((op) => op.params.filter((p) => p.unit).map((p) => `--${p.flag} is in ${p.unit}`));
-  if (units.length > 0) lines.push('', `Units: ${[...new Set(units)].join('; ')}.`);
+  if (units.length > 0) lines.push('', `Units: ${[...new Set(units)].join('; ')}, or a duration with its unit: ${DURATION_EXAMPLES}.`);
+  lines.push(...filterHelp(verb.ops));
+  const shown = verb.ops.map(fieldsOf).filter((fields) => fields.length > 0);
+  if (shown.length > 0) {
+    const names = [...new Set(shown.flat().map(columnName))];
+    lines.push('', ...wrapWords(`Fields (--columns, --json FIELDS): ${names.join(', ')}.`, HELP_WIDTH));
+  }
   if (verb.ops.some((op) => op.effect === 'bulk')) {
     lines.push(
       '',
@@ -76,7 +96,13 @@ export function addVerb(parent: Command, verb: Verb, ctx: Context): Command {
     if (op.selector !== undefined) command.addOption(new KeyedOption(`--${op.selector}`, selectorDescription(op), selectorKey(op.selector)));
   }
   for (const extra of extras) for (const option of extra.options?.() ?? []) command.addOption(option);
-  if (verb.ops.some((op) => op.response.kind === 'list')) for (const option of listViewOptions()) command.addOption(option);
+  const lists = verb.ops.filter((op) => op.response.kind === 'list');
+  if (lists.length > 0) for (const option of [...listViewOptions(), ...filterOptions(lists)]) command.addOption(option);
+  const shown = verb.ops.map(fieldsOf).filter((fields) => fields.length > 0);
+  if (shown.length > 0) {
+    for (const option of jsonOptions()) command.addOption(option);
+    jsonTakesOnlyFields(command, (word) => namesField(shown, word));
+  }
   if (verb.ops.some((op) => op.effect !== 'read')) {
     command.addOption(new Option('--dry-run', 'print the request that would be sent, and send nothing'));
   }

@@ -23,7 +23,7 @@ import { findSellerOp } from '../../api/seller-catalog/index.js';
 import type { SellerOp } from '../../api/seller-catalog/index.js';
 import { ApiFailure, InterruptedError, PartialFailure, UsageError } from '../../errors.js';
 import { isQuotaMessage } from '../../api/retry.js';
-import { createProgress } from '../../io/progress.js';
+import { createProgress, pacingWaits } from '../../io/progress.js';
 import { chunkSizes, KEYS_PER_DAY, keysBefore, readBackLost, runKeyCalls } from '../../api/bulk-licenses.js';
 import { rescueKeys } from './key-rescue.js';
 import { openSink, type KeySink } from './key-sink.js';
@@ -83,13 +83,7 @@ export async function createLicenses(ctx: Context, op: SellerOp, params: Readonl
   // A bar over the keys would be noise for a single call.
   const progress = createProgress(ctx.io, { total: amount, label: 'Creating licenses', enabled: calls.length > 1 });
   // Pacing waits: beside the bar when one is drawn, else the Context's single wait line.
-  const api = await ctx.sellerApi({
-    onWait: (ms) => {
-      if (!progress.drawing) return ctx.showWait(pacingNote(ms));
-      progress.status(`pacing ${(ms / 1000).toFixed(1)} s`);
-      return () => progress.status(undefined);
-    },
-  });
+  const api = await ctx.sellerApi({ onWait: pacingWaits(progress, ctx.now, (ms) => ctx.showWait(pacingNote(ms))) });
   const before = await keysBefore(api, ctx.signal);
   // Ctrl-C lets the call in flight finish: its answer names keys the server has already made.
   const run = await runKeyCalls(api, calls, {

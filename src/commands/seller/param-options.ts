@@ -1,10 +1,12 @@
 /**
  * A catalog parameter as a commander option: the flag, its value placeholder (the unit where
  * there is one: `--expiry <days>`), the checks on its value, and the key its value is stored
- * under. Loaded to build `--help`, so it imports only commander and catalog types.
+ * under. Loaded to build `--help`, so it imports only commander, catalog types and the value
+ * checks (src/api/seller-param-values.ts).
  */
 import { InvalidArgumentError, Option } from 'commander';
 import type { ParamSpec } from '../../api/seller-catalog/index.js';
+import { valueProblem } from '../../api/seller-param-values.js';
 import { lowerFirst } from './wording.js';
 
 /**
@@ -49,20 +51,6 @@ function placeholder(param: ParamSpec): string {
   return param.flag;
 }
 
-/**
- * What is wrong with `raw` as a value of `param`, in words that name the unit, or undefined.
- * Shared by flag parsing and by prompts, so both refuse the same values the same way.
- */
-export function valueProblem(param: ParamSpec, raw: string): string | undefined {
-  const unit = param.unit ? ` of ${param.unit}` : '';
-  if (param.type === 'integer' && !/^-?\d+$/.test(raw.trim())) return `Give a whole number${unit}, e.g. ${param.unit === 'seconds' ? '3600' : '30'}.`;
-  if (param.type === 'number' && !/^-?(\d+(\.\d*)?|\.\d+)$/.test(raw.trim())) return `Give a number${unit}, e.g. 30 or 0.5.`;
-  if (param.type === 'booltext' && raw !== 'true' && raw !== 'false') return 'Give true or false.';
-  if (param.type === 'enum' && !(param.choices ?? []).includes(raw)) return `Give one of ${(param.choices ?? []).join(', ')}.`;
-  if (param.maxLength !== undefined && raw.length > param.maxLength) return `At most ${param.maxLength} characters (this has ${raw.length}).`;
-  return undefined;
-}
-
 function parserFor(param: ParamSpec): (raw: string) => string {
   return (raw) => {
     const problem = valueProblem(param, raw);
@@ -96,6 +84,10 @@ export function optionsForParam(param: ParamSpec, extra?: string): Option[] {
   // Choices and a custom parser exclude each other in commander; choices already check the value.
   else option.argParser(parserFor(param));
   const options: Option[] = [option];
+  for (const alias of param.flagAliases ?? []) {
+    const hidden = new KeyedOption(`--${alias} <${placeholder(param)}>`, `same as --${param.flag}`, paramKey(param.flag)).hideHelp();
+    options.push(param.type === 'enum' || param.type === 'booltext' ? hidden.choices(param.choices ?? ['true', 'false']) : hidden.argParser(parserFor(param)));
+  }
   if (param.secret) options.push(new KeyedOption(`--${param.flag}-stdin`, `read --${param.flag} from stdin`, stdinKey(param.flag)));
   return options;
 }

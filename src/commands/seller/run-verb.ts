@@ -13,6 +13,7 @@ import { paramKey, selectorKey, stdinKey } from './param-options.js';
 import { collectWireParams } from './wire-params.js';
 import { runOp } from './run-op.js';
 import { listChoiceFrom } from './list-view-options.js';
+import { givenFilters } from './list-filters.js';
 
 function given(command: Command, key: string): boolean {
   return command.getOptionValueSource(key) === 'cli';
@@ -47,9 +48,17 @@ function refuseStrayInput(verb: Verb, op: SellerOp, command: Command, positional
 
 export async function runVerb(ctx: Context, verb: Verb, command: Command): Promise<void> {
   const op = pickOp(verb, command);
+  const opts = command.opts<Record<string, unknown>>();
+  const choice = listChoiceFrom(opts, givenFilters(verb.ops, op, opts, (key) => given(command, key)));
+  if (choice.jq !== undefined) {
+    const format = ctx.globals.output;
+    if (format !== undefined && format !== 'json') throw new UsageError(`--jq prints JSON, and -o ${format} asks for another format; give one of them.`);
+    // A mistake in the expression is said before anything is sent.
+    const { checkJq } = await import('../../io/jq.js');
+    await checkJq(choice.jq);
+  }
   const positional = command.processedArgs[0] as string | undefined;
   refuseStrayInput(verb, op, command, positional);
-  const opts = command.opts<Record<string, unknown>>();
   const params = await collectWireParams(ctx, op, { positional, opts, given: (key) => given(command, key) });
   const dryRun = opts.dryRun === true;
   const run = SELLER_EXTENSIONS[op.type]?.run;
@@ -57,5 +66,5 @@ export async function runVerb(ctx: Context, verb: Verb, command: Command): Promi
     await run(ctx, op, params, { opts, dryRun });
     return;
   }
-  await runOp(ctx, op, params, { dryRun, backup: opts.backup !== false, list: listChoiceFrom(opts) });
+  await runOp(ctx, op, params, { dryRun, backup: opts.backup !== false, list: choice });
 }

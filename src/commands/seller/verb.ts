@@ -33,7 +33,8 @@ export function flagsOf(verb: Verb): Map<string, { param: ParamSpec; ops: Seller
   const flags = new Map<string, { param: ParamSpec; ops: SellerOp[] }>();
   for (const op of verb.ops) {
     for (const param of op.params) {
-      if (param.positional) continue;
+      // A sandbox extension is sent only where the server says it takes it (state/key-batches.ts).
+      if (param.positional || param.sandboxExtension !== undefined) continue;
       const known = flags.get(param.flag);
       if (!known) {
         flags.set(param.flag, { param, ops: [op] });

@@ -10,7 +10,8 @@ import { fixedParamsFor, reservedPositionalValues } from '../../api/seller-catal
 import type { ParamSpec, SellerOp } from '../../api/seller-catalog/index.js';
 import { UsageError } from '../../errors.js';
 import { readStdinText, valueOrAsk } from '../../io/ask.js';
-import { paramKey, stdinKey, valueProblem } from './param-options.js';
+import { paramKey, stdinKey } from './param-options.js';
+import { valueProblem, wireValue } from '../../api/seller-param-values.js';
 import { SELLER_EXTENSIONS } from './extensions.js';
 
 export interface FlagInput {
@@ -73,7 +74,8 @@ export async function collectWireParams(ctx: Context, op: SellerOp, input: FlagI
   const params: Record<string, string> = {};
   for (const param of op.params) {
     const value = await valueFor(ctx, op, param, input);
-    if (value !== undefined) params[param.wire] = value;
+    // A flag's value and a prompt's answer alike: `--expiry 12h` is sent as days.
+    if (value !== undefined) params[param.wire] = param.unit === undefined ? value : wireValue(param, value);
   }
   // A change made only of optional values (`app set`, `blacklists create`) with none given would
   // be answered "success" by the server while changing nothing.

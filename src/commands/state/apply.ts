@@ -1,72 +1,176 @@
 /**
  * `kactl apply -f FILE`: make the server hold what a state file says. Reads the current state,
- * prints the plan (stdout: it is the command's data), and carries it out unless `--dry-run`.
- * `--prune` also deletes what the file's sections do not list (sections the file leaves out
- * are never touched), under the destructive-action rules: the application name typed on a
- * terminal or `--yes`, and a backup of the records first.
+ * prints the plan (stdout: it is the command's data), checks every call the plan makes, and
+ * carries it out unless `--dry-run`. `--prune` also deletes what the file's sections do not
+ * list (sections the file leaves out are never touched), under the destructive-action rules:
+ * the application name typed on a terminal or `--yes`, and a backup of the records first.
+ *
+ * What cannot be done through the seller API (a used key made unused, a webhook whose URL the
+ * file holds only the start of) is said before the plan, and the run ends with exit 1: the
+ * server does not match the file, so it never says it does.
  */
 import type { Context } from '../../context.js';
 import type { SellerApi } from '../../api/seller-api.js';
 import type { Action } from '../../state/records.js';
+import { InterruptedError, PartialFailure, UsageError } from '../../errors.js';
+import { shellQuote } from '../../util/shell-quote.js';
 
 export interface ApplyOptions {
   file: string;
   dryRun?: boolean;
   prune?: boolean;
+  url?: string[];
 }
 
-/** Reads and checks a state file, with `${VAR}` taken from the environment. */
+/** Reads and checks a state file; `!env NAME` reads the environment. */
 export async function readStateFile(ctx: Context, file: string): Promise<Record<string, unknown>> {
-  const { loadFile, withEnvironment } = await import('../../state/load.js');
+  const { loadFile } = await import('../../state/load.js');
   const { STATE_SCHEMA } = await import('../../state/schema.js');
-  const loaded = loadFile(file, STATE_SCHEMA);
-  return withEnvironment(loaded, loaded.value, ctx.env);
+  const { stateProblems } = await import('../../state/check.js');
+  const loaded = loadFile(file, STATE_SCHEMA, { env: ctx.env, stateAt: [[]] });
+  const [first, ...more] = stateProblems(loaded.value);
+  if (first) {
+    const path = first.path.map((part, index) => (typeof part === 'number' ? `[${part}]` : index === 0 ? part : `.${part}`)).join('');
+    throw new UsageError(`${file}, line ${loaded.lineOf(first.path)}: ${path}: ${first.message}${more.length > 0 ? ` (and ${more.length} more problem${more.length === 1 ? '' : 's'})` : ''}.`);
+  }
+  return loaded.value;
+}
+
+/** `--url ID=URL`, repeatable: the whole URL of a webhook the file holds only the start of. */
+export function parseUrls(values: readonly string[] | undefined): Map<string, string> {
+  const urls = new Map<string, string>();
+  for (const value of values ?? []) {
+    const at = value.indexOf('=');
+    if (at < 1) throw new UsageError(`--url takes ID=URL (the webhook's id, then its whole URL), not "${value}".`);
+    urls.set(value.slice(0, at), value.slice(at + 1));
+  }
+  return urls;
+}
+
+/** The command that does the rest of a run cut short, as the user would type it. */
+export function resumeCommand(ctx: Context, words: readonly string[]): string {
+  const { profile, baseUrl } = ctx.globals;
+  const globals = [...(profile === undefined ? [] : ['--profile', profile]), ...(baseUrl === undefined ? [] : ['--base-url', baseUrl])];
+  return ['kactl', ...globals, ...words].map(shellQuote).join(' ');
+}
+
+export interface ApplyStateOptions {
+  dryRun?: boolean;
+  prune?: boolean;
+  /** Restore: create what is missing, leave what is there. */
+  createOnly?: boolean;
+  urls?: ReadonlyMap<string, string>;
+  /** The file, for messages. */
+  source: string;
+  /** Print nothing on stdout (a sandbox's seed: the ready line is the data there). */
+  quiet?: boolean;
+  /** What finishes the job when this run is cut short. */
+  resume: string;
+  /** Records already known to be left out (a restore's). */
+  leftOut?: readonly string[];
+  /** Said before the plan when it has an action `applies` to (what comes back different). */
+  notes?: readonly { applies: (action: Action) => boolean; text: string }[];
+  /** A restore: its words ("put back") instead of apply's. */
+  restoring?: boolean;
+  /** Asked after the plan is shown and before the first change (restore's y/N). */
+  confirm?: () => Promise<void>;
+  /** Carry the plan out through `api` itself, not a profile's (a sandbox's seed). */
+  ownApi?: boolean;
+}
+
+function plural(count: number, one: string, many = `${one}s`): string {
+  return `${count} ${count === 1 ? one : many}`;
 }
 
 /** Plans and applies a state body; the shared core of apply, restore and `sandbox start --seed`. */
-export async function applyState(ctx: Context, api: SellerApi, state: Record<string, unknown>, options: { dryRun?: boolean; prune?: boolean; source: string; quiet?: boolean }): Promise<{ actions: Action[]; changed: number }> {
+export async function applyState(ctx: Context, api: SellerApi, state: Record<string, unknown>, options: ApplyStateOptions): Promise<{ actions: Action[]; changed: number }> {
   const { planState, countActions, countsLine, planLine, planJson, changes } = await import('../../state/plan.js');
-  const actions = await planState(api, state, { prune: options.prune ?? false });
+  const { planning } = await import('../../state/records.js');
+  const { callProblems } = await import('../../state/check.js');
+  const plan = planning({ prune: options.prune ?? false, createOnly: options.createOnly ?? false, urls: options.urls ?? new Map() });
+  plan.leftOut.push(...(options.leftOut ?? []));
+  const actions = await planState(api, state, plan);
+  const problems = callProblems(actions);
+  if (problems.length > 0) throw new UsageError(`${options.source}: ${problems[0]}${problems.length > 1 ? ` (and ${problems.length - 1} more)` : ''}; nothing was changed.`);
   const counts = countActions(actions);
-  // A quiet apply (a sandbox's seed) prints nothing on stdout: the ready line is the data there.
+  const leftOut = plan.leftOut;
+  for (const note of options.notes ?? []) if (actions.some(note.applies)) ctx.output.note(note.text);
+  for (const line of leftOut) ctx.output.warn(line);
   const json = ctx.output.wantsJson && !options.quiet;
+  const restoring = options.restoring ?? false;
   if (!json && !options.quiet) {
-    if (changes(actions).length === 0) ctx.output.line(`No changes: the server already matches ${options.source}.`);
+    if (changes(actions).length === 0 && leftOut.length === 0) {
+      ctx.output.line(restoring ? `Nothing to put back: every record in ${options.source} is on the server.` : `No changes: the server already matches ${options.source}.`);
+    }
     for (const action of actions) ctx.output.line(planLine(action));
     if (changes(actions).length > 0) ctx.output.line(countsLine(counts));
   }
+  const notMatched = (made: number): PartialFailure => {
+    const did = made === 0 ? 'Nothing was changed' : restoring ? `${plural(made, 'record was', 'records were')} put back` : `${plural(made, 'change was', 'changes were')} made`;
+    const missed = restoring ? `${plural(leftOut.length, 'record')} could not be put back` : `${plural(leftOut.length, 'record')} could not be made to match ${options.source}`;
+    return new PartialFailure(`${did}, but ${missed} (said above).`, { leftOut });
+  };
   if (options.dryRun || actions.length === 0) {
-    if (json) ctx.output.json({ dryRun: options.dryRun ?? false, plan: planJson(actions), counts });
+    if (json) ctx.output.json({ dryRun: options.dryRun ?? false, plan: planJson(actions), counts, leftOut });
+    if (!options.dryRun && leftOut.length > 0) throw notMatched(0);
     return { actions, changed: 0 };
   }
+  await options.confirm?.();
   const deletions = actions.filter((a) => a.verb === 'delete');
   if (deletions.length > 0) await guardPrune(ctx, api, deletions);
-  const { execute, partialError } = await import('../../state/execute.js');
-  const result = await execute(ctx, api, actions, (line) => {
-    if (!options.quiet) ctx.verbose(line);
+  const { runPlan } = await import('../../state/run-plan.js');
+  const roundTripMs = api.meanRoundTripMs();
+  const result = await runPlan(ctx, actions, {
+    label: restoring ? 'Restoring' : 'Applying',
+    quiet: options.quiet ?? false,
+    ...(roundTripMs === undefined ? {} : { roundTripMs }),
+    ...(options.ownApi ? { api } : {}),
   });
-  if (json) ctx.output.json({ dryRun: false, plan: planJson(actions), counts, done: planJson(result.done), notDone: planJson(result.notDone), ...(result.failed ? { error: result.failed.message } : {}) });
-  if (result.failed) {
+  const randomPasswords = result.done.flatMap((a) => (a.randomPassword === undefined ? [] : [a.randomPassword]));
+  if (json) {
+    ctx.output.json({
+      dryRun: false, plan: planJson(actions), counts, done: planJson(result.done), notDone: planJson(result.notDone), leftOut, randomPasswords,
+      ...(result.halfDone.length > 0 ? { halfDone: result.halfDone.map((h) => h.error.message) } : {}),
+      ...(result.failed ? { error: result.failed.message } : {}),
+    });
+  }
+  if (randomPasswords.length > 0) {
+    ctx.output.note(`${plural(randomPasswords.length, 'user has', 'users have')} a random password nobody knows, since no password was given (backups and exports hold none): ${randomPasswords.join(', ')}.`);
+    ctx.output.note(`Give each a password they can sign in with: kactl users set-password USER --password-stdin`);
+  }
+  if (result.failed || result.interrupted) {
     if (!json) {
       ctx.output.note(`Done (${result.done.length}):`);
       for (const action of result.done) ctx.output.note(`  ${planLine(action)}`);
       ctx.output.note(`Not done (${result.notDone.length}):`);
       for (const action of result.notDone) ctx.output.note(`  ${planLine(action)}`);
     }
-    throw partialError(result);
+    const half = result.halfDone.map((h) => ` Half done: ${h.error.message}`).join('');
+    const made = `${plural(changes(result.done).length, 'change was', 'changes were')} made, ${result.notDone.length} not.${half}`;
+    if (result.failed === undefined) throw new InterruptedError(`Interrupted: ${made} To finish, run: ${options.resume}`);
+    const { action, message } = result.failed;
+    throw new PartialFailure(`Stopped at ${action.verb} ${action.section} ${action.id}: ${message.replace(/\.$/, '')}. ${made} To finish, run: ${options.resume}`, {
+      done: result.done.length,
+      notDone: result.notDone.length,
+      halfDone: result.halfDone.length,
+    });
   }
   const made = changes(result.done).length;
-  if (!options.quiet) ctx.output.success(`Applied ${options.source}: ${made} change${made === 1 ? '' : 's'}${made === result.done.length ? '' : ` (and ${result.done.length - made} ensured)`}.`);
+  if (leftOut.length > 0) throw notMatched(made);
+  if (!options.quiet) {
+    const ensured = made === result.done.length ? '' : ` (and ${result.done.length - made} ensured)`;
+    ctx.output.success(restoring ? `Put back ${plural(made, 'record')} from ${options.source}.` : `Applied ${options.source}: ${plural(made, 'change')}${ensured}.`);
+  }
   return { actions, changed: made };
 }
 
 /** Deleting records: confirmation as for any bulk change, then one backup file per record type. */
 async function guardPrune(ctx: Context, api: SellerApi, deletions: readonly Action[]): Promise<void> {
   const { confirmTyped } = await import('../../io/ask.js');
-  const { applicationName } = await import('../seller/guard.js');
+  const { applicationName, wherePhrase } = await import('../seller/guard.js');
   const appName = !ctx.globals.yes && ctx.io.canPrompt() ? await applicationName(ctx) : undefined;
-  const what = `--prune deletes ${deletions.length} record${deletions.length === 1 ? '' : 's'} the file does not list`;
-  await confirmTyped(ctx, appName === undefined ? `${what}.` : `${what} from application "${appName}".`, appName ?? '');
+  const what = `--prune deletes ${deletions.length.toLocaleString('en-US')} record${deletions.length === 1 ? '' : 's'} the file does not list`;
+  await confirmTyped(ctx, `${what}${appName === undefined ? '' : ` from ${appName}`} ${await wherePhrase(ctx)}.`, appName ?? '');
   const { writeSectionBackup } = await import('../../state/backup.js');
   const sections = [...new Set(deletions.map((a) => a.section))];
   try {
@@ -81,7 +185,9 @@ async function guardPrune(ctx: Context, api: SellerApi, deletions: readonly Acti
 }
 
 export async function applyRun(ctx: Context, options: ApplyOptions): Promise<void> {
+  const urls = parseUrls(options.url);
   const state = await readStateFile(ctx, options.file);
   const api = await ctx.sellerApi();
-  await applyState(ctx, api, state, { ...options, source: options.file });
+  const resume = resumeCommand(ctx, ['apply', '-f', options.file, ...(options.prune ? ['--prune', '--yes'] : []), ...[...urls].flatMap(([id, url]) => ['--url', `${id}=${url}`])]);
+  await applyState(ctx, api, state, { ...options, urls, source: options.file, resume });
 }

@@ -5,6 +5,11 @@
 import { Option, type Command } from 'commander';
 import type { Context } from '../../context.js';
 
+/** commander's way to take an option more than once. */
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
 export function registerStateCommands(program: Command, ctx: Context): void {
   program
     .command('apply')
@@ -12,8 +17,9 @@ export function registerStateCommands(program: Command, ctx: Context): void {
     .requiredOption('-f, --file <file>', 'the state file (YAML or JSON)')
     .option('--dry-run', 'print the plan and change nothing')
     .option('--prune', 'also delete records the file does not list (in the sections it has)')
-    .addHelpText('after', '\nExamples:\n  $ kactl apply -f kactl.yaml --dry-run\n  $ kactl apply -f kactl.yaml\n  $ kactl apply -f kactl.yaml --prune --yes   # backup first')
-    .action(async (options: { file: string; dryRun?: boolean; prune?: boolean }) => {
+    .option('--url <id=url>', 'the whole URL of a webhook the file holds only the start of (repeatable)', collect, [])
+    .addHelpText('after', '\nExamples:\n  $ kactl apply -f kactl.yaml --dry-run\n  $ kactl apply -f kactl.yaml\n  $ kactl apply -f kactl.yaml --prune --yes   # backup first\n\n`!env NAME` in the file reads the environment variable NAME; `$$` stands for `$`.')
+    .action(async (options: { file: string; dryRun?: boolean; prune?: boolean; url: string[] }) => {
       const { applyRun } = await import('./apply.js');
       await applyRun(ctx, options);
     });
@@ -30,13 +36,15 @@ export function registerStateCommands(program: Command, ctx: Context): void {
 
   program
     .command('restore')
-    .description('put back the records of a backup kactl wrote before a destructive change')
-    .argument('<backup>', 'the backup file (in the data folder, backups/)')
+    .description('put back the records of backups kactl wrote before destructive changes (only what is missing)')
+    .argument('<backup...>', 'the backup files (in the data folder, backups/)')
     .option('--dry-run', 'print what would be put back and change nothing')
-    .addHelpText('after', '\nExample:\n  $ kactl restore ~/.local/share/kactl/backups/2025-03-01T10-20-30-123Z-myapp-delalllicenses.json')
-    .action(async (file: string, options: { dryRun?: boolean }) => {
+    .option('--url <id=url>', 'the whole URL of a webhook the backup holds only the start of (repeatable)', collect, [])
+    .option('--force', 'restore into another server or application than the backup was made from')
+    .addHelpText('after', '\nExamples:\n  $ kactl restore ~/.local/share/kactl/backups/2025-03-01T10-20-30-123Z-myapp-delalllicenses.json\n  $ kactl restore users.json licenses.json --url payhook=https://hooks.example.com/pay --yes')
+    .action(async (files: string[], options: { dryRun?: boolean; force?: boolean; url: string[] }) => {
       const { restoreRun } = await import('./restore.js');
-      await restoreRun(ctx, file, options);
+      await restoreRun(ctx, files, options);
     });
 
   program

@@ -23,7 +23,7 @@ export async function seedSandbox(ctx: Context, info: SandboxInfo, file: string)
     signal: ctx.signal,
   });
   try {
-    const { changed } = await applyState(ctx, api, state, { source: file, quiet: true });
+    const { changed } = await applyState(ctx, api, state, { source: file, quiet: true, resume: `kactl apply -f ${file}`, ownApi: true });
     ctx.output.note(`Seeded from ${file}: ${changed} change${changed === 1 ? '' : 's'}.`);
   } finally {
     await own?.close();

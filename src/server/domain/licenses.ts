@@ -61,10 +61,7 @@ export function generateLicenses(store: Store, appId: number, input: NewLicenses
       for (let i = 0; i < amount; i++) {
         const key = drawFreshKey(store, appId, mask, character);
         if (key === undefined) throw new MaskExhaustedError();
-        store.run(
-          "INSERT INTO licenses (appId, key, note, expires, status, level, genby, gendate) VALUES (?, ?, ?, ?, 'Not Used', ?, ?, ?)",
-          appId, key, input.note ?? null, expires, input.level ?? '1', input.genby ?? 'SellerAPI', now,
-        );
+        insertLicense(store, appId, key, input, expires, now);
         keys.push(key);
       }
       return success(keys);
@@ -73,6 +70,32 @@ export function generateLicenses(store: Store, appId: number, input: NewLicenses
     if (err instanceof MaskExhaustedError) return exhausted;
     throw err;
   }
+}
+
+function insertLicense(store: Store, appId: number, key: string, input: KeySettings, expires: number, now: number): void {
+  store.run(
+    "INSERT INTO licenses (appId, key, note, expires, status, level, genby, gendate) VALUES (?, ?, ?, ?, 'Not Used', ?, ?, ?)",
+    appId, key, input.note ?? null, expires, input.level ?? '1', input.genby ?? 'SellerAPI', now,
+  );
+}
+
+/** What every key of one `add` shares: level, note, creator and duration. */
+export type KeySettings = Omit<NewLicenses, 'mask' | 'amount' | 'character'>;
+
+/**
+ * Creates the given keys, unused, in one transaction: all of them or none. Fails with `exists`
+ * naming the first key the app already has, `duration` past MAX_KEY_DAYS. The caller has
+ * checked the keys themselves (not empty, no `*`, no key twice).
+ */
+export function insertLicenses(store: Store, appId: number, keys: readonly string[], input: KeySettings, now: number): Outcome<string[], 'exists' | 'duration'> {
+  const expires = Math.round(input.expires);
+  if (!Number.isFinite(expires) || expires > MAX_KEY_DAYS * 86_400) return failure('duration', KEY_DURATION_MESSAGE);
+  return store.tx(() => {
+    const taken = keys.find((key) => findLicense(store, appId, key) !== undefined);
+    if (taken !== undefined) return failure('exists', `License key ${taken} already exists`);
+    for (const key of keys) insertLicense(store, appId, key, input, expires, now);
+    return success([...keys]);
+  });
 }
 
 function drawFreshKey(store: Store, appId: number, mask: string, character: KeyCharacterSet): string | undefined {

@@ -31,7 +31,7 @@ import { isBlacklisted } from './blacklists.js';
 import { realNow } from './clock.js';
 import { appMessage } from './messages.js';
 import { failure, success, type Failure, type Outcome } from './outcome.js';
-import { hashPassword, verifyPassword } from './passwords.js';
+import { verifyPasswordOrDummy } from './passwords.js';
 import type { AppRow, SessionRow, UserRow } from './rows.js';
 import { findLiveSession, validateSession } from './sessions.js';
 import { verifyTotp } from './twofa.js';
@@ -42,7 +42,7 @@ import { findUser, getUserById, webLoaderToken } from './users.js';
 
 /** How the user proves who they are. */
 export type LoginCredential =
-  /** The usual password (`pass`). A user created without one gets this one as theirs. */
+  /** The usual password (`pass`). A user with no password cannot log in with one. */
   | { readonly kind: 'password'; readonly pass: string | undefined }
   /** The web loader's token (docs/protocol/client-api.md §4.29) instead of the password. */
   | { readonly kind: 'token'; readonly token: string }
@@ -107,8 +107,12 @@ export function checkHwidRules(app: AppRow, hwid: string | undefined): Failure<'
 
 /**
  * Logs `input.username` in on `session`: runs the checks above, then in one transaction stores
- * the IP, lastlogin, a first HWID (when the lock is on) and a first password (when the user had
- * none), and validates the session for the username.
+ * the IP, lastlogin and a first HWID (when the lock is on), and validates the session for the
+ * username.
+ *
+ * A user without a password (seller `adduser` or `resetpw` without one) is refused every
+ * password, where the real service keeps the first one sent: that made the account belong to
+ * whoever tried a login first (docs/design.md, "Accounts without a password").
  */
 export async function loginUser(store: Store, app: AppRow, session: SessionRow, input: LoginInput, now: number): Promise<Outcome<LoginResult, LoginFailure>> {
   const msg = (key: Parameters<typeof appMessage>[2], reason?: string | null) => appMessage(store, app.id, key, reason);
@@ -159,18 +163,15 @@ export async function loginUser(store: Store, app: AppRow, session: SessionRow, 
     const spent = input.consume?.();
     if (spent !== undefined) return failure('credentialused', spent);
 
-    store.run(
-      'UPDATE users SET ip = ?, lastlogin = ?, hwid = COALESCE(hwid, ?), passwordHash = COALESCE(passwordHash, ?) WHERE id = ?',
-      input.ip, now, hwidToStore, credential === 'ok' ? null : credential.newHash, user.id,
-    );
+    store.run('UPDATE users SET ip = ?, lastlogin = ?, hwid = COALESCE(hwid, ?) WHERE id = ?', input.ip, now, hwidToStore, user.id);
     validateSession(store, session.id, user.username);
     const updated = getUserById(store, user.id) ?? user;
     return success({ user: updated, info: loginInfo(store, updated, { ip: input.ip, hwid: storedHwid, now }), message: msg('loggedInMsg') });
   });
 }
 
-/** `ok`, `mismatch`, or the hash of the password to store for a user who had none. */
-async function checkCredential(user: UserRow, credential: LoginCredential): Promise<'ok' | 'mismatch' | { newHash: string }> {
+/** Whether the credential proves the user. */
+async function checkCredential(user: UserRow, credential: LoginCredential): Promise<'ok' | 'mismatch'> {
   switch (credential.kind) {
     case 'verified':
       return 'ok';
@@ -180,8 +181,8 @@ async function checkCredential(user: UserRow, credential: LoginCredential): Prom
     }
     case 'password':
       if (credential.pass === undefined) return 'mismatch';
-      if (user.passwordHash === null) return { newHash: await hashPassword(credential.pass) };
-      return (await verifyPassword(credential.pass, user.passwordHash)) ? 'ok' : 'mismatch';
+      // No password: refused after the same scrypt, so the time does not tell the account has none.
+      return (await verifyPasswordOrDummy(credential.pass, user.passwordHash)) ? 'ok' : 'mismatch';
   }
 }
 

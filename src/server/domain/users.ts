@@ -48,7 +48,7 @@ export function listUsers(store: Store, appId: number, limit = -1): UserRow[] {
 
 export interface NewUser {
   readonly username: string;
-  /** From passwords.ts `hashPassword`; null = the first login sets it. */
+  /** From passwords.ts `hashPassword`; null = no password, so no password login (login.ts). */
   readonly passwordHash: string | null;
   /** Plain address; stored only as its hash. */
   readonly email?: string | null | undefined;
@@ -75,7 +75,7 @@ export function createUser(store: Store, appId: number, input: NewUser, now: num
   return user;
 }
 
-/** Sets the password hash (null: the next login's password becomes the password). */
+/** Sets the password hash (null: no password login until one is set). */
 export function setUserPassword(store: Store, userId: number, passwordHash: string | null): void {
   store.run('UPDATE users SET passwordHash = ? WHERE id = ?', passwordHash, userId);
 }

@@ -17,7 +17,7 @@ export function maskPageToken(path: string): string {
 export function loggable(value: string): string {
   const cut = value.length > MAX_LOGGED_CHARS ? `${value.slice(0, MAX_LOGGED_CHARS)}…(${value.length} chars)` : value;
   // C0, DEL, C1, and the Unicode line/paragraph separators.
-  // eslint-disable-next-line no-control-regex
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point: they are what gets escaped
   return cut.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => {
     const code = c.charCodeAt(0);
     return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;

@@ -18,6 +18,8 @@ import { applyTokenSettings, tokenList, tokenSettingProblem } from './app-tokens
 import { isValidCidr, splitRanges } from '../domain/vpn-ranges.js';
 import { checkedParams } from './checked-params.js';
 import { SHOP_PRODUCT_SETTINGS } from '../../api/seller-catalog/shop-products.js';
+import { ADD_KEYS_EXTENSION } from '../../api/seller-catalog/licenses.js';
+import { MAX_KEYS_PER_CALL } from './key-quota.js';
 
 /**
  * The custom client messages as `getsettings` names them, and the `updatesettings` parameter
@@ -105,7 +107,8 @@ function groupedMessages(flat: Readonly<Record<string, unknown>>, messages: Reco
 
 /**
  * The settings only the sandbox lets a seller change, under one `sandbox` key after E's fields
- * (absent from `format=text`, whose lines are E's). Shop secrets are shown as set or not.
+ * (absent from `format=text`, whose lines are E's), and the extensions of the seller API it
+ * takes (`extensions`). Shop secrets are shown as set or not.
  */
 function sandboxSettings(ctx: HandlerContext, messages: Record<AppMessageKey, string>): Record<string, unknown> {
   const app = ctx.app;
@@ -126,6 +129,9 @@ function sandboxSettings(ctx: HandlerContext, messages: Record<AppMessageKey, st
   for (const setting of SHOP_PRODUCT_SETTINGS) out[setting] = app[setting];
   for (const key of SANDBOX_MESSAGES) out[key] = messages[key];
   out['tokens'] = tokenList(ctx);
+  // What this server takes beyond the seller API, by name: kactl uses an extension only where
+  // it is listed here (docs/protocol/seller-api.md §1.7).
+  out['extensions'] = { [ADD_KEYS_EXTENSION]: MAX_KEYS_PER_CALL };
   return out;
 }
 

@@ -1,12 +1,13 @@
 /**
  * `add` (docs/protocol/seller-api.md §3.6): create license keys. Durations are days (fractions allowed),
  * stored as seconds. At most 100 keys a call and 5000 per app per 24 hours; a mask without `*`
- * is one custom key; `format=text` answers the keys alone, CRLF between them.
+ * is one custom key; `format=text` answers the keys alone, CRLF between them. `keys` (a sandbox
+ * extension, given-keys.ts) names up to 100 keys to make as they are, in one transaction.
  *
  * Several keys answer 200 here: E sends 302 (with no Location), which some HTTP clients chase
  * or treat as an error; docs/design.md's status policy is 200 for every success.
  */
-import { generateLicenses } from '../domain/licenses.js';
+import { generateLicenses, insertLicenses } from '../domain/licenses.js';
 import { debitReseller, findAppReseller } from '../domain/reseller-balance.js';
 import { isFixedMask, normalizeMask, parseCharacterSet } from '../domain/license-keys.js';
 import type { Params } from '../dispatch/params.js';
@@ -15,6 +16,7 @@ import type { HandlerContext, Reply } from '../dispatch/types.js';
 import { dailyQuota, DAILY_QUOTA_MESSAGE, MAX_KEYS_PER_CALL, TOO_MANY_PER_CALL_MESSAGE } from './key-quota.js';
 import { daysToSeconds, wantsText } from './params.js';
 import { checkedParams } from './checked-params.js';
+import { givenKeys } from './given-keys.js';
 
 /**
  * The quantity a shop's JSON webhook body carries (Sellix `data.quantity`, Shoppy
@@ -44,11 +46,13 @@ class RefusedGeneration extends Error {}
 
 export function addLicenses(ctx: HandlerContext, params: Params): Reply {
   const p = checkedParams(params, 'add', { required: ['expiry'], optional: ['amount', 'mask', 'level', 'character', 'note', 'owner'], numbers: ['expiry', 'amount'] });
-  const amount = shopQuantity(ctx.request.body) ?? p.amount ?? 1;
+  const given = givenKeys(params, p.amount);
+  if (given !== undefined && !given.ok) return fail(given.message);
+  const amount = given?.keys.length ?? shopQuantity(ctx.request.body) ?? p.amount ?? 1;
   if (amount > MAX_KEYS_PER_CALL) return fail(TOO_MANY_PER_CALL_MESSAGE);
   if (amount < 1) return fail('Invalid parameter: amount must be from 1 to 100');
   const mask = normalizeMask(p.mask);
-  if (isFixedMask(mask) && amount > 1) return fail("Can't do custom key with amount greater than one");
+  if (given === undefined && isFixedMask(mask) && amount > 1) return fail("Can't do custom key with amount greater than one");
 
   const quota = dailyQuota(ctx.store, ctx.app.id, amount, ctx.now);
   if (!quota.allowed) {
@@ -59,6 +63,7 @@ export function addLicenses(ctx: HandlerContext, params: Params): Reply {
 
   const owner = p.owner;
   const expires = daysToSeconds(p.expiry);
+  const settings = { level: p.level ?? '1', note: p.note ?? null, genby: owner ?? 'SellerAPI', expires };
   // Keys made for a reseller account are paid from its balance for that duration, in the same
   // transaction, so a spent balance makes nothing.
   const reseller = owner === undefined ? undefined : findAppReseller(ctx.store, ctx.app, owner);
@@ -67,15 +72,9 @@ export function addLicenses(ctx: HandlerContext, params: Params): Reply {
       const debit = debitReseller(ctx.store, ctx.app.id, reseller.username, expires, amount);
       if (!debit.ok) return { ok: false as const, message: debit.message };
     }
-    const result = generateLicenses(ctx.store, ctx.app.id, {
-      mask,
-      amount,
-      level: p.level ?? '1',
-      character: parseCharacterSet(p.character),
-      note: p.note ?? null,
-      genby: owner ?? 'SellerAPI',
-      expires,
-    }, ctx.now);
+    const result = given !== undefined
+      ? insertLicenses(ctx.store, ctx.app.id, given.keys, settings, ctx.now)
+      : generateLicenses(ctx.store, ctx.app.id, { ...settings, mask, amount, character: parseCharacterSet(p.character) }, ctx.now);
     // A refused generation must not keep the debit.
     if (!result.ok && reseller !== undefined) throw new RefusedGeneration(result.message);
     return result;

@@ -27,7 +27,7 @@ function withUser(ctx: HandlerContext, username: string, change: (userId: number
 }
 
 /**
- * `resetpw`: a new password, or none (the next login's becomes it). E answers a failure with 500;
+ * `resetpw`: a new password, or none (no login until one is set; E lets the next login set it). E answers a failure with 500;
  * here it is 200 (400 spec-strict). The user's sessions end (E leaves them open for up to the session length): a
  * password reset is how a seller locks out whoever knows the old one.
  */

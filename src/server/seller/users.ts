@@ -90,7 +90,8 @@ function verifyuser(ctx: HandlerContext, params: Params): Reply {
 
 /**
  * `adduser`: a user with one subscription expiring in `expiry` days, created by `SellerAPI`.
- * Without `pass` the first login's password becomes the password. Checks in E's order.
+ * Without `pass` the user has no password and cannot log in until `resetpw` gives one (E lets
+ * the first login set it: docs/design.md, "Accounts without a password"). Checks in E's order.
  */
 async function adduser(ctx: HandlerContext, params: Params): Promise<Reply> {
   const { store, app, now } = ctx;

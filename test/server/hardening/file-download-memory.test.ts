@@ -19,6 +19,7 @@ import { encodeClientReply, type ClientEncodeContext } from '../../../src/server
 import { ed25519SignStream } from '../../../src/server/http/ed25519-stream.js';
 import type { StreamedBody } from '../../../src/server/http/streamed-body.js';
 import type { AppRow, SessionRow } from '../../../src/server/domain/rows.js';
+import { requireFreshBuild } from '../../helpers/built.js';
 import { hmacHex, startTestSandbox } from '../../helpers/sandbox.js';
 
 const { privateKey } = generateKeyPairSync('ed25519');
@@ -98,7 +99,7 @@ describe('sandbox memory while serving a large file', () => {
       // RSS, not time: the bound is loose (the change measures about 1.3×) so a busy machine
       // cannot make it fail, and far below the 9× of the whole-buffer encoding. The sandbox
       // measured is the built one.
-      if (!fs.existsSync(path.join(root, 'dist/server/http/streamed-body.js'))) throw new Error('dist/ predates the streamed file answer: run `npm run build` first.');
+      requireFreshBuild();
       const { stdout } = await promisify(execFile)(process.execPath, [path.join(root, 'bench/file-download-rss.mjs'), '--mb', '48', '--json'], { timeout: 120_000 });
       const figures = JSON.parse(stdout.trim().split('\n').at(-1) ?? '') as { ratio: number; fileBytes: number };
       expect(figures.fileBytes).toBe(48 * 1024 * 1024);

@@ -14,7 +14,7 @@ describe('request log', () => {
     const logged = lines.filter((line) => line.startsWith('GET /api/1.3/'));
     expect(logged).toHaveLength(2);
     for (const line of lines) {
-      // eslint-disable-next-line no-control-regex
+      // eslint-disable-next-line no-control-regex -- the test looks for control characters that must not reach the log
       expect(line).not.toMatch(/[\u0000-\u001f\u007f]/);
     }
     expect(logged[0]).toContain('type=x\\x0aPOST /api/seller/');

@@ -253,6 +253,29 @@ describe('signatures', () => {
     expect(failure).toBeInstanceOf(ApiFailure);
     expect(failure.message).toBe('Chat channel not found');
   });
+
+  it('refuses an unsigned 1.2 failure that carries more than its message (an invalidver with a download link)', async () => {
+    const server = await startHttpServer(() => json({ success: false, message: 'invalidver', download: 'http://127.0.0.1:9/evil.exe' }));
+    const { client } = makeClient(server, { api: '1.2' });
+    const error = await caught(client.init({}, { acceptFailure: true }));
+    expect(error).toBeInstanceOf(SignatureError);
+    expect(error.message).toBe('The server\'s failure answer is not signed, yet it carries "download"; when the app secret is known, only signed answers are acted on.');
+    expect(error).toMatchObject({ code: 'SIGNATURE', reason: 'unsigned', scheme: 'hmac' });
+    // Signed with the app secret, as the server signs every init failure: handed back as it is.
+    const signedServer = await startHttpServer(() => hmacSigned({ success: false, message: 'invalidver', download: 'http://127.0.0.1:9/new.exe' }, SECRET));
+    const body = await makeClient(signedServer, { api: '1.2' }).client.init({}, { acceptFailure: true });
+    expect(body).toEqual({ success: false, message: 'invalidver', download: 'http://127.0.0.1:9/new.exe' });
+  });
+
+  it('never hands an unsigned 1.2 failure back as an answer: it stops with its message', async () => {
+    const server = await startHttpServer(() => json({ success: false, message: 'Not blacklisted' }));
+    const { client } = makeClient(server, { session: liveSession('1.2') });
+    const error = await caught(client.call('checkblacklist', { hwid: 'h' }, { acceptFailure: true, api: '1.2' }));
+    expect(error).toBeInstanceOf(ApiFailure);
+    expect(error.message).toBe('Not blacklisted');
+    // The library says why (the CLI adds its sentence, src/error-hints.ts).
+    expect(error).toMatchObject({ reason: 'unsigned', hints: [] });
+  });
 });
 
 describe('failures', () => {
@@ -300,6 +323,8 @@ describe('failures', () => {
     const error = await caught(client.init());
     expect(error).toBeInstanceOf(ApiFailure);
     expect(error.message).toBe('invalidver: the server wants another version than 1.0. Download link: https://example.test/app-1.1.zip');
+    // A reason the CLI's next steps key on; no `kactl …` hint from the library (src/error-hints.ts).
+    expect(error).toMatchObject({ reason: 'outdated-version', hints: [] });
     expect(box.value).toBeUndefined();
   });
 

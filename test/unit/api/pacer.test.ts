@@ -112,4 +112,23 @@ describe('Pacer', () => {
     expect(await new Pacer({ ...options, key, onStateUnwritable: (error) => told.push((error as NodeJS.ErrnoException).code) }).acquire()).toBe(5000);
     expect(told).toEqual(['EROFS']);
   });
+
+  it('estimates a bulk job by playing the window forward from the calls on record: what restore says before it starts (20.6)', async () => {
+    const dir = tempDir();
+    const time = fakeTime();
+    const options = { key: KEY, limit: 3, windowMs: 10_000, marginMs: 0, stateDir: dir, now: time.now, sleep: time.sleep };
+    const pacer = new Pacer(options);
+    // Nothing on record: three go at once (10 ms each), the next three a window after the first.
+    expect(pacer.estimateMs(3, 10)).toBe(30);
+    expect(pacer.estimateMs(6, 10)).toBe(10_030);
+    await pacer.acquire();
+    time.advance(4000);
+    // Two slots left; the third call waits for the recorded one to age out (6 s from now).
+    expect(new Pacer(options).estimateMs(3, 0)).toBe(6000);
+    // The estimate matches what acquiring takes.
+    const waited: number[] = [];
+    for (let i = 0; i < 3; i++) waited.push(await pacer.acquire());
+    expect(waited.reduce((a, b) => a + b, 0)).toBe(6000);
+    expect(new Pacer({ ...options, limit: 0 }).estimateMs(5, 20)).toBe(100);
+  });
 });

@@ -46,6 +46,12 @@ describe('redactForm and redactUrl', () => {
     expect(shown).toBe('username=bob&pass=***&key=KEY-…&enckey=***');
   });
 
+  it('masks both codes of an email-code login: the mailed `code` and the 2FA code sent as `totp`', () => {
+    expect(redactUrl('http://127.0.0.1:4000/api/1.3/?type=emailCodeVerify&email=a%40b.c&code=123456&totp=654321')).toBe(
+      'http://127.0.0.1:4000/api/1.3/?type=emailCodeVerify&email=a%40b.c&code=***&totp=***',
+    );
+  });
+
   it('masks a password in the URL user-info', () => {
     expect(redactUrl('https://admin:topsecretpassword@example.test/api/1.3/')).toBe('https://admin:***@example.test/api/1.3/');
   });

@@ -34,7 +34,7 @@ describe('a base URL naming an API path', () => {
 
   it('profile add refuses it and stores nothing', async () => {
     const env = { KACTL_CONFIG_DIR: tempDir('kactl-base-url-') };
-    const add = await runMain(['profile', 'add', 'prod', '--base-url', 'https://keyauth.win/api/1.3/'], { env });
+    const add = await runMain(['profile', 'add', 'prod', '--force', '--base-url', 'https://keyauth.win/api/1.3/'], { env });
     expect(add.code, add.stderr).toBe(2);
     expect(add.stderr).toContain("give the server's root: https://keyauth.win.");
     const list = await runMain(['profile', 'list', '--json'], { env });
@@ -43,7 +43,7 @@ describe('a base URL naming an API path', () => {
 
   it('a proxy prefix that is not an API path is kept', async () => {
     const env = { KACTL_CONFIG_DIR: tempDir('kactl-base-url-') };
-    const add = await runMain(['profile', 'add', 'proxied', '--base-url', 'https://example.test/keyauth/'], { env });
+    const add = await runMain(['profile', 'add', 'proxied', '--force', '--base-url', 'https://example.test/keyauth/'], { env });
     expect(add.code, add.stderr).toBe(0);
   });
 });

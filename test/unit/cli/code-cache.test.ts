@@ -1,19 +1,25 @@
 /**
  * bin/code-cache.js: the code cache the launcher keeps for the bundle on Node 20. Each case runs
  * a child node that installs it for a folder of small CommonJS files and requires one.
+ *
+ * What another local user must not get it to run (issue 21 item 16): an entry that is not ours
+ * alone (another owner, open to others, a second hard link: what a swapped-in folder would
+ * hold), a cache in a folder whose parent others may write to without the sticky bit, and the
+ * entries of another install of the same bundle.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { KACTL_BIN } from '../../helpers/run-kactl.js';
+import { otherUser, otherUserSkip } from '../../helpers/other-user.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 
-const CODE_CACHE = path.join(path.dirname(KACTL_BIN), 'code-cache.js');
+// From the tree, not the build: the launcher's files are not built.
+const CODE_CACHE = path.resolve(import.meta.dirname, '../../../bin/code-cache.js');
 
 interface Run {
   value: unknown;
-  report: { enabled: boolean; used: string[]; made: string[] };
+  report: { enabled: boolean; used: string[]; made: string[]; refused?: string[] };
 }
 
 /** Requires `file` from `bundle` with the cache in `cache`; the child prints its value and the cache's report. */
@@ -120,5 +126,60 @@ describe('the Node 20 code cache', () => {
     const result = run(bundle, path.join(tempDir(), 'cache'));
     expect(result.value).toBe('outside');
     expect(result.report.made.map((name) => name.split('.')[0])).toEqual(['answer']);
+  });
+});
+
+describe('the Node 20 code cache and other local users', () => {
+  it('caches nothing when the parent folder is open to others without the sticky bit; a sticky one is fine', () => {
+    const bundle = bundleWith('module.exports = "parent";');
+    const open = path.join(tempDir(), 'open');
+    fs.mkdirSync(open);
+    fs.chmodSync(open, 0o777);
+    const refused = run(bundle, path.join(open, 'cache'));
+    expect(refused.value).toBe('parent');
+    expect(refused.report.enabled).toBe(false);
+    fs.chmodSync(open, 0o1777);
+    expect(run(bundle, path.join(open, 'cache2')).report.enabled).toBe(true);
+  });
+
+  it('never uses an entry open to others or with a second hard link: it compiles anew and replaces it', () => {
+    const bundle = bundleWith('module.exports = "mine";');
+    const cache = path.join(tempDir(), 'cache');
+    const [name] = run(bundle, cache).report.made;
+    const entry = path.join(cache, name!);
+    fs.chmodSync(entry, 0o644);
+    const opened = run(bundle, cache);
+    expect(opened.report).toMatchObject({ used: [], refused: [name], made: [name] });
+    expect(fs.statSync(entry).mode & 0o777).toBe(0o600);
+    expect(run(bundle, cache).report.used).toEqual([name]);
+
+    fs.linkSync(entry, path.join(tempDir(), 'second-link'));
+    const linked = run(bundle, cache);
+    expect(linked.report).toMatchObject({ used: [], refused: [name] });
+  });
+
+  const skip = otherUserSkip();
+  it.skipIf(skip !== undefined)(`never uses an entry another user owns${skip ? ` (skipped: ${skip})` : ''}`, () => {
+    const bundle = bundleWith('module.exports = "mine";');
+    const cache = path.join(tempDir(), 'cache');
+    const [name] = run(bundle, cache).report.made;
+    otherUser().own(path.join(cache, name!));
+    const result = run(bundle, cache);
+    expect(result.value).toBe('mine');
+    expect(result.report).toMatchObject({ used: [], refused: [name] });
+  });
+
+  it('keys entries by the bundle\'s real path: another install with equal names, sizes and times shares none', () => {
+    const first = bundleWith('module.exports = "install one";');
+    const second = path.join(tempDir(), 'bundle');
+    fs.cpSync(first, second, { recursive: true });
+    const same = new Date(1_700_000_000_000);
+    for (const bundle of [first, second]) fs.utimesSync(path.join(bundle, 'answer.cjs'), same, same);
+    const cache = path.join(tempDir(), 'cache');
+    const [made] = run(first, cache).report.made;
+    const other = run(second, cache);
+    expect(other.report.used).toEqual([]);
+    expect(other.report.made).not.toContain(made);
+    expect(run(first, cache).report.used).toEqual([made]);
   });
 });

@@ -4,7 +4,7 @@
  * lines the CLI printed for it before the split, so the split changed nothing a user sees.
  */
 import { describe, expect, it } from 'vitest';
-import { AuthError, KactlError, RateLimitError, SignatureError, UsageError, type AuthReason } from '../../../src/api/errors.js';
+import { ApiFailure, AuthError, KactlError, RateLimitError, SignatureError, UsageError, type AuthReason } from '../../../src/api/errors.js';
 import { BadResponseError, TransportError } from '../../../src/api/api-errors.js';
 import { cliHints, cliMessage } from '../../../src/error-hints.js';
 import { EXIT_CODE_OF, errorCodeForExit, exitCodeOf, ExitCode } from '../../../src/errors.js';
@@ -71,6 +71,28 @@ describe('the CLI words the library errors its own way', () => {
       "Wait a minute before the next command; pacing (the profile's sellerRate) keeps seller calls under the budget.",
     ]);
     expect(cliHints(new RateLimitError('Rate limited: the server asks to wait 10 min'))).toEqual([]);
+  });
+
+  it('an outdated version: the next steps are the CLI\'s (the download one only with a link), the library says only what happened', () => {
+    const withLink = new ApiFailure('invalidver: the server wants another version than 1.0. Download link: https://example.test/new', { success: false, message: 'invalidver', download: 'https://example.test/new' }, 200, { reason: 'outdated-version' });
+    const initAgain = 'Or init as the version the app wants: kactl client init --app-version VERSION (`kactl app details` shows it; `kactl profile add NAME --app-version VERSION` keeps it)';
+    expect(withLink.hints).toEqual([]);
+    expect(cliHints(withLink)).toEqual(['Download the new version as an outdated program would: kactl client update --out FILE', initAgain]);
+    const noLink = new ApiFailure('invalidver: …', { success: false, message: 'invalidver', download: '' }, 200, { reason: 'outdated-version' });
+    expect(cliHints(noLink)).toEqual([initAgain]);
+    expect(cliHints(new ApiFailure('Invalid username', { success: false, message: 'Invalid username' }, 200))).toEqual([]);
+  });
+
+  it('an unsigned 1.2 failure carrying more than its message: the CLI names the profile\'s app secret', () => {
+    const error = new SignatureError('The server\'s failure answer is not signed, yet it carries "download"; when the app secret is known, only signed answers are acted on.', { reason: 'unsigned', scheme: 'hmac' });
+    expect(cliMessage(error)).toBe('The server\'s failure answer is not signed, yet it carries "download"; kactl acts only on signed answers when the profile has the app secret.');
+    expect(cliMessage(new SignatureError('The answer is not signed.', { reason: 'unsigned', scheme: 'ed25519' }))).toBe('The answer is not signed.');
+  });
+
+  it('an unsigned 1.2 failure: the CLI says it acts on nothing but the message', () => {
+    const error = new ApiFailure('Session not found.', { success: false, message: 'Session not found.' }, 200, { reason: 'unsigned' });
+    expect(error.hints).toEqual([]);
+    expect(cliHints(error)).toEqual(['The answer was not signed, so kactl shows its message and acts on nothing else in it.']);
   });
 
   it('a malformed public key says where the CLI takes one', () => {

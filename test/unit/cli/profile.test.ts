@@ -26,7 +26,7 @@ async function showJson(args: string[], env: Record<string, string>): Promise<Sh
 describe('kactl profile', () => {
   it('adds a profile, makes the first one active, and stores the file 0600 in a 0700 folder', async () => {
     const { env, dir } = setup();
-    const add = await runMain(['profile', 'add', 'prod', '--base-url', 'https://keyauth.win/', '--app-name', 'MyApp', '--ownerid', 'AbCdEf1234', '--seller-key', SELLER_KEY], { env });
+    const add = await runMain(['profile', 'add', 'prod', '--force', '--base-url', 'https://keyauth.win/', '--app-name', 'MyApp', '--ownerid', 'AbCdEf1234', '--seller-key', SELLER_KEY], { env });
     expect(add.code, add.stderr).toBe(0);
     expect(add.stderr).toContain('Added profile prod (now active)');
     const file = path.join(dir, 'config.json');
@@ -42,13 +42,13 @@ describe('kactl profile', () => {
     const file = path.join(dir, 'config.json');
     fs.writeFileSync(file, JSON.stringify({ profiles: {} }), { mode: 0o644 });
     fs.chmodSync(file, 0o644);
-    expect((await runMain(['profile', 'add', 'a', '--base-url', 'http://127.0.0.1:1'], { env })).code).toBe(0);
+    expect((await runMain(['profile', 'add', 'a', '--force', '--base-url', 'http://127.0.0.1:1'], { env })).code).toBe(0);
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
   });
 
   it('resolves flag > environment > profile > default and says where each setting came from', async () => {
     const { env } = setup();
-    await runMain(['profile', 'add', 'prod', '--base-url', 'https://keyauth.win', '--app-name', 'FromProfile', '--ownerid', 'AbCdEf1234', '--seller-key', SELLER_KEY], { env });
+    await runMain(['profile', 'add', 'prod', '--force', '--base-url', 'https://keyauth.win', '--app-name', 'FromProfile', '--ownerid', 'AbCdEf1234', '--seller-key', SELLER_KEY], { env });
 
     const plain = await showJson([], env);
     expect(plain.profile).toEqual({ value: 'prod', source: 'profile' });
@@ -72,8 +72,8 @@ describe('kactl profile', () => {
 
   it('picks the profile from --profile, then KACTL_PROFILE, then the active one', async () => {
     const { env } = setup();
-    await runMain(['profile', 'add', 'one', '--base-url', 'http://127.0.0.1:1'], { env });
-    await runMain(['profile', 'add', 'two', '--base-url', 'http://127.0.0.1:2'], { env });
+    await runMain(['profile', 'add', 'one', '--force', '--base-url', 'http://127.0.0.1:1'], { env });
+    await runMain(['profile', 'add', 'two', '--force', '--base-url', 'http://127.0.0.1:2'], { env });
     expect((await showJson([], env)).profile).toEqual({ value: 'one', source: 'profile' });
     expect((await showJson([], { ...env, KACTL_PROFILE: 'two' })).profile).toEqual({ value: 'two', source: 'env' });
     expect((await showJson(['--profile', 'one'], { ...env, KACTL_PROFILE: 'two' })).profile).toEqual({ value: 'one', source: 'flag' });
@@ -82,7 +82,7 @@ describe('kactl profile', () => {
 
   it('masks secrets in show, in every format', async () => {
     const { env } = setup();
-    await runMain(['profile', 'add', 'p', '--base-url', 'http://127.0.0.1:1', '--seller-key', SELLER_KEY, '--secret', 'f'.repeat(64)], { env });
+    await runMain(['profile', 'add', 'p', '--force', '--base-url', 'http://127.0.0.1:1', '--seller-key', SELLER_KEY, '--secret', 'f'.repeat(64)], { env });
     for (const args of [['--json'], ['-o', 'csv'], [], ['-o', 'table']]) {
       const { stdout, stderr, code } = await runMain(['profile', 'show', ...args], { env });
       expect(code).toBe(0);
@@ -96,7 +96,7 @@ describe('kactl profile', () => {
 
   it('reads the seller key from stdin', async () => {
     const { env, dir } = setup();
-    const add = await runMain(['profile', 'add', 'p', '--base-url', 'http://127.0.0.1:1', '--seller-key-stdin'], { env, stdin: `${SELLER_KEY}\n` });
+    const add = await runMain(['profile', 'add', 'p', '--force', '--base-url', 'http://127.0.0.1:1', '--seller-key-stdin'], { env, stdin: `${SELLER_KEY}\n` });
     expect(add.code, add.stderr).toBe(0);
     expect(JSON.parse(fs.readFileSync(path.join(dir, 'config.json'), 'utf8')).profiles.p.sellerKey).toBe(SELLER_KEY);
   });
@@ -104,8 +104,8 @@ describe('kactl profile', () => {
   it('updates an existing profile with only the fields given', async () => {
     const { env, dir } = setup();
     // Global flags given after the command must not be stored as settings.
-    await runMain(['profile', 'add', 'p', '--base-url', 'http://127.0.0.1:1', '--app-name', 'A', '--verbose', '--no-color', '--timeout', '5s'], { env });
-    const update = await runMain(['profile', 'add', 'p', '--ownerid', 'AbCdEf1234', '--json'], { env });
+    await runMain(['profile', 'add', 'p', '--force', '--base-url', 'http://127.0.0.1:1', '--app-name', 'A', '--verbose', '--no-color', '--timeout', '5s'], { env });
+    const update = await runMain(['profile', 'add', 'p', '--force', '--ownerid', 'AbCdEf1234', '--json'], { env });
     expect(update.stderr).toContain('Updated profile p');
     expect(JSON.parse(fs.readFileSync(path.join(dir, 'config.json'), 'utf8')).profiles.p).toEqual({ baseUrl: 'http://127.0.0.1:1', appName: 'A', ownerid: 'AbCdEf1234', timeout: 5 });
   });
@@ -122,8 +122,8 @@ describe('kactl profile', () => {
 
   it('switches and removes profiles; removing needs --yes without a terminal', async () => {
     const { env } = setup();
-    await runMain(['profile', 'add', 'one', '--base-url', 'http://127.0.0.1:1'], { env });
-    await runMain(['profile', 'add', 'two', '--base-url', 'http://127.0.0.1:2'], { env });
+    await runMain(['profile', 'add', 'one', '--force', '--base-url', 'http://127.0.0.1:1'], { env });
+    await runMain(['profile', 'add', 'two', '--force', '--base-url', 'http://127.0.0.1:2'], { env });
     expect((await runMain(['profile', 'use', 'two'], { env })).code).toBe(0);
     const refused = await runMain(['profile', 'remove', 'two'], { env });
     expect(refused.code).toBe(2);

@@ -28,7 +28,7 @@ describe('kactl (program)', () => {
     const { code, stdout, stderr } = await runMain(['frobnicate']);
     expect(code).toBe(2);
     expect(stdout).toBe('');
-    expect(stderr).toContain("unknown command 'frobnicate'");
+    expect(stderr).toContain("error: Unknown command 'frobnicate'.");
     expect(stderr).toContain('Usage: kactl');
   });
 
@@ -36,7 +36,7 @@ describe('kactl (program)', () => {
     const dir = tempDir();
     const { code, stderr } = await runMain(['profile', 'list', '--bogus'], { env: { KACTL_CONFIG_DIR: dir } });
     expect(code).toBe(2);
-    expect(stderr).toContain("unknown option '--bogus'");
+    expect(stderr).toContain("error: Unknown option '--bogus'.");
     expect(stderr).toContain('Usage: kactl profile list');
   });
 
@@ -55,7 +55,7 @@ describe('kactl (program)', () => {
   it('accepts global options before and after the command', async () => {
     const dir = tempDir();
     const env = { KACTL_CONFIG_DIR: dir };
-    expect((await runMain(['profile', 'add', 'a', '--base-url', 'http://127.0.0.1:1'], { env })).code).toBe(0);
+    expect((await runMain(['profile', 'add', 'a', '--base-url', 'http://127.0.0.1:1', '--force'], { env })).code).toBe(0);
     const before = await runMain(['--json', 'profile', 'list'], { env });
     const after = await runMain(['profile', 'list', '--json'], { env });
     expect(JSON.parse(before.stdout)).toEqual(JSON.parse(after.stdout));

@@ -35,6 +35,18 @@ describe('answers given before the bundle loads', () => {
     }
   });
 
+  it('bin/kactl.js answers `help WORDS` with the help of WORDS, and an unknown name with the error', async () => {
+    for (const words of [['licenses', 'create'], ['environment'], []]) {
+      const slow = await runMain([...words, '--help']);
+      const fast = await runKactl(['help', ...words], { configDir: tempDir('kactl-static-help-') });
+      expect({ code: fast.code, stdout: fast.stdout, stderr: fast.stderr }, words.join(' ')).toEqual({ code: 0, stdout: slow.stdout, stderr: '' });
+    }
+    const unknown = await runKactl(['help', 'nosuch'], { configDir: tempDir('kactl-static-help-') });
+    expect(unknown.code).toBe(2);
+    expect(unknown.stdout).toBe('');
+    expect(unknown.stderr).toContain('No help topic or command "nosuch".');
+  });
+
   it('bin/kactl.js prints the built help (top level, group, verb) with the exit code of the slow path', async () => {
     for (const argv of [['--help'], ['-h'], ['licenses', '--help'], ['licenses', 'create', '-h'], ['client', '2fa', 'enable', '--help']]) {
       const slow = await runMain(argv);

@@ -77,7 +77,8 @@ describe('client commands without a terminal', () => {
     const client = program.commands.find((c) => c.name() === 'client')!;
     const all = client.commands.flatMap((c) => leaves(c));
     const listed = new Set(MISSING.map(([command]) => command));
-    const uncovered = all.filter((name) => !listed.has(name) && !NOTHING_REQUIRED.has(name));
+    // Every group's `help [command…]` needs nothing either.
+    const uncovered = all.filter((name) => !listed.has(name) && !NOTHING_REQUIRED.has(name) && !/(^| )help$/.test(name));
     expect(uncovered).toEqual([]);
   });
 });

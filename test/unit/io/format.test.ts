@@ -29,9 +29,13 @@ describe('output formatting', () => {
     expect(csv).toBe('key,note,n\r\n"A,B","say ""hi""",3\r\nC,,0\r\n');
   });
 
-  it('writes TSV without a header and with no tabs or newlines inside cells', () => {
-    expect(toTsv([{ a: 'x\ty', b: 'line\nbreak' }], [{ key: 'a' }, { key: 'b' }])).toBe('x y\tline break\n');
-    expect(toTsv([], [{ key: 'a' }])).toBe('');
+  it('writes TSV with a header row of the keys (unless told not to) and no tabs or newlines inside cells', () => {
+    expect(toTsv([{ a: 'x\ty', b: 'line\nbreak' }], [{ key: 'a' }, { key: 'b' }])).toBe('a\tb\nx y\tline break\n');
+    expect(toTsv([{ a: 'x\ty', b: 'line\nbreak' }], [{ key: 'a' }, { key: 'b' }], { header: false })).toBe('x y\tline break\n');
+    expect(toTsv([], [{ key: 'a' }])).toBe('a\n');
+    expect(toTsv([], [{ key: 'a' }], { header: false })).toBe('');
+    expect(toCsv([{ a: 1 }], [{ key: 'a' }], { header: false })).toBe('1\r\n');
+    expect(toCsv([], [{ key: 'a' }], { header: false })).toBe('');
   });
 
   it('writes one JSON object a line for NDJSON', () => {

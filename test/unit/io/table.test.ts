@@ -61,10 +61,13 @@ describe('cell kinds', () => {
     expect(machineCell('1700000000', 'timeleft')).toBe('2023-11-14T22:13:20Z');
   });
 
-  it('shows booleans as yes/no to people and raw to machines', () => {
+  it('shows booleans as yes/no to people and to the text formats, other values as they are', () => {
     expect(humanCell('1', 'boolean')).toBe('yes');
     expect(humanCell(0, 'boolean')).toBe('no');
     expect(humanCell('maybe', 'boolean')).toBe('maybe');
-    expect(machineCell('1', 'boolean')).toBe('1');
+    expect(machineCell('1', 'boolean')).toBe('yes');
+    expect(machineCell(false, 'boolean')).toBe('no');
+    expect(machineCell('maybe', 'boolean')).toBe('maybe');
+    expect(machineCell('1')).toBe('1');
   });
 });

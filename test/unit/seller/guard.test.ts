@@ -31,17 +31,20 @@ describe('changes to many records', () => {
     const seller = await fakeSeller({}, { unused: true });
     const { code, stderr, stdout } = await seller.run(['users', 'delete', '--all']);
     expect(code).toBe(2);
-    expect(stderr).toContain('Delete every user needs confirmation: add --yes');
+    // The server and the profile are named (no profile here: the environment's settings).
+    expect(stderr).toMatch(/Delete every user on http:\/\/127\.0\.0\.1:\d+ \(no profile: flags and environment\): add --yes to confirm \(there is no terminal to ask on\)\./);
     expect(stdout).toBe('');
     expect(seller.sent()).toEqual([]);
     expect(backupFiles(seller.configDir)).toEqual([]);
   });
 
   it('with --yes, backs up the list first (0600 in a 0700 folder), prints the path, then acts', async () => {
-    const seller = await usersServer({ delallusers: ok });
+    const uservars = () => json({ success: true, message: 'ok', vars: [{ name: 'theme', data: 'dark', user: 'alice' }] });
+    const seller = await usersServer({ delallusers: ok, usersub, fetchalluservars: uservars });
     const { code, stderr } = await seller.run(['users', 'delete', '--all', '--yes']);
     expect(code, stderr).toBe(0);
-    expect(seller.sent().map((p) => p.type)).toEqual(['fetchallusers', 'delallusers']);
+    // Deleted users are backed up with what makes them again: subscriptions and variables.
+    expect(seller.sent().map((p) => p.type)).toEqual(['fetchallusers', 'usersub', 'usersub', 'fetchalluservars', 'delallusers']);
     const [file] = backupFiles(seller.configDir);
     expect(file).toBeDefined();
     expect(stderr).toContain(`Backup of 2 records written to ${file}`);
@@ -52,6 +55,9 @@ describe('changes to many records', () => {
     expect(backup).toMatchObject({ kactl: 'backup', version: 1, action: { type: 'delallusers', command: 'users delete --all' }, source: { type: 'fetchallusers', key: 'users' } });
     // Everything the server sent but the password hashes (issue: hashes in backups).
     expect(backup.records).toEqual(USERS.map(({ password: _hash, ...rest }) => rest));
+    expect(Object.keys(backup.subscriptions)).toEqual(['alice', 'bob']);
+    expect(backup.uservars).toEqual([{ name: 'theme', data: 'dark', user: 'alice' }]);
+    expect(backup.sellerKey).toMatch(/^[0-9a-f]{32}$/);
     expect(JSON.stringify(backup)).not.toContain('$2y$hash');
     expect(JSON.stringify(backup)).not.toContain('"password"');
     expect(JSON.stringify(backup)).not.toContain(SELLER_KEY);
@@ -145,7 +151,7 @@ describe('single-record deletes', () => {
     const seller = await fakeSeller({ delvar: ok });
     const refused = await seller.run(['vars', 'delete', 'motd']);
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain('Delete a global variable (motd): add --yes');
+    expect(refused.stderr).toMatch(/Delete a global variable \(motd\) on http:\/\/127\.0\.0\.1:\d+ \(no profile: flags and environment\): add --yes/);
     expect(seller.sent()).toEqual([]);
     const done = await seller.run(['vars', 'rm', 'motd', '-y']);
     expect(done.code, done.stderr).toBe(0);

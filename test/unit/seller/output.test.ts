@@ -27,7 +27,8 @@ describe('list output', () => {
     const { code, stdout } = await seller.run(['licenses', 'list', '-o', 'csv']);
     expect(code).toBe(0);
     const lines = stdout.trimEnd().split('\r\n');
-    expect(lines[0]).toBe('key,status,level,expires,note,genby,gendate,usedby,usedon,banned');
+    // kactl's names (23.10): the table's labels in snake case, not the wire's genby/gendate/expires.
+    expect(lines[0]).toBe('key,status,level,duration,note,created_by,created,used_by,used_on,ban_reason');
     expect(lines[1]).toBe('AAAA-1111,Not Used,1,86400,"a ""quoted"", note",SellerAPI,2023-11-14T22:13:20Z,,,');
     expect(lines[2]).toContain('BBBB-2222,Used,2,3600,,SellerAPI,2023-11-14T22:15:00Z,alice,2023-11-14T22:16:40Z,');
     expect(stdout).not.toContain('APP-SECRET');
@@ -39,12 +40,17 @@ describe('list output', () => {
     expect(stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as unknown)).toEqual(KEYS);
   });
 
-  it('piped with no format prints tab-separated rows without a header', async () => {
+  it('piped with no format prints tab-separated rows under a header row of kactl field names; --no-header drops it', async () => {
     const seller = await keysServer();
     const { stdout } = await seller.run(['licenses', 'ls']);
     const rows = stdout.trimEnd().split('\n').map((line) => line.split('\t'));
-    expect(rows).toHaveLength(2);
-    expect(rows[0]!.slice(0, 4)).toEqual(['AAAA-1111', 'Not Used', '1', '86400']);
+    expect(rows).toHaveLength(3);
+    expect(rows[0]!.slice(0, 4)).toEqual(['key', 'status', 'level', 'duration']);
+    expect(rows[1]!.slice(0, 4)).toEqual(['AAAA-1111', 'Not Used', '1', '86400']);
+    const bare = await seller.run(['licenses', 'ls', '--no-header']);
+    expect(bare.stdout.trimEnd().split('\n').map((line) => line.split('\t')[0])).toEqual(['AAAA-1111', rows[2]![0]]);
+    const csv = await seller.run(['--no-header', 'licenses', 'ls', '-o', 'csv']);
+    expect(csv.stdout.split('\r\n')[0]).toMatch(/^AAAA-1111,/);
   });
 
   it('on a terminal prints a table with headers, dates and durations for people', async () => {
@@ -68,7 +74,7 @@ describe('list output', () => {
     expect(JSON.parse(asJson.stdout)).toEqual([]);
     const asCsv = await seller.run(['licenses', 'list', '-o', 'csv']);
     expect(asCsv.code).toBe(0);
-    expect(asCsv.stdout.trimEnd()).toBe('key,status,level,expires,note,genby,gendate,usedby,usedon,banned');
+    expect(asCsv.stdout.trimEnd()).toBe('key,status,level,duration,note,created_by,created,used_by,used_on,ban_reason');
     const onTerminal = await seller.run(['licenses', 'list'], { stdoutTTY: true });
     expect(onTerminal.code).toBe(0);
     expect(onTerminal.stdout).toBe('');

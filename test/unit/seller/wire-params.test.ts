@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { fakeSeller, json, ok, withoutAuth } from './helpers.js';
+import { fakeSeller, json, noKeys, ok, withoutAuth } from './helpers.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 
 /** `getbalance` succeeds only with its `balance` record (answers are checked for their fields). */
@@ -45,9 +45,21 @@ describe('flags to wire parameters', () => {
     ['the same flag on two wire names (massUserVarDelete name)', ['uservars', 'delete', '--all', '--name', 'discord', '--yes', '--no-backup'], { type: 'massUserVarDelete', name: 'discord' }],
     ['a selector with no parameters', ['sessions', 'kill', '--all', '--yes', '--no-backup'], { type: 'killall' }],
     ['reseller balance counts', ['team', 'add-balance', 'shop1', '--month-keys', '20', '--three-month-keys', '1'], { type: 'setbalance', username: 'shop1', month: '20', threemonth: '1' }],
+    // 23.11: one duration syntax for every flag with a unit, sent in the unit the wire takes.
+    ['a duration with its unit where the flag counts days', ['users', 'extend', 'alice', '--sub', 'default', '--expiry', '2w'], { type: 'extend', user: 'alice', sub: 'default', expiry: '14' }],
+    ['hours as a fraction of a day', ['licenses', 'add-time', '--days', '12h', '--yes', '--no-backup'], { type: 'addtime', time: '0.5' }],
+    ['days where the flag counts seconds', ['licenses', 'edit', 'KEY-1', '--seconds', '30d'], { type: 'edit', key: 'KEY-1', expiry: '2592000' }],
+    ['minutes where the flag counts seconds', ['users', 'subtract', 'alice', '--sub', 'default', '--seconds', '90m'], { type: 'subtract', user: 'alice', sub: 'default', seconds: '5400' }],
     ['a catalog flag spelt like a global option', ['team', 'balance', 'shop1', '--app-name', 'MyApp'], { type: 'getbalance', username: 'shop1', appname: 'MyApp' }],
   ] as const)('%s', async (_what, args, expected) => {
     expect(await sentBy(expected.type, args)).toEqual(expected);
+  });
+
+  it('licenses create --expiry 30d makes keys of 30 days (it was refused: "Give a number of days")', async () => {
+    const seller = await fakeSeller({ fetchallkeys: noKeys, add: () => json({ success: true, message: 'License Successfully Generated', key: 'K-1' }) });
+    const result = await seller.run(['licenses', 'create', '--expiry', '30d']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(seller.sent().map(withoutAuth).find((p) => p.type === 'add')).toEqual({ type: 'add', expiry: '30', amount: '1' });
   });
 
   it('reads a secret from --password-stdin', async () => {
@@ -80,6 +92,7 @@ describe('refusals before anything is sent', () => {
     ['a required secret without a terminal names both ways', ['licenses', 'activate', 'KEY', '--username', 'bob'], 'Missing --password or --password-stdin'],
     ['a number that is not one names the unit', ['licenses', 'create', '--expiry', 'soon'], 'Give a number of days'],
     ['a whole number that is not one names the unit', ['users', 'subtract', 'alice', '--sub', 'default', '--seconds', '1.5'], 'Give a whole number of seconds'],
+    ['a duration that is not whole seconds', ['licenses', 'edit', 'KEY', '--seconds', '500ms'], 'Give a whole number of seconds or a duration such as 45s, 90m, 12h, 30d or 2w.'],
     ['an enum outside its choices', ['blacklists', 'delete', 'x', '--type', 'mac', '--yes'], 'Allowed choices are ip, hwid, region, country, asn'],
     ['booltext that is neither', ['app', 'set', '--enabled', 'yes'], 'Allowed choices are true, false'],
     ['a value longer than the server takes', ['licenses', 'note', 'KEY', '--note', 'x'.repeat(70)], 'At most 69 characters'],

@@ -9,7 +9,7 @@
  */
 import http from 'node:http';
 import net from 'node:net';
-import { afterEach } from 'vitest';
+import { cleanUpAfterEachTest } from '../../../helpers/cleanup.js';
 
 export interface Recorded {
   method: string;
@@ -45,7 +45,7 @@ export interface TestServer {
 
 const open: (() => Promise<void>)[] = [];
 const verifiers: (() => readonly string[])[] = [];
-afterEach(async () => {
+cleanUpAfterEachTest(async () => {
   const problems = verifiers.splice(0).flatMap((verify) => verify());
   await Promise.all(open.splice(0).map((close) => close()));
   if (problems.length > 0) throw new Error(`Fake server: ${problems.join('; ')}`);
