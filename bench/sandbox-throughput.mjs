@@ -6,6 +6,9 @@
 // A second baseline, bare node:http plus one Ed25519 signature per answer, shows the part of a
 // 1.3 answer no sandbox code can remove: the 1.3 cases' ratio to it is printed for information
 // (the targets stay against the plain baseline).
+// The request inspector records every request (src/server/inspector/): two more sandboxes, set
+// up alike and given only a 1.3 check and init, one as started by default (recording) and one
+// with `--log-limit 0` (off), show what it costs, printed as ratios, with no target.
 //   node bench/sandbox-throughput.mjs [--node PATH] [--runs N] [--quick]   (KACTL_BENCH_NODE=PATH)
 // Needs wrk (Debian: apt-get install wrk). Target: each case ≥ ×0.4 of its baseline.
 import { spawn, spawnSync } from 'node:child_process';
@@ -49,6 +52,20 @@ if (!init12.success) throw new Error(`1.2 init failed: ${init12.message}`);
 const registered12 = await getJson(client('1.2', { type: 'register', sessionid: init12.sessionid, username: 'bench12', pass: 'secret-pw', key: keys[1].key }));
 if (!registered12.success) throw new Error(`1.2 register failed: ${registered12.message}`);
 
+// --- two more sandboxes alike but for the request inspector (on, the default; off), each with a logged-in 1.3 session
+async function inspectorSandbox(args) {
+  const started = await startSandboxProcess(options.node, env, ['--no-profile', ...args]);
+  const { info } = started;
+  const url = (params) => `${info.baseUrl}/api/1.3/?${new URLSearchParams({ ...params, name: info.app.name, ownerid: info.app.ownerid })}`;
+  const key = (await getJson(`${info.baseUrl}/api/seller/?${new URLSearchParams({ sellerkey: info.sellerKey, type: 'add', expiry: '30', level: '1', amount: '1', format: 'json' })}`)).key;
+  const session = (await getJson(url({ type: 'init', ver: info.app.version }))).sessionid;
+  const registered = await getJson(url({ type: 'register', sessionid: session, username: 'bench', pass: 'secret-pw', key }));
+  if (!registered.success) throw new Error(`register failed: ${registered.message}`);
+  return { ...started, check: url({ type: 'check', sessionid: session }), init: url({ type: 'init', ver: info.app.version }) };
+}
+const inspectorOn = await inspectorSandbox([]);
+const inspectorOff = await inspectorSandbox(['--log-limit', '0']);
+
 // --- the baselines: the same node, fixed bodies of the sizes the sandbox answers with
 const fetchAllKeysBody = Buffer.from(await (await fetch(seller({ type: 'fetchallkeys', format: 'json' }))).arrayBuffer());
 async function startBare(name, body, server = 'bare-server.mjs') {
@@ -73,6 +90,15 @@ const cases = [
   { label: 'sandbox 1.3 init (signed, new session)', url: client('1.3', { type: 'init', ver: app.version }), baseline: 'bare node:http, fixed JSON', signed: true, sandbox: true },
   { label: 'sandbox 1.2 check (HMAC, logged in)', url: client('1.2', { type: 'check', sessionid: init12.sessionid }), baseline: 'bare node:http, fixed JSON', sandbox: true },
   { label: 'sandbox seller fetchallkeys (1,000 keys)', url: seller({ type: 'fetchallkeys', format: 'json' }), baseline: 'bare node:http, fixed JSON (fetchallkeys size)', sandbox: true },
+  { label: '1.3 check, inspector on', url: inspectorOn.check },
+  { label: '1.3 check, inspector off', url: inspectorOff.check },
+  { label: '1.3 init, inspector on', url: inspectorOn.init },
+  { label: '1.3 init, inspector off', url: inspectorOff.init },
+];
+/** Inspector on (the default) against off, same request to sandboxes set up alike: informational, no target. */
+const INSPECTOR_PAIRS = [
+  ['1.3 check, inspector on', '1.3 check, inspector off'],
+  ['1.3 init, inspector on', '1.3 init, inspector off'],
 ];
 
 function wrk(url, duration) {
@@ -112,6 +138,8 @@ while (rssRequests < RSS_REQUESTS) {
 const rssEnd = rssMb(sandbox.pid);
 
 await sandbox.stop();
+await inspectorOn.stop();
+await inspectorOff.stop();
 bareSmall.stop();
 bareLarge.stop();
 bareSigned.stop();
@@ -134,6 +162,11 @@ console.log(`${SIGNED_BASELINE}: ${signedRate.toFixed(0)} req/s (informational: 
 for (const c of cases.filter((each) => each.signed)) {
   console.log(`  ${c.label}  ×${(median(rates.get(c.label)) / signedRate).toFixed(2)} of it`);
 }
+console.log('request inspector on (the default) against off (--log-limit 0), two sandboxes set up alike; informational:');
+printRows(
+  INSPECTOR_PAIRS.map(([on, offLabel]) => ({ label: on, value: median(rates.get(on)), baseline: median(rates.get(offLabel)), baselineLabel: 'inspector off', ratio: median(rates.get(on)) / median(rates.get(offLabel)) })),
+  { unit: 'req/s', digits: 0 },
+);
 console.log(
   `sandbox RSS: ${rssStart.toFixed(1)} MB after the rounds (${sandboxRequests.toLocaleString('en')} requests), ${rssEnd.toFixed(1)} MB after ${rssRequests.toLocaleString('en')} more 1.3 checks`,
 );

@@ -6,7 +6,8 @@
  *
  * Masking rule: a value under a sensitive name keeps a short prefix when it is long enough to
  * stay unguessable (`ab12…`, so a user can tell which key was used), and becomes `***` when
- * short. Password-like names are always `***`: even a prefix of a password is too much.
+ * short. Password-like names are always `***`: even a prefix of a password is too much. The
+ * sandbox's request inspector uses the same rule with `shortPrefix` (src/server/inspector/).
  */
 
 /**
@@ -31,7 +32,18 @@ export const SENSITIVE_NAMES: readonly string[] = [
   // The 2FA code of an email-code login, where `code` is the mailed one (src/api/client-catalog/).
   'totp',
   'token',
+  'tokens',
+  'addtoken',
+  'bantoken',
+  'unbantoken',
+  'deltoken',
+  'form_token',
   'thash',
+  'confirm',
+  'current',
+  'sellixsecret',
+  'shoppysecret',
+  'sellappsecret',
   'admintoken',
   'authorization',
   'cookie',
@@ -49,6 +61,11 @@ export const FULLY_MASKED_NAMES: readonly string[] = [
   'enckey',
   'code',
   'totp',
+  'confirm',
+  'current',
+  'sellixsecret',
+  'shoppysecret',
+  'sellappsecret',
   'cookie',
   'set-cookie',
 ];
@@ -59,6 +76,17 @@ export const MASK = '***';
 /** Values at least this long keep a prefix; shorter ones could be guessed from one. */
 const MIN_LENGTH_FOR_PREFIX = 12;
 const PREFIX_LENGTH = 4;
+/** With `shortPrefix`: values this long keep SHORT_PREFIX_LENGTH characters (a 10-character session id keeps 2). */
+const MIN_LENGTH_FOR_SHORT_PREFIX = 8;
+const SHORT_PREFIX_LENGTH = 2;
+
+export interface MaskOptions {
+  /**
+   * Keep 2 characters of a value of 8 to 11 (instead of masking it whole), so two sessions can be
+   * told apart: the sandbox's request records, read only by whoever runs that sandbox.
+   */
+  readonly shortPrefix?: boolean;
+}
 
 const sensitive = new Set(SENSITIVE_NAMES);
 const fullyMasked = new Set(FULLY_MASKED_NAMES);
@@ -73,7 +101,7 @@ export function isSensitiveName(name: string): boolean {
  * `***` for a short one or a password-like name. Empty stays empty (nothing to hide, and
  * "sent empty" is useful to see).
  */
-export function maskValue(name: string, value: string): string {
+export function maskValue(name: string, value: string, options: MaskOptions = {}): string {
   if (value === '') return '';
   const lower = name.toLowerCase();
   if (lower === 'authorization') {
@@ -81,8 +109,10 @@ export function maskValue(name: string, value: string): string {
     const space = value.indexOf(' ');
     return space > 0 ? `${value.slice(0, space)} ${MASK}` : MASK;
   }
-  if (fullyMasked.has(lower) || value.length < MIN_LENGTH_FOR_PREFIX) return MASK;
-  return `${value.slice(0, PREFIX_LENGTH)}…`;
+  if (fullyMasked.has(lower)) return MASK;
+  if (value.length >= MIN_LENGTH_FOR_PREFIX) return `${value.slice(0, PREFIX_LENGTH)}…`;
+  if (options.shortPrefix === true && value.length >= MIN_LENGTH_FOR_SHORT_PREFIX) return `${value.slice(0, SHORT_PREFIX_LENGTH)}…`;
+  return MASK;
 }
 
 function decodeFormComponent(text: string): string {

@@ -90,6 +90,14 @@ export interface TransportResponse {
   elapsedMs: number;
 }
 
+/** An answer read as it arrives (Transport.stream). */
+export interface TransportStream {
+  status: number;
+  headers: Readonly<Record<string, string>>;
+  /** The body's pieces as they arrive; a failure part way is a TransportError, Ctrl-C an InterruptedError. */
+  body: AsyncIterable<Buffer>;
+}
+
 /** An HTTP transport; build one per process and pass it to ClientApi and SellerApi. */
 export class Transport {
   private readonly dispatcher: Dispatcher;
@@ -203,6 +211,45 @@ export class Transport {
       );
     }
     return { status, statusText, headers: flatHeaders, body, url: url.href, elapsedMs };
+  }
+
+  /**
+   * A GET whose answer is read as it arrives (server-sent events): resolves once the headers are
+   * in. The answer has no overall deadline; it fails when nothing arrives for `idleMs` (a
+   * stream that sends keep-alives stays open) and ends at Ctrl-C as an InterruptedError.
+   */
+  async stream(req: Pick<TransportRequest, 'url' | 'headers' | 'secrets'> & { idleMs: number }): Promise<TransportStream> {
+    const url = typeof req.url === 'string' ? new URL(req.url) : req.url;
+    const redact = textRedactor(req.secrets ?? []);
+    this.log(() => `→ GET ${redact(redactUrl(url))} (streamed)`);
+    const interrupted = (): boolean => this.signal?.aborted === true;
+    const fail = (error: unknown, gotHeaders: boolean): Error => {
+      if (interrupted()) return new InterruptedError();
+      return error instanceof TransportError ? error : describeFailure(error, { host: url.host, timeoutMs: req.idleMs, timedOut: false, gotHeaders, partial: Buffer.alloc(0), redact });
+    };
+    let answer: Dispatcher.ResponseData;
+    try {
+      answer = await undiciRequest(url, {
+        dispatcher: this.dispatcher,
+        method: 'GET',
+        headers: { 'user-agent': this.userAgent, ...req.headers },
+        ...(this.signal ? { signal: this.signal } : {}),
+        headersTimeout: this.timeoutMs,
+        bodyTimeout: req.idleMs,
+      });
+    } catch (error) {
+      throw fail(error, false);
+    }
+    this.log(() => `← ${answer.statusCode} (streaming)`);
+    const source = answer.body as AsyncIterable<Buffer>;
+    async function* body(): AsyncGenerator<Buffer> {
+      try {
+        for await (const chunk of source) yield chunk;
+      } catch (error) {
+        throw fail(error, true);
+      }
+    }
+    return { status: answer.statusCode, headers: flattenHeaders(answer.headers), body: body() };
   }
 
   /** Closes the Transport's own keep-alive connections (not a dispatcher that was passed in). */

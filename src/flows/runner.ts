@@ -8,15 +8,16 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Context } from '../context.js';
 import type { EnvRecord } from '../env.js';
-import { findOpByPath, findSellerOp, SELLER_GROUP_ORDER } from '../api/seller-catalog/index.js';
-import type { SellerGroup } from '../api/seller-catalog/index.js';
+import { resolveClientOp } from '../api/client-catalog/index.js';
 import { runInProcess } from '../commands/demo/in-process.js';
 import type { InProcessResult } from '../commands/demo/in-process.js';
 import { durationDays, escapeDollars } from '../state/load.js';
 import { flowFolder, openTarget } from './target.js';
 import type { Target } from './target.js';
-import { mismatch, show, valueAt } from './values.js';
+import { firstLine, mismatch, show, valueAt } from './values.js';
+import { logFailures, logMark } from './log-expect.js';
 import { approveMagicLink } from './magic-link.js';
+import { sellerType } from './step-check.js';
 
 type Row = Record<string, unknown>;
 
@@ -31,6 +32,7 @@ interface Step {
   with?: Row;
   save?: Record<string, string>;
   expect?: Row;
+  expect_log?: Row;
 }
 
 export interface StepReport {
@@ -61,6 +63,10 @@ interface FlowState {
   env: EnvRecord;
   saved: Record<string, unknown>;
   totpSecret?: string;
+  /** The flow checks the request log (`expect_log:`): each action step notes where its requests start. */
+  checksLog: boolean;
+  /** The newest request log id before the latest action step. */
+  logMark?: number;
 }
 
 export interface RunOptions {
@@ -69,10 +75,12 @@ export interface RunOptions {
   onFlow: (flow: FlowReport) => void;
 }
 
+const ACTIONS = ['client', 'seller', 'advance', 'approve'] as const;
+
 function stepLabel(step: Step): string {
   if (step.name !== undefined) return step.name;
-  for (const kind of ['client', 'seller', 'advance', 'approve'] as const) if (step[kind] !== undefined) return `${kind} ${step[kind]}`;
-  return 'step';
+  for (const kind of ACTIONS) if (step[kind] !== undefined) return `${kind} ${step[kind]}`;
+  return step.expect_log !== undefined ? 'expect_log' : 'step';
 }
 
 /** A value as text: objects as JSON. */
@@ -97,14 +105,6 @@ function interpolate(value: unknown, state: FlowState, missing: string[]): unkno
   });
 }
 
-/** A seller step names an operation by wire type (`add`) or kactl verb (`licenses create`). */
-function sellerType(name: string): string | undefined {
-  if (findSellerOp(name)) return findSellerOp(name)!.type;
-  const [group, ...command] = name.trim().split(/\s+/);
-  if (!SELLER_GROUP_ORDER.includes(group as SellerGroup)) return undefined;
-  return findOpByPath(group as SellerGroup, command)?.type;
-}
-
 function parseAnswer(result: InProcessResult): unknown {
   const text = result.stdout.trim();
   if (text === '') return undefined;
@@ -117,10 +117,6 @@ function parseAnswer(result: InProcessResult): unknown {
 
 async function kactl(state: FlowState, ctx: Context, argv: string[]): Promise<InProcessResult> {
   return runInProcess(argv, { env: state.env, terminal: false, columns: 100, signal: ctx.signal, now: ctx.now });
-}
-
-function firstLine(text: string): string {
-  return text.trim().split('\n').find((line) => line.trim() !== '')?.replace(/^error:\s*/, '') ?? '';
 }
 
 /** The sandbox's time (its clock may have been advanced), for authenticator codes. */
@@ -145,38 +141,28 @@ async function runStep(ctx: Context, step: Step, index: number, state: FlowState
   const params: Record<string, string> = {};
   for (const [name, value] of Object.entries(step.with ?? {})) params[name] = textOf(interpolate(value, state, failures));
   if (failures.length > 0) return done(-1);
+  const run = (argv: string[]): Promise<InProcessResult> => kactl(state, ctx, argv);
+  const checkLog = async (): Promise<void> => {
+    if (step.expect_log === undefined) return;
+    const expected = Object.fromEntries(Object.entries(step.expect_log).map(([key, value]) => [key, interpolate(value, state, failures)]));
+    failures.push(...(await logFailures(run, state.logMark ?? 0, expected)));
+  };
+  if (!ACTIONS.some((kind) => step[kind] !== undefined) && step.expect_log !== undefined) {
+    // Alone, it checks the requests of the step before.
+    try {
+      await checkLog();
+    } catch (error) {
+      failures.push((error as Error).message);
+    }
+    return done(failures.length === 0 ? 0 : -1);
+  }
 
   let result: InProcessResult;
   try {
-    if (step.code === 'totp') {
-      if (state.totpSecret === undefined) return (failures.push('code: totp needs an earlier 2faenable step that returned a secret'), done(-1));
-      const { Secret, TOTP } = await import('otpauth');
-      params.code = new TOTP({ secret: Secret.fromBase32(state.totpSecret), algorithm: 'SHA1', digits: 6, period: 30 }).generate({ timestamp: await sandboxNow(state, ctx) });
-    } else if (step.code === 'from-outbox') {
-      const message = await latestOutbox(state, ctx, 'email-code');
-      const code = /code:\s*(\S+)\s*$/.exec(textOf(message?.subject ?? ''))?.[1];
-      if (code === undefined) return (failures.push('code: from-outbox found no emailed code in the sandbox outbox'), done(-1));
-      params.code = code;
-    }
-    const pairs = Object.entries(params).map(([name, value]) => `${name}=${value}`);
-    if (step.client !== undefined) {
-      result = await kactl(state, ctx, ['client', 'call', step.client, ...pairs, '--json']);
-    } else if (step.seller !== undefined) {
-      const type = sellerType(step.seller);
-      if (type === undefined) return (failures.push(`"${step.seller}" is not a seller operation (a wire type such as add, or a kactl verb such as "licenses create")`), done(-1));
-      result = await kactl(state, ctx, ['seller', 'call', type, ...pairs, '--json']);
-    } else if (step.advance !== undefined) {
-      const seconds = Math.round(durationDays(step.advance) * 86_400);
-      result = await kactl(state, ctx, ['sandbox', 'advance', `${seconds}s`, '--json']);
-    } else if (step.approve === 'magic-link') {
-      const message = await latestOutbox(state, ctx, 'magic-link');
-      const link = message?.link;
-      if (typeof link !== 'string') return (failures.push('approve: magic-link found no magic link in the sandbox outbox'), done(-1));
-      const answer = await approveMagicLink(link);
-      result = { code: answer.ok ? 0 : 1, stdout: JSON.stringify({ success: answer.ok, message: answer.message }), stderr: answer.ok ? '' : answer.message, combined: '' };
-    } else {
-      return (failures.push('a step needs one of client, seller, advance or approve'), done(-1));
-    }
+    if (state.checksLog) state.logMark = await logMark(run);
+    const ran = await runAction(ctx, step, state, params);
+    if ('failure' in ran) return (failures.push(ran.failure), done(-1));
+    result = ran;
   } catch (error) {
     failures.push((error as Error).message);
     return done(-1);
@@ -190,19 +176,11 @@ async function runStep(ctx: Context, step: Step, index: number, state: FlowState
   const secret = valueAt(answer, '2fa.secret_code');
   if (typeof secret === 'string' && secret !== '') state.totpSecret = secret;
 
-  const expect = step.expect;
-  if (expect === undefined) {
-    if (result.code !== 0) failures.push(`exit: expected 0, got ${result.code} (${firstLine(result.stderr) || 'no message'})`);
-  } else {
-    for (const [key, raw] of Object.entries(expect)) {
-      const expected = interpolate(raw, state, failures);
-      const actual = key === 'exit' ? result.code : valueAt(answer, key);
-      const wrong = mismatch(expected, actual);
-      if (wrong) failures.push(`${key}: expected ${show(expected)}, got ${show(actual)}`);
-    }
-    // The server's own words explain most failures: add them when no expectation shows them.
-    const message = valueAt(answer, 'message');
-    if (failures.length > 0 && expect.message === undefined && typeof message === 'string') failures.push(`the answer said ${show(message)}`);
+  checkExpect(step.expect, result, answer, state, failures);
+  try {
+    await checkLog();
+  } catch (error) {
+    failures.push((error as Error).message);
   }
   if (failures.length === 0) {
     for (const [name, where] of Object.entries(step.save ?? {})) {
@@ -212,6 +190,53 @@ async function runStep(ctx: Context, step: Step, index: number, state: FlowState
     }
   }
   return done(result.code, answer);
+}
+
+/** The step's action (with its `code:`): kactl's result, or why it could not run. */
+async function runAction(ctx: Context, step: Step, state: FlowState, params: Record<string, string>): Promise<InProcessResult | { failure: string }> {
+  if (step.code === 'totp') {
+    if (state.totpSecret === undefined) return { failure: 'code: totp needs an earlier 2faenable step that returned a secret' };
+    const { Secret, TOTP } = await import('otpauth');
+    params.code = new TOTP({ secret: Secret.fromBase32(state.totpSecret), algorithm: 'SHA1', digits: 6, period: 30 }).generate({ timestamp: await sandboxNow(state, ctx) });
+  } else if (step.code === 'from-outbox') {
+    const message = await latestOutbox(state, ctx, 'email-code');
+    const code = /code:\s*(\S+)\s*$/.exec(textOf(message?.subject ?? ''))?.[1];
+    if (code === undefined) return { failure: 'code: from-outbox found no emailed code in the sandbox outbox' };
+    params.code = code;
+  }
+  const pairs = Object.entries(params).map(([name, value]) => `${name}=${value}`);
+  // By wire type (`2faenable`) or kactl command (`2fa enable`): step-check.ts let only those through.
+  if (step.client !== undefined) return kactl(state, ctx, ['client', 'call', resolveClientOp(step.client)?.type ?? step.client, ...pairs, '--json']);
+  if (step.seller !== undefined) {
+    const type = sellerType(step.seller);
+    if (type === undefined) return { failure: `"${step.seller}" is not a seller operation (a wire type such as add, or a kactl verb such as "licenses create")` };
+    return kactl(state, ctx, ['seller', 'call', type, ...pairs, '--json']);
+  }
+  if (step.advance !== undefined) return kactl(state, ctx, ['sandbox', 'advance', `${Math.round(durationDays(step.advance) * 86_400)}s`, '--json']);
+  if (step.approve === 'magic-link') {
+    const link = (await latestOutbox(state, ctx, 'magic-link'))?.link;
+    if (typeof link !== 'string') return { failure: 'approve: magic-link found no magic link in the sandbox outbox' };
+    const answer = await approveMagicLink(link);
+    return { code: answer.ok ? 0 : 1, stdout: JSON.stringify({ success: answer.ok, message: answer.message }), stderr: answer.ok ? '' : answer.message, combined: '' };
+  }
+  return { failure: 'a step needs one of client, seller, advance or approve (or expect_log alone)' };
+}
+
+/** `expect:` against the answer and exit code (none: the step must exit 0). */
+function checkExpect(expect: Row | undefined, result: InProcessResult, answer: unknown, state: FlowState, failures: string[]): void {
+  if (expect === undefined) {
+    if (result.code !== 0) failures.push(`exit: expected 0, got ${result.code} (${firstLine(result.stderr) || 'no message'})`);
+    return;
+  }
+  for (const [key, raw] of Object.entries(expect)) {
+    const expected = interpolate(raw, state, failures);
+    const actual = key === 'exit' ? result.code : valueAt(answer, key);
+    const wrong = mismatch(expected, actual);
+    if (wrong) failures.push(`${key}: expected ${show(expected)}, got ${show(actual)}`);
+  }
+  // The server's own words explain most failures: add them when no expectation shows them.
+  const message = valueAt(answer, 'message');
+  if (failures.length > 0 && expect.message === undefined && typeof message === 'string') failures.push(`the answer said ${show(message)}`);
 }
 
 /** Seeds a sandbox with a state body or file, through `kactl apply` like a user would. */
@@ -262,7 +287,7 @@ export async function runFile(ctx: Context, file: string, flowsBody: Row, option
         options.onStep(flow.name, report);
       } else {
         const folder = await flowFolder(ctx, target);
-        const state: FlowState = { env: folder.env, saved: {} };
+        const state: FlowState = { env: folder.env, saved: {}, checksLog: flow.steps.some((step) => step.expect_log !== undefined) };
         try {
           for (const [index, step] of flow.steps.entries()) {
             const report = await runStep(ctx, step, index, state);

@@ -41,3 +41,8 @@ export function show(value: unknown): string {
   const text = JSON.stringify(value);
   return text.length > 200 ? `${text.slice(0, 197)}...` : text;
 }
+
+/** The first non-empty line of a command's stderr, without its `error:` prefix. */
+export function firstLine(text: string): string {
+  return text.trim().split('\n').find((line) => line.trim() !== '')?.replace(/^error:\s*/, '') ?? '';
+}

@@ -37,8 +37,8 @@ export function sandboxInternals(sandbox: Sandbox): SandboxInternals {
   return found;
 }
 
-/** Server options the library does not offer (extra handlers, a trusted proxy): kactl's own tests. */
-export type ServerExtras = Partial<Pick<SandboxOptions, 'handlers' | 'cors' | 'trustProxy' | 'panelUrl'>>;
+/** Server options the library does not offer (extra handlers, a trusted proxy, the request log's timing and size): kactl's own tests. */
+export type ServerExtras = Partial<Pick<SandboxOptions, 'handlers' | 'cors' | 'trustProxy' | 'panelUrl' | 'inspectorTiming' | 'logLimit'>>;
 
 /** startSandbox with server options beyond the public ones; not exported by kactl/sandbox. */
 export async function startSandboxWith(options: StartSandboxOptions, extras: ServerExtras): Promise<Sandbox> {

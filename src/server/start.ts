@@ -7,13 +7,16 @@ import { clientHandlers } from './client/index.js';
 import { clientPages } from './client/pages.js';
 import { domainNow } from './domain/clock.js';
 import { sweepPanelSignIns } from './domain/panel-sign-ins.js';
+import { homePages } from './home/home-page.js';
 import { panelPages } from './panel/panel-pages.js';
 import { resellerPages } from './reseller/shop-hook.js';
 import type { HandlerTable } from './dispatch/types.js';
 import { createSandboxServer } from './http/server.js';
+import { DEFAULT_LOG_LIMIT, RequestRecorder } from './inspector/recorder.js';
 import type { PageRoute } from './http/pages.js';
 import { sellerHandlers } from './seller/index.js';
 import { loadOrCreateIdentity } from './store/identity.js';
+import { readLastPort, recordLastPort } from './store/last-port.js';
 import { SandboxConfigError, seedStore } from './store/seed.js';
 import { openStore, type Store } from './store/store.js';
 
@@ -26,8 +29,13 @@ const PANEL_SWEEP_MS = 60_000;
 export interface SandboxOptions {
   /** Interface to listen on. Default `127.0.0.1`. */
   readonly host?: string;
-  /** Port; 0 picks a free one. Default 0. */
+  /** Port; 0 picks a free one. Default 0 (see `reuseLastPort`). */
   readonly port?: number;
+  /**
+   * Without `port`: listen on the port this store's sandbox last listened on when it is free,
+   * else on a free one (`RunningSandbox.lastPort` says which happened). Default false.
+   */
+  readonly reuseLastPort?: boolean;
   /** Store: a file path (its folder is created) or `:memory:`. */
   readonly data: string;
   /** Fix the seeded app's name / ownerid / seller key (checked against an existing store). */
@@ -61,6 +69,13 @@ export interface SandboxOptions {
    * (made there on first use; see tls/authority.ts).
    */
   readonly tls?: { readonly dataDir: string; readonly hostname?: string | undefined };
+  /**
+   * Requests the request inspector keeps (the newest), in the store: default 10,000; 0 records
+   * nothing (and drops what an earlier run kept).
+   */
+  readonly logLimit?: number;
+  /** Tests: how long records wait before they are written, and how often live readers get a keep-alive. */
+  readonly inspectorTiming?: { readonly flushMs?: number; readonly heartbeatMs?: number };
   /** Extra or replacement handlers and pages, merged over the built-in ones (tests, experiments). */
   readonly handlers?: { readonly client?: HandlerTable; readonly seller?: HandlerTable; readonly pages?: readonly PageRoute[] };
 }
@@ -84,6 +99,12 @@ export interface SandboxInfo {
   readonly hostname?: string;
 }
 
+/** The store's last port, and whether the sandbox listens on it again (false: it was in use, another was taken). */
+export interface LastPort {
+  readonly port: number;
+  readonly reused: boolean;
+}
+
 export interface RunningSandbox {
   readonly baseUrl: string;
   /** Bound to something other than loopback: other machines can reach it. */
@@ -91,11 +112,14 @@ export interface RunningSandbox {
   readonly info: SandboxInfo;
   /** The open store, for in-process tools and tests (the domain functions take it). */
   readonly store: Store;
+  /** With `reuseLastPort`, when the store had a last port: whether it was taken again, or was busy. */
+  readonly lastPort?: LastPort;
   /** Stops accepting, finishes in-flight requests, closes the store. Safe to call twice. */
   close(): Promise<void>;
 }
 
-export async function startSandbox(options: SandboxOptions): Promise<RunningSandbox> {
+/** The options a start cannot go on without, checked; with their defaults. */
+function checkedOptions(options: SandboxOptions): { host: string; port: number; logLimit: number } {
   const host = options.host ?? '127.0.0.1';
   const port = options.port ?? 0;
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new SandboxConfigError((name) => `${name('port')} must be an integer from 0 to 65535.`, 'port');
@@ -103,6 +127,13 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     throw new SandboxConfigError((name) => `${name('failureStatus')} must be 200 or 400.`, 'failureStatus');
   }
   if (typeof options.data !== 'string' || options.data.trim() === '') throw new SandboxConfigError((name) => `${name('data')} must be a file path or :memory:.`, 'data');
+  const logLimit = options.logLimit ?? DEFAULT_LOG_LIMIT;
+  if (!Number.isSafeInteger(logLimit) || logLimit < 0) throw new SandboxConfigError((name) => `${name('logLimit')} must be a whole number (0 records nothing).`, 'logLimit');
+  return { host, port, logLimit };
+}
+
+export async function startSandbox(options: SandboxOptions): Promise<RunningSandbox> {
+  const { host, port, logLimit } = checkedOptions(options);
   const clock = options.now ?? Date.now;
   const log = options.log ?? (() => undefined);
   // Before the store opens: a bad host name or a damaged authority leaves nothing to close.
@@ -113,22 +144,25 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   try {
     const app = seedStore(store, { appName: options.appName, ownerid: options.ownerid, sellerKey: options.sellerKey }, Math.floor(clock() / 1000));
     const identity = loadOrCreateIdentity(store);
+    const recorder = new RequestRecorder(store, { limit: logLimit, log, ...options.inspectorTiming });
     const sandbox = createSandboxServer({
       store,
       identity,
       clientHandlers: { ...clientHandlers, ...options.handlers?.client },
       sellerHandlers: { ...sellerHandlers, ...options.handlers?.seller },
-      pages: [...(options.handlers?.pages ?? []), ...clientPages, ...resellerPages, ...panelPages],
+      pages: [...(options.handlers?.pages ?? []), ...clientPages, ...resellerPages, ...panelPages, ...homePages],
       options: { failureStatus: options.failureStatus ?? 200, rateLimit: options.rateLimit ?? true, trustProxy: options.trustProxy ?? false },
       clock,
       log,
       baseUrl: () => baseUrl,
       cors: options.cors ?? isLoopbackHost(host),
       panelUrl: () => options.panelUrl ?? baseUrl,
+      recorder,
       ...(tls ? { tls: { cert: tls.certPem, key: tls.keyPem } } : {}),
     });
-    await listen(sandbox.server, host, port);
+    const lastPort = await listenOn(sandbox.server, host, options.port === undefined && options.reuseLastPort === true ? readLastPort(store) : undefined, port);
     const bound = sandbox.server.address() as AddressInfo;
+    recordLastPort(store, bound.port);
     const scheme = tls ? 'https' : 'http';
     baseUrl = formatBaseUrl(scheme, host, bound.port);
     const exposed = !isLoopbackHost(host);
@@ -151,15 +185,41 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
       exposed,
       info,
       store,
+      ...(lastPort ? { lastPort } : {}),
       close: () => {
         clearInterval(sweeper);
-        closing ??= sandbox.shutdown().finally(() => store.close());
+        // The requests answered while shutting down are recorded too: the last batch is written after.
+        closing ??= sandbox.shutdown().finally(() => {
+          recorder.close();
+          store.close();
+        });
         return closing;
       },
     };
   } catch (err) {
     store.close();
     throw err;
+  }
+}
+
+/**
+ * Listens on the store's last port when there is one and it is free, else on `port`. A last port
+ * another program holds (or one this user may not bind) is no error: a free one is taken instead.
+ */
+async function listenOn(server: Server, host: string, last: number | undefined, port: number): Promise<LastPort | undefined> {
+  if (last === undefined) {
+    await listen(server, host, port);
+    return undefined;
+  }
+  try {
+    await listen(server, host, last);
+    return { port: last, reused: true };
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'EADDRINUSE' && code !== 'EACCES') throw error;
+    // node allows listen() again on a server whose first listen() failed.
+    await listen(server, host, 0);
+    return { port: last, reused: false };
   }
 }
 

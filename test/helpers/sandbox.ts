@@ -31,6 +31,7 @@ import { createSession } from '../../src/server/domain/sessions.js';
 import { findAppBySellerKey } from '../../src/server/domain/apps.js';
 import type { ApiVersion, AppRow, SessionRow } from '../../src/server/domain/rows.js';
 import type { OutboxMessage } from '../../src/server/domain/outbox.js';
+import type { LoggedRequest } from '../../src/api/sandbox-admin.js';
 import { ed25519PublicKey } from '../../src/api/verify.js';
 
 export type { SandboxInfo };
@@ -47,6 +48,9 @@ export interface HttpResult {
 }
 
 export type ParamValues = Readonly<Record<string, string | undefined>>;
+
+/** One record of GET /sandbox/requests (src/server/http/requests-endpoint.ts). */
+export type RecordedRequest = LoggedRequest;
 
 export interface CallOptions {
   /** Client API version (default 1.3). */
@@ -71,6 +75,8 @@ export interface TestSandbox {
   seller(type: string | undefined, params?: ParamValues): Promise<HttpResult>;
   /** The outbox through the library (GET /sandbox/outbox with the admin token). */
   outbox(query?: { after?: string; to?: string; kind?: string }): Promise<OutboxMessage[]>;
+  /** GET /sandbox/requests with the admin token, as sent: the request inspector's records (filters in `query`). */
+  requests(query?: ParamValues): Promise<{ limit: number; requests: RecordedRequest[] }>;
   /** The domain clock through the library (GET /sandbox/clock): Unix seconds and the offset. */
   clock(): Promise<{ now: number; offset: number }>;
   /** Moves the domain clock through the library (POST /sandbox/clock `advance=<seconds>`). */
@@ -86,7 +92,10 @@ export interface TestSandbox {
   close(): Promise<void>;
 }
 
-export type TestSandboxOptions = Partial<SandboxOptions>;
+/** The server options a test sandbox takes (each passed on below: one left out would be dropped unseen). */
+export type TestSandboxOptions = Partial<
+  Pick<SandboxOptions, 'now' | 'log' | 'tls' | 'handlers' | 'cors' | 'trustProxy' | 'panelUrl' | 'inspectorTiming' | 'rateLimit' | 'failureStatus' | 'data' | 'host' | 'port' | 'logLimit' | 'appName' | 'ownerid' | 'sellerKey'>
+>;
 
 /** A clock tests can move: `now()` in ms, `advance(seconds)`. Starts at 2026-01-01T00:00:00Z. */
 export function fakeClock(startMs = Date.UTC(2026, 0, 1)): { now: () => number; advance: (seconds: number) => void; seconds: () => number } {
@@ -133,7 +142,7 @@ cleanUpAfterEachFile(async () => {
 });
 
 export async function startTestSandbox(options: TestSandboxOptions = {}): Promise<TestSandbox> {
-  const { now, log, tls, handlers, cors, trustProxy, panelUrl, rateLimit, failureStatus, data, host, port, appName, ownerid, sellerKey } = options;
+  const { now, log, tls, handlers, cors, trustProxy, panelUrl, inspectorTiming, rateLimit, failureStatus, data, host, port, logLimit, appName, ownerid, sellerKey } = options;
   const library = await startSandboxWith(
     {
       rateLimit: rateLimit ?? false,
@@ -148,7 +157,7 @@ export async function startTestSandbox(options: TestSandboxOptions = {}): Promis
       ...(ownerid === undefined ? {} : { ownerid }),
       ...(sellerKey === undefined ? {} : { sellerKey }),
     },
-    { ...(handlers === undefined ? {} : { handlers }), ...(cors === undefined ? {} : { cors }), ...(trustProxy === undefined ? {} : { trustProxy }), ...(panelUrl === undefined ? {} : { panelUrl }) },
+    { ...(handlers === undefined ? {} : { handlers }), ...(cors === undefined ? {} : { cors }), ...(trustProxy === undefined ? {} : { trustProxy }), ...(panelUrl === undefined ? {} : { panelUrl }), ...(inspectorTiming === undefined ? {} : { inspectorTiming }), ...(logLimit === undefined ? {} : { logLimit }) },
   );
   const { info, store, admin } = sandboxInternals(library);
   const running = { store, close: () => library.close() };
@@ -188,6 +197,12 @@ export async function startTestSandbox(options: TestSandboxOptions = {}): Promis
     seller: (type, params = {}) => request(`/api/seller/?${query({ sellerkey: info.sellerKey, type, ...params })}`),
     async outbox(filter = {}) {
       return (await library.outbox.list({ ...filter, after: filter.after === undefined ? undefined : Number(filter.after) }));
+    },
+    // The route itself, raw: the server's tests check its answer, not the library's reading of it.
+    async requests(params = {}) {
+      const res = await request(`/sandbox/requests?${query(params)}`, { headers: { authorization: `Bearer ${info.adminToken}` } });
+      if (res.status !== 200) throw new Error(`requests answered ${res.status}: ${res.text}`);
+      return res.json as { limit: number; requests: RecordedRequest[] };
     },
     clock: () => getSandboxClock(admin),
     advance: (seconds) => changeSandboxClock(admin, { advance: seconds }),

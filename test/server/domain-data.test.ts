@@ -45,7 +45,7 @@ describe('store', () => {
       const tables = store.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").map((r) => r.name);
       expect(tables).toEqual([
         'accounts', 'app_messages', 'apps', 'blacklists', 'chat_channels', 'chat_messages', 'chat_mutes', 'email_codes', 'files', 'licenses',
-        'loader_buttons', 'logs', 'magic_links', 'meta', 'outbox', 'password_resets', 'pending_2fa', 'sessions', 'shop_sales', 'subscriptions', 'tokens',
+        'loader_buttons', 'logs', 'magic_links', 'meta', 'outbox', 'password_resets', 'pending_2fa', 'request_log', 'sessions', 'shop_sales', 'subscriptions', 'tokens',
         'user_subs', 'user_vars', 'users', 'vars', 'webhooks', 'whitelists',
       ]);
     } finally {

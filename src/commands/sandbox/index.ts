@@ -8,6 +8,7 @@ import { registerSandboxStatus } from './status.js';
 import { registerSandboxStop } from './stop.js';
 import { registerSandboxCa } from './ca.js';
 import { registerSandboxConnect } from './connect.js';
+import { registerSandboxLogs } from './logs.js';
 
 export function registerSandboxCommands(program: Command, ctx: Context): void {
   const group = program
@@ -26,4 +27,5 @@ email it would send (magic links, one-time codes, password resets) in an outbox.
   registerSandboxClock(group, ctx);
   registerSandboxCa(group, ctx);
   registerSandboxConnect(group, ctx);
+  registerSandboxLogs(group, ctx);
 }

@@ -27,7 +27,8 @@ import { checkTlsHostname, DEFAULT_TLS_HOSTNAME } from '../../server/tls/names.j
 
 export interface StartOptions {
   host: string;
-  port: number;
+  /** Not given: the store's last port when it is free (server/store/last-port.ts), else a free one. */
+  port?: number;
   data?: string;
   appName?: string;
   ownerid?: string;
@@ -47,6 +48,7 @@ export interface StartOptions {
   seed?: string;
   tls?: boolean;
   hostname?: string;
+  logLimit: number;
 }
 
 /** `--hostname`: a host name for the HTTPS certificate (names.ts says what one is). */
@@ -81,7 +83,7 @@ export function registerSandboxStart(group: Command, ctx: Context): void {
     .command('start')
     .description('start the sandbox server: in the foreground until Ctrl-C, or in the background with --detach')
     .option('--host <host>', 'address to bind (only loopback unless you say otherwise)', '127.0.0.1')
-    .option('--port <port>', 'port to listen on; 0 picks a free one', parsePort, 0)
+    .option('--port <port>', 'port to listen on (default: the port this store used last time, when it is free; 0 picks a free one)', parsePort)
     .option('--data <file>', 'SQLite store (default: sandbox.db in the data folder); ":memory:" keeps nothing')
     .option('--app-name <name>', 'name of the application created in an empty store')
     .option('--ownerid <id>', 'ownerid (10 characters) of the application created in an empty store')
@@ -103,11 +105,12 @@ export function registerSandboxStart(group: Command, ctx: Context): void {
     .option('--seed <file>', 'apply this state file (kactl apply) before reporting ready')
     .option('--tls', "serve HTTPS (TLS 1.2+) with a certificate signed by this data folder's own authority (see kactl sandbox ca)")
     .option('--hostname <name>', `with --tls: the host name the certificate names besides localhost, 127.0.0.1 and ::1 (default ${DEFAULT_TLS_HOSTNAME})`, parseHostname)
+    .option('--log-limit <n>', 'requests the request inspector keeps, newest first (kactl sandbox logs); 0 records nothing', parsePositiveInt, 10_000)
     .addHelpText(
       'after',
       `
 Examples:
-  $ kactl sandbox start --detach                          # background, free port; kactl sandbox stop ends it
+  $ kactl sandbox start --detach                          # background; kactl sandbox stop ends it
   $ kactl sandbox start --port 8787 --data ./sandbox.db   # foreground until Ctrl-C
   $ kactl sandbox start --port 0 --data :memory: --json   # one JSON ready line, for scripts and CI
   $ kactl sandbox start --failure-status 400              # spec-strict statuses instead of the hosted ones
@@ -125,6 +128,10 @@ and ::1, and signed by a certificate authority kactl makes once per data folder 
 leaves that folder). Programs must trust that authority: \`kactl sandbox ca --help\` says how;
 \`kactl sandbox connect <sdk>\` prints the lines to change in your program. Port 443 needs
 root (or CAP_NET_BIND_SERVICE) on Linux and macOS before 10.14; Windows needs nothing.
+
+Without --port a sandbox listens on the port its store used last time, so a program under
+test keeps its URL across restarts; when that port is in use (or the store is :memory:) it
+takes a free one and says so. --port 0 always takes a free one.
 
 One sandbox per store file: a second start on the same file is refused and names the one
 serving it. See the running ones with: kactl sandbox status`,
@@ -162,7 +169,7 @@ export async function sandboxStartRun(ctx: Context, startOptions: StartOptions):
     if (options.profile) await chooseProfile(ctx, options, claim.id, undefined);
     sandbox = await startSandbox({
       host: options.host,
-      port: options.port,
+      ...(options.port === undefined ? { reuseLastPort: true } : { port: options.port }),
       data,
       failureStatus: options.failureStatus === '200' ? 200 : 400,
       rateLimit: options.rateLimit,
@@ -173,6 +180,7 @@ export async function sandboxStartRun(ctx: Context, startOptions: StartOptions):
       ...(options.ownerid ? { ownerid: options.ownerid } : {}),
       ...(options.sellerKey ? { sellerKey: options.sellerKey } : {}),
       ...(options.tls ? { tls: { dataDir: ctx.dataDir, hostname: options.hostname } } : {}),
+      logLimit: options.logLimit,
       // In the background the request log is the point of the log file; in front, --verbose.
       log: background ? (line: string) => ctx.io.err(`${new Date(ctx.now()).toISOString()} ${line}\n`) : (line: string) => ctx.verbose(line),
     });
@@ -199,7 +207,7 @@ export async function sandboxStartRun(ctx: Context, startOptions: StartOptions):
     };
     updateSandbox(ctx.dataDir, entry);
     const { getClockOffset } = await import('../../server/domain/clock.js');
-    const report: ReadyReport = { info, pid: selfPid, data, profile: profile?.name ?? null, active: active ?? null, logFile: options.backgroundLog ?? null, clockOffset: getClockOffset(sandbox.store) };
+    const report: ReadyReport = { info, pid: selfPid, data, profile: profile?.name ?? null, active: active ?? null, logFile: options.backgroundLog ?? null, clockOffset: getClockOffset(sandbox.store), lastPort: sandbox.lastPort ?? null };
     if (background) (await import('./background-pipe.js')).handOver(report);
     else await announceReady(ctx, report, { detached: false });
     await untilAborted(ctx.signal);
@@ -231,12 +239,12 @@ async function startFailure(ctx: Context, error: unknown, options: StartOptions,
     const { pathFailure } = await import('../../io/storage-errors.js');
     return pathFailure(error, data, ctx);
   }
-  const where = `port ${options.port} on ${options.host}`;
+  const where = `port ${options.port ?? 0} on ${options.host}`;
   if (code === 'EADDRINUSE') return new UsageError(`The ${where} is already in use; pick another with --port N, or --port 0 for a free one.`);
   if (code === 'EACCES') {
     return new UsageError(`The ${where} needs privileges kactl does not have; pick a port above 1023, or --port 0 for a free one.`, {
       hints:
-        options.port < 1024
+        (options.port ?? 0) < 1024
           ? [
               'Ports below 1024 need root on Linux: run it with sudo, or once: sudo setcap cap_net_bind_service=+ep "$(command -v node)", or lower the floor: sudo sysctl net.ipv4.ip_unprivileged_port_start=443',
             ]
@@ -306,6 +314,7 @@ const SANDBOX_FLAGS: Readonly<Record<SandboxOptionName, string>> = {
   port: '--port',
   failureStatus: '--failure-status',
   data: '--data',
+  logLimit: '--log-limit',
   appName: '--app-name',
   ownerid: '--ownerid',
   sellerKey: '--seller-key',

@@ -13,7 +13,7 @@ import { FORGOT_MESSAGES, PASSWORD_RESET_TTL, passwordResetPath, requestPassword
 import { MAX_USERNAME_LENGTH } from '../domain/register.js';
 import { deleteSession } from '../domain/sessions.js';
 import { renameUser } from '../domain/users.js';
-import { fail, ok } from '../dispatch/reply.js';
+import { because, fail, ok } from '../dispatch/reply.js';
 import { sessionUnauthed, withSession, withValidatedSession } from '../dispatch/session-guard.js';
 import type { HandlerTable } from '../dispatch/types.js';
 
@@ -27,11 +27,13 @@ const changeUsername = withValidatedSession((ctx, params) => {
   const from = ctx.session.credential;
   if (from === null) return sessionUnauthed(ctx);
   const to = params.get('newUsername') ?? '';
-  if (to.length > MAX_USERNAME_LENGTH) return fail(ACCOUNT_MESSAGES.usernameTooLong);
-  if (to.length < Math.max(1, ctx.app.minUsernameLength)) return fail(appMessage(ctx.store, ctx.app.id, 'unTooShort'));
+  if (to.length > MAX_USERNAME_LENGTH) return because(fail(ACCOUNT_MESSAGES.usernameTooLong), `the new username is ${to.length} characters; at most ${MAX_USERNAME_LENGTH}`);
+  if (to.length < Math.max(1, ctx.app.minUsernameLength)) {
+    return because(fail(appMessage(ctx.store, ctx.app.id, 'unTooShort')), to === '' ? 'no newUsername was sent' : `the new username is ${to.length} characters; the app wants at least ${ctx.app.minUsernameLength}`);
+  }
   return ctx.store.tx(() => {
     const renamed = renameUser(ctx.store, ctx.app.id, from, to);
-    if (!renamed.ok) return renamed.code === 'taken' ? fail(ACCOUNT_MESSAGES.usernameTaken) : sessionUnauthed(ctx);
+    if (!renamed.ok) return renamed.code === 'taken' ? because(fail(ACCOUNT_MESSAGES.usernameTaken), `username ${to} is taken`) : sessionUnauthed(ctx);
     deleteSession(ctx.store, ctx.app.id, ctx.session.id);
     return ok(ACCOUNT_MESSAGES.renamed);
   });

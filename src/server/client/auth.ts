@@ -7,7 +7,7 @@ import { loginUser, type LoginCredential } from '../domain/login.js';
 import { licenseLogin, registerWithKey } from '../domain/register.js';
 import { upgradeUser } from '../domain/upgrade.js';
 import type { Params } from '../dispatch/params.js';
-import { fail, ok } from '../dispatch/reply.js';
+import { because, ok, refusal } from '../dispatch/reply.js';
 import { withSession } from '../dispatch/session-guard.js';
 import type { HandlerTable } from '../dispatch/types.js';
 import { userByEmail } from './email-user.js';
@@ -73,7 +73,7 @@ const license = withSession(async (ctx, params) => {
  */
 const upgrade = withSession((ctx, params) => {
   const result = upgradeUser(ctx.store, ctx.app, { username: params.get('username'), key: params.get('key') }, ctx.now);
-  return result.ok ? ok(result.value.message) : fail(result.message);
+  return result.ok ? because(ok(result.value.message), result) : refusal(result);
 });
 
 export const authHandlers: HandlerTable = { login, loginEmail, register, license, upgrade };

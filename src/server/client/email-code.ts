@@ -10,7 +10,8 @@
  */
 import { checkEmailCode, EMAIL_CODE_TTL, issueEmailCode, MAX_EMAIL_CODE_TRIES, spendEmailCode } from '../domain/email-codes.js';
 import { loginUser } from '../domain/login.js';
-import { fail, ok } from '../dispatch/reply.js';
+import { clockNote } from '../domain/shown.js';
+import { because, fail, ok } from '../dispatch/reply.js';
 import { withSession } from '../dispatch/session-guard.js';
 import type { HandlerTable } from '../dispatch/types.js';
 import { userByEmail } from './email-user.js';
@@ -49,20 +50,23 @@ const emailCodeSend = withSession((ctx, params) => {
   return ok(EMAIL_CODE_MESSAGES.sent);
 });
 
+const EMAIL_CODE_STATES = { none: 'not there (none was sent, or it was used)', expired: 'expired', exhausted: 'spent by too many wrong tries' } as const;
+
 const emailCodeVerify = withSession(async (ctx, params) => {
   const found = userByEmail(ctx, params.get('email'));
   if ('reply' in found) return found.reply;
   const code = params.get('code');
-  if (code === undefined) return fail(EMAIL_CODE_MESSAGES.noCode);
+  const who = found.user.username;
+  if (code === undefined) return because(fail(EMAIL_CODE_MESSAGES.noCode), { reason: 'no code was sent', user: who });
 
   const check = checkEmailCode(ctx.store, found.user.id, code, ctx.now);
   switch (check.result) {
     case 'none':
     case 'expired':
     case 'exhausted':
-      return fail(EMAIL_CODE_MESSAGES[check.result]);
+      return because(fail(EMAIL_CODE_MESSAGES[check.result]), { reason: `the emailed code of ${who} is ${EMAIL_CODE_STATES[check.result]}${clockNote(ctx.store)}`, user: who });
     case 'wrong':
-      return fail(check.triesLeft > 0 ? EMAIL_CODE_MESSAGES.wrong : EMAIL_CODE_MESSAGES.wrongLast);
+      return because(fail(check.triesLeft > 0 ? EMAIL_CODE_MESSAGES.wrong : EMAIL_CODE_MESSAGES.wrongLast), { reason: `wrong emailed code for ${who}; ${check.triesLeft} tries left`, user: who });
     case 'match':
       break;
   }

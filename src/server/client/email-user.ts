@@ -9,7 +9,7 @@
  */
 import type { UserRow } from '../domain/rows.js';
 import { findUserByEmail } from '../domain/users.js';
-import { fail } from '../dispatch/reply.js';
+import { because, fail } from '../dispatch/reply.js';
 import type { HandlerContext, Reply } from '../dispatch/types.js';
 
 export const EMAIL_USER_MESSAGES = {
@@ -18,7 +18,7 @@ export const EMAIL_USER_MESSAGES = {
 } as const;
 
 export function userByEmail(ctx: HandlerContext, email: string | undefined): { user: UserRow } | { reply: Reply } {
-  if (email === undefined) return { reply: fail(EMAIL_USER_MESSAGES.missing) };
+  if (email === undefined) return { reply: because(fail(EMAIL_USER_MESSAGES.missing), 'no email was sent') };
   const user = findUserByEmail(ctx.store, ctx.app.id, email);
-  return user === undefined ? { reply: fail(EMAIL_USER_MESSAGES.unknown) } : { user };
+  return user === undefined ? { reply: because(fail(EMAIL_USER_MESSAGES.unknown), `no user of the app has the email ${email}`) } : { user };
 }

@@ -7,7 +7,7 @@
  * the source does. Files over 75 MiB (the largest upload the real service accepts) are refused.
  */
 import { findFile } from '../domain/files.js';
-import { fail, ok } from '../dispatch/reply.js';
+import { because, fail, ok } from '../dispatch/reply.js';
 import { sessionUnauthed, withSession } from '../dispatch/session-guard.js';
 import type { HandlerContext, HandlerTable, Reply } from '../dispatch/types.js';
 import type { FileRow } from '../domain/rows.js';
@@ -35,11 +35,11 @@ export const FILE_MESSAGES = {
 const file = withSession(async (ctx, params) => {
   const fileid = params.get('fileid');
   const row = fileid === undefined ? undefined : findFile(ctx.store, ctx.app.id, fileid);
-  if (row === undefined) return fail(FILE_MESSAGES.notFound);
-  if (row.authed && !ctx.session.validated) return sessionUnauthed(ctx);
+  if (row === undefined) return because(fail(FILE_MESSAGES.notFound), fileid === undefined ? 'no fileid was sent' : `the app has no file ${fileid}`);
+  if (row.authed && !ctx.session.validated) return sessionUnauthed(ctx, `file ${row.id} needs a logged-in session`);
 
   const inFlight = downloadsInFlight.get(ctx.store) ?? 0;
-  if (inFlight >= MAX_CONCURRENT_DOWNLOADS) return fail(FILE_MESSAGES.busy);
+  if (inFlight >= MAX_CONCURRENT_DOWNLOADS) return because(fail(FILE_MESSAGES.busy), `${inFlight} downloads are running; the sandbox serves ${MAX_CONCURRENT_DOWNLOADS} at once`);
   downloadsInFlight.set(ctx.store, inFlight + 1);
   let released = false;
   const release = (): void => {
@@ -62,9 +62,9 @@ async function download(ctx: HandlerContext, row: FileRow, release: () => void):
   const result = await sendOutboundChunks({ url: row.url, method: 'GET', headers: { 'user-agent': 'KeyAuth' }, maxBytes: FILE_MAX_BYTES, followRedirects: true, signal: ctx.signal });
   if (!result.ok) {
     ctx.log(`file ${row.id}: ${result.reason} (${result.detail})`);
-    return fail(result.reason === 'too-large' ? FILE_MESSAGES.tooLarge : FILE_MESSAGES.broken);
+    return because(fail(result.reason === 'too-large' ? FILE_MESSAGES.tooLarge : FILE_MESSAGES.broken), `fetching file ${row.id}'s URL failed: ${result.reason}`);
   }
-  if (result.status === 403 || result.status === 404) return fail(FILE_MESSAGES.broken);
+  if (result.status === 403 || result.status === 404) return because(fail(FILE_MESSAGES.broken), `file ${row.id}'s URL answered ${result.status}`);
   // Written into the answer as hex while it is sent (src/server/http/streamed-body.ts).
   return ok(FILE_MESSAGES.done, { contents: new HexField(result.chunks, release) });
 }

@@ -10,11 +10,11 @@
 import type { LoginResult } from '../domain/login.js';
 import type { Outcome } from '../domain/outcome.js';
 import { withLevels } from '../domain/user-info.js';
-import { fail, ok } from '../dispatch/reply.js';
+import { because, ok, refusal } from '../dispatch/reply.js';
 import type { HandlerContext, Reply } from '../dispatch/types.js';
 
 export function loginAnswer(ctx: HandlerContext, outcome: Outcome<LoginResult>): Reply {
-  if (!outcome.ok) return fail(outcome.message);
+  if (!outcome.ok) return refusal(outcome);
   const { info, message } = outcome.value;
-  return ok(message, { info: ctx.api === '1.2' ? info : withLevels(ctx.store, ctx.app.id, info) });
+  return because(ok(message, { info: ctx.api === '1.2' ? info : withLevels(ctx.store, ctx.app.id, info) }), outcome);
 }

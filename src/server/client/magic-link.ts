@@ -20,7 +20,8 @@
 import { loginUser } from '../domain/login.js';
 import { consumeMagicLink, createMagicLink, latestMagicLinkOfSession, MAGIC_LINK_TTL, magicLinkPath, magicLinkState } from '../domain/magic-links.js';
 import { getUserById } from '../domain/users.js';
-import { fail, ok } from '../dispatch/reply.js';
+import { clockNote } from '../domain/shown.js';
+import { because, fail, ok } from '../dispatch/reply.js';
 import { withSession } from '../dispatch/session-guard.js';
 import type { HandlerTable } from '../dispatch/types.js';
 import { userByEmail } from './email-user.js';
@@ -61,12 +62,12 @@ const magicLinkSend = withSession((ctx, params) => {
 
 const magicLinkCheck = withSession(async (ctx, params) => {
   const link = latestMagicLinkOfSession(ctx.store, ctx.app.id, ctx.session.id);
-  if (link === undefined) return fail(MAGIC_LINK_MESSAGES.none, { status: 'none' });
+  if (link === undefined) return because(fail(MAGIC_LINK_MESSAGES.none, { status: 'none' }), 'this session sent no magic link');
   const state = magicLinkState(link, ctx.now);
-  if (state !== 'approved') return fail(MAGIC_LINK_MESSAGES[state], { status: state });
+  if (state !== 'approved') return because(fail(MAGIC_LINK_MESSAGES[state], { status: state }), `the magic link of this session is ${state}${state === 'expired' ? clockNote(ctx.store) : ''}`);
   // Deleting a user deletes their links, so the user is there; a rename is followed by id.
   const user = getUserById(ctx.store, link.userId);
-  if (user === undefined) return fail(MAGIC_LINK_MESSAGES.expired, { status: 'expired' });
+  if (user === undefined) return because(fail(MAGIC_LINK_MESSAGES.expired, { status: 'expired' }), "the magic link's user is gone");
 
   const result = await loginUser(ctx.store, ctx.app, ctx.session, {
     username: user.username,

@@ -11,7 +11,8 @@ import type { ApiVersion } from '../domain/rows.js';
 import { createSession, deleteSession } from '../domain/sessions.js';
 import { findToken, setTokenHash } from '../domain/tokens.js';
 import type { Params } from '../dispatch/params.js';
-import { fail, ok } from '../dispatch/reply.js';
+import { because, fail, ok } from '../dispatch/reply.js';
+import { shownSecret, shownSession } from '../domain/shown.js';
 import { sessionUnauthed, withSession } from '../dispatch/session-guard.js';
 import type { HandlerContext, HandlerTable, Reply } from '../dispatch/types.js';
 
@@ -28,11 +29,15 @@ function init(ctx: HandlerContext, params: Params): Reply {
   const { store, app, now } = ctx;
   const msg = (key: Parameters<typeof appMessage>[2]) => appMessage(store, app.id, key);
   const enckey = params.get('enckey');
-  if (enckey !== undefined && enckey.length > MAX_ENCKEY_LENGTH) return fail('The paramater "enckey" is too long. Must be 35 characters or less.');
-  if (app.forceEncryption && enckey === undefined) return fail('No encryption key supplied, encryption is forced.');
-  if (app.vpnblock && isInVpnRanges(ctx.ip, app.vpnranges) && !isWhitelisted(store, app.id, normalizeIp(ctx.ip))) return fail(msg('vpnblocked'));
-  if (!app.enabled) return fail(msg('appdisabled'));
-  if (app.paused) return fail(msg('pausedApp'));
+  if (enckey !== undefined && enckey.length > MAX_ENCKEY_LENGTH) {
+    return because(fail('The paramater "enckey" is too long. Must be 35 characters or less.'), `the enckey is ${enckey.length} characters; at most ${MAX_ENCKEY_LENGTH}`);
+  }
+  if (app.forceEncryption && enckey === undefined) return because(fail('No encryption key supplied, encryption is forced.'), 'no enckey was sent and the app forces encryption');
+  if (app.vpnblock && isInVpnRanges(ctx.ip, app.vpnranges) && !isWhitelisted(store, app.id, normalizeIp(ctx.ip))) {
+    return because(fail(msg('vpnblocked')), `IP ${ctx.ip} is in the app's VPN ranges (${app.vpnranges ?? ''}) and not whitelisted`);
+  }
+  if (!app.enabled) return because(fail(msg('appdisabled')), 'the app is disabled');
+  if (app.paused) return because(fail(msg('pausedApp')), 'the app is paused');
 
   return store.tx(() => {
     if (app.tokensystem) {
@@ -40,15 +45,20 @@ function init(ctx: HandlerContext, params: Params): Reply {
       if (refused) return refused;
     }
     const ver = params.get('ver');
-    if (ver !== undefined && ver !== app.ver) return { ...fail('invalidver', { download: app.download ?? '' }), unescapedSlashes: true };
+    if (ver !== undefined && ver !== app.ver) {
+      const download = app.download ? ' (the answer carries the download link)' : ' (the app has no download link to give)';
+      return because({ ...fail('invalidver', { download: app.download ?? '' }), unescapedSlashes: true }, `app version is ${app.ver}, the client sent ${ver}${download}`);
+    }
     if (app.hashcheck) {
       // The source lets a client that sends no hash through; we treat it as a mismatch.
       const hash = params.get('hash');
-      if (hash === undefined || !checkProgramHash(store, app.id, hash)) return fail(msg('hashcheckfail'));
+      if (hash === undefined) return because(fail(msg('hashcheckfail')), 'the app checks the program hash and no hash was sent');
+      if (!checkProgramHash(store, app.id, hash)) return because(fail(msg('hashcheckfail')), `program hash ${hash.slice(0, 8)}… is not one the app knows`);
     }
     const session = createSession(store, app, { enckey, ip: ctx.ip, api: clientVersion(ctx) }, now);
     ctx.session = session;
-    return ok('Initialized', {
+    const versionNote = ver === undefined ? 'no version was sent, so none was checked' : `version ${ver} matches`;
+    return because(ok('Initialized', {
       sessionid: session.id,
       appinfo: {
         numUsers: APPINFO_NOT_AVAILABLE,
@@ -58,21 +68,22 @@ function init(ctx: HandlerContext, params: Params): Reply {
         customerPanelLink: customerPanelLink(app, ctx.panelUrl),
       },
       newSession: true,
-    });
+    }), `new session ${shownSession(session.id)} for ${app.sessionLength} s; ${versionNote}`);
   });
 }
 
 /** Steps 6–11 of init: the token file a program ships with (`token`, `thash`). */
 function checkInitToken(ctx: HandlerContext, params: Params): Reply | undefined {
   const token = params.get('token');
-  if (token === undefined) return fail('Token Must Be Provided');
+  if (token === undefined) return because(fail('Token Must Be Provided'), 'the app uses the token system and no token was sent');
   const thash = params.get('thash');
-  if (thash === undefined) return fail('Hash Must Be Provided');
+  if (thash === undefined) return because(fail('Hash Must Be Provided'), 'the app uses the token system and no thash was sent');
   const row = findToken(ctx.store, ctx.app.id, token);
-  if (row === undefined) return fail(appMessage(ctx.store, ctx.app.id, 'tokeninvalid'));
-  if (row.banned) return fail(`The Token Has Been Blacklisted For The Following Reason: ${row.reason} Contact Application Developer If This Is A Mistake`);
+  const shown = shownSecret('token', token);
+  if (row === undefined) return because(fail(appMessage(ctx.store, ctx.app.id, 'tokeninvalid')), `token ${shown} is not one of the app's`);
+  if (row.banned) return because(fail(`The Token Has Been Blacklisted For The Following Reason: ${row.reason} Contact Application Developer If This Is A Mistake`), `token ${shown} is banned`);
   if (row.hash === null) setTokenHash(ctx.store, row.id, thash);
-  else if (row.hash !== thash) return fail('Token File Hashes Must Be The Same');
+  else if (row.hash !== thash) return because(fail('Token File Hashes Must Be The Same'), `token ${shown} is bound to another token file hash`);
   return undefined;
 }
 

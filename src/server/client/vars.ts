@@ -8,7 +8,7 @@
  */
 import { findGlobalVar } from '../domain/global-vars.js';
 import { getUserVar, setUserVar, USER_VAR_DATA_MAX, USER_VAR_NAME_MAX } from '../domain/user-vars.js';
-import { fail, ok, reply } from '../dispatch/reply.js';
+import { because, fail, ok, reply } from '../dispatch/reply.js';
 import { sessionUnauthed, withSession, withValidatedSession } from '../dispatch/session-guard.js';
 import type { HandlerContext, HandlerTable, Reply } from '../dispatch/types.js';
 import { sessionUser } from './session-user.js';
@@ -29,8 +29,8 @@ export const VAR_MESSAGES = {
 const globalVar = withSession((ctx, params) => {
   const varid = params.get('varid');
   const row = varid === undefined ? undefined : findGlobalVar(ctx.store, ctx.app.id, varid);
-  if (row === undefined) return fail(VAR_MESSAGES.globalNotFound);
-  if (row.authed && !ctx.session.validated) return sessionUnauthed(ctx);
+  if (row === undefined) return because(fail(VAR_MESSAGES.globalNotFound), varid === undefined ? 'no varid was sent' : `the app has no variable ${varid}`);
+  if (row.authed && !ctx.session.validated) return sessionUnauthed(ctx, `variable ${row.varid} needs a logged-in session`);
   return ok(row.msg);
 });
 
@@ -40,7 +40,7 @@ const getvar = withValidatedSession((ctx, params) => {
   if (user === undefined) return sessionUnauthed(ctx);
   const name = params.get('var');
   const row = name === undefined ? undefined : getUserVar(ctx.store, user.id, name);
-  if (row === undefined) return fail(VAR_MESSAGES.userNotFound);
+  if (row === undefined) return because(fail(VAR_MESSAGES.userNotFound), name === undefined ? 'no var was sent' : `${user.username} has no variable ${name}`);
   return ok(VAR_MESSAGES.retrieved, { response: row.data });
 });
 
@@ -59,7 +59,7 @@ const setvar = withValidatedSession((ctx, params) => {
   if (data.length > USER_VAR_DATA_MAX) return inputError(ctx, VAR_MESSAGES.dataTooLong);
   if (name.length > USER_VAR_NAME_MAX) return fail(VAR_MESSAGES.nameTooLong);
   const result = setUserVar(ctx.store, ctx.app.id, user.id, name, data, { respectReadOnly: true });
-  return result === 'readonly' ? fail(VAR_MESSAGES.readOnly) : ok(VAR_MESSAGES.set);
+  return result === 'readonly' ? because(fail(VAR_MESSAGES.readOnly), `variable ${name} of ${user.username} is read-only`) : ok(VAR_MESSAGES.set);
 });
 
 export const varHandlers: HandlerTable = { var: globalVar, getvar, setvar };

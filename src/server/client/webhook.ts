@@ -8,7 +8,7 @@
  * ignored; a network failure (or an answer over 8 MiB) gives an empty `response`.
  */
 import { findWebhook } from '../domain/webhooks.js';
-import { fail, ok } from '../dispatch/reply.js';
+import { because, fail, ok } from '../dispatch/reply.js';
 import { sessionUnauthed, withSession } from '../dispatch/session-guard.js';
 import type { HandlerTable } from '../dispatch/types.js';
 import { phpUrlDecode, sendOutbound } from './outbound.js';
@@ -27,15 +27,15 @@ export const WEBHOOK_MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
 const webhook = withSession(async (ctx, params) => {
   const webid = params.get('webid');
   const hook = webid === undefined ? undefined : findWebhook(ctx.store, ctx.app.id, webid);
-  if (hook === undefined) return fail(WEBHOOK_MESSAGES.notFound);
-  if (hook.authed && !ctx.session.validated) return sessionUnauthed(ctx);
+  if (hook === undefined) return because(fail(WEBHOOK_MESSAGES.notFound), webid === undefined ? 'no webid was sent' : `the app has no webhook ${webid}`);
+  if (hook.authed && !ctx.session.validated) return sessionUnauthed(ctx, `webhook ${hook.webid} needs a logged-in session`);
 
   const extra = params.get('params');
   const body = params.raw('body');
   const contentType = params.get('conttype');
   const post = body !== undefined && body !== '';
   const target = webhookTarget(hook.baselink, extra === undefined ? '' : phpUrlDecode(extra));
-  if (target === undefined) return fail(WEBHOOK_MESSAGES.outsideBase);
+  if (target === undefined) return because(fail(WEBHOOK_MESSAGES.outsideBase), "the params would take the URL outside the webhook's base link");
   const result = await sendOutbound({
     url: target.href,
     method: post ? 'POST' : 'GET',

@@ -9,7 +9,8 @@ import { listApps } from '../domain/apps.js';
 import type { AppRow } from '../domain/rows.js';
 import { perStore } from '../store/per-store.js';
 import type { Store } from '../store/store.js';
-import { fail, failWithStatus } from './reply.js';
+import { shownSecret } from '../domain/shown.js';
+import { because, fail, failWithStatus } from './reply.js';
 import type { Reply } from './types.js';
 
 export const SELLER_KEY_LENGTH = 32;
@@ -18,7 +19,8 @@ export const SELLER_APP_NOT_FOUND_MESSAGE = 'No application found';
 
 /** The refusal for a missing or wrong-length key (always JSON, even with `format=text`); else undefined. */
 export function sellerKeyFormatError(sellerKey: string | undefined): Reply | undefined {
-  if (sellerKey === undefined || sellerKey.length !== SELLER_KEY_LENGTH) return fail(SELLER_KEY_LENGTH_MESSAGE);
+  if (sellerKey === undefined) return because(fail(SELLER_KEY_LENGTH_MESSAGE), 'no sellerkey was sent');
+  if (sellerKey.length !== SELLER_KEY_LENGTH) return because(fail(SELLER_KEY_LENGTH_MESSAGE), `the sellerkey is ${sellerKey.length} characters; it must be ${SELLER_KEY_LENGTH}`);
   return undefined;
 }
 
@@ -27,7 +29,7 @@ export function resolveSellerApp(store: Store, sellerKey: string | undefined): {
   const malformed = sellerKeyFormatError(sellerKey);
   if (malformed) return { reply: malformed };
   const app = appWithSellerKey(store, sellerKey ?? '');
-  if (app === undefined) return { reply: failWithStatus(404, SELLER_APP_NOT_FOUND_MESSAGE) };
+  if (app === undefined) return { reply: because(failWithStatus(404, SELLER_APP_NOT_FOUND_MESSAGE), `no app has the seller key ${shownSecret('sellerkey', sellerKey ?? '')}`) };
   return { app };
 }
 

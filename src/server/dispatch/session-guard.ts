@@ -9,9 +9,10 @@
 import { appMessage } from '../domain/messages.js';
 import { SESSION_NOT_FOUND_MESSAGE } from '../domain/login.js';
 import type { SessionRow } from '../domain/rows.js';
-import { findLiveSession } from '../domain/sessions.js';
+import { findLiveSession, whySessionMissing } from '../domain/sessions.js';
+import { shownSession } from '../domain/shown.js';
 import type { Params } from './params.js';
-import { fail } from './reply.js';
+import { because, fail } from './reply.js';
 import type { Handler, HandlerContext, Reply } from './types.js';
 
 export { SESSION_NOT_FOUND_MESSAGE };
@@ -20,13 +21,18 @@ export type SessionContext = HandlerContext & { session: SessionRow };
 export type SessionHandler = (ctx: SessionContext, params: Params) => Reply | Promise<Reply>;
 
 /** The answer to a missing, unknown or expired `sessionid` (unsigned in 1.2, as the source). */
-export function sessionNotFound(): Reply {
-  return { ...fail(SESSION_NOT_FOUND_MESSAGE), unsigned: true };
+export function sessionNotFound(reason?: string): Reply {
+  return because({ ...fail(SESSION_NOT_FOUND_MESSAGE), unsigned: true }, reason);
 }
 
-/** The app's `sessionunauthed` answer, for a live session that is not logged in. */
-export function sessionUnauthed(ctx: HandlerContext): Reply {
-  return fail(appMessage(ctx.store, ctx.app.id, 'sessionunauthed'));
+/**
+ * The app's `sessionunauthed` answer, for a live session that is not logged in, or whose user
+ * is gone (`reason` says so; by default: not logged in).
+ */
+export function sessionUnauthed(ctx: HandlerContext, reason?: string): Reply {
+  const session = ctx.session;
+  const why = reason ?? (session === undefined ? 'no session' : session.validated ? `the user of session ${shownSession(session.id)} is gone` : `session ${shownSession(session.id)} is not logged in`);
+  return because(fail(appMessage(ctx.store, ctx.app.id, 'sessionunauthed')), why);
 }
 
 /** Loads the live session named by `sessionid` into `ctx.session`; undefined when there is none. */
@@ -41,7 +47,7 @@ export function loadSession(ctx: HandlerContext, params: Params): SessionRow | u
 export function withSession(handler: SessionHandler): Handler {
   return (ctx, params) => {
     const session = loadSession(ctx, params);
-    if (session === undefined) return sessionNotFound();
+    if (session === undefined) return sessionNotFound(whySessionMissing(ctx.store, ctx.app.id, params.get('sessionid'), ctx.now));
     return handler(ctx as SessionContext, params);
   };
 }

@@ -44,6 +44,13 @@ export interface Reply {
   readonly unescapedSlashes?: boolean;
   /** Extra response headers. */
   readonly headers?: Readonly<Record<string, string>>;
+  /**
+   * Why, in plain words, from the rule that decided (domain/outcome.ts `Because`). Never sent:
+   * the request inspector records it.
+   */
+  readonly reason?: string | undefined;
+  /** The end user the answer is about when the request did not name them (recorded, never sent). */
+  readonly user?: string | undefined;
 }
 
 /** The statuses the hosted seller API uses for a business failure besides 200 (docs/protocol/seller-api.md §1.4). */

@@ -4,6 +4,7 @@
  */
 import type { Store } from '../store/store.js';
 import type { BlacklistRow, BlacklistType } from './rows.js';
+import { shownHwid } from './shown.js';
 
 /** Whether the HWID or the IP is on the app's blacklist. Absent values never match. */
 export function isBlacklisted(store: Store, appId: number, who: { hwid?: string | null | undefined; ip?: string | null | undefined }): boolean {
@@ -15,6 +16,13 @@ export function isBlacklisted(store: Store, appId: number, who: { hwid?: string 
     appId, hwid, ip,
   );
   return row !== undefined;
+}
+
+/** Which of the HWID and the IP is blacklisted, in plain words; undefined when neither is. */
+export function whyBlacklisted(store: Store, appId: number, who: { hwid?: string | null | undefined; ip?: string | null | undefined }): string | undefined {
+  if (!isBlacklisted(store, appId, who)) return undefined;
+  const hwidListed = who.hwid != null && isBlacklisted(store, appId, { hwid: who.hwid });
+  return hwidListed ? `HWID ${shownHwid(who.hwid!)} is blacklisted` : `IP ${who.ip ?? '?'} is blacklisted`;
 }
 
 export const BLACKLIST_TYPES: readonly BlacklistType[] = ['ip', 'hwid', 'region', 'country', 'asn'];

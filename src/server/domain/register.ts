@@ -9,7 +9,7 @@
  * transaction (outside it nothing is written).
  */
 import type { Store } from '../store/store.js';
-import { isBlacklisted } from './blacklists.js';
+import { whyBlacklisted } from './blacklists.js';
 import { findLicense, markLicenseUsed } from './licenses.js';
 import { checkHwidRules, loginUser, SESSION_NOT_FOUND_MESSAGE, type LoginFailure, type LoginResult } from './login.js';
 import { appMessage } from './messages.js';
@@ -18,6 +18,7 @@ import { hashPassword } from './passwords.js';
 import { newPasswordProblem } from './password-rules.js';
 import type { AppRow, LicenseRow, SessionRow } from './rows.js';
 import { findLiveSession, validateSession } from './sessions.js';
+import { shownKey, shownSession, shownUser } from './shown.js';
 import { subscriptionsAtLevel } from './subscriptions.js';
 import { registerInfo } from './user-info.js';
 import { grantSubsForLevel } from './user-subs.js';
@@ -58,30 +59,48 @@ export type RegisterFailure =
 export const NO_DURATION_MESSAGE = 'This license has no duration, ask the seller for a working one.';
 
 /** A license that may not be redeemed: used (or paused), or banned. */
-export function licenseRefusal(store: Store, app: AppRow, license: LicenseRow | undefined): Failure<'keynotfound' | 'keyused' | 'keybanned'> | undefined {
-  if (license === undefined) return failure('keynotfound', appMessage(store, app.id, 'keynotfound'));
-  if (license.status === 'Banned' || license.banned !== null) return failure('keybanned', appMessage(store, app.id, 'keybanned', license.banned));
-  if (license.status !== 'Not Used') return failure('keyused', appMessage(store, app.id, 'keyused'));
+export function licenseRefusal(store: Store, app: AppRow, license: LicenseRow | undefined, key?: string): Failure<'keynotfound' | 'keyused' | 'keybanned'> | undefined {
+  if (license === undefined) return failure('keynotfound', appMessage(store, app.id, 'keynotfound'), key === undefined ? 'no license key was sent' : `license ${shownKey(key)} not found`);
+  if (license.status === 'Banned' || license.banned !== null) {
+    return failure('keybanned', appMessage(store, app.id, 'keybanned', license.banned), `license ${shownKey(license.key)} is banned${license.banned ? `: ${license.banned}` : ''}`);
+  }
+  if (license.status !== 'Not Used') return failure('keyused', appMessage(store, app.id, 'keyused'), usedReason(store, app, license));
   return undefined;
 }
+
+function usedReason(store: Store, app: AppRow, license: LicenseRow): string {
+  if (license.usedby === null) return `license ${shownKey(license.key)} is ${license.status.toLowerCase()}`;
+  return `license already used by ${shownUser(store, app.id, license.usedby)}`;
+}
+
+const PASSWORD_REASONS = {
+  passwordmissing: 'no password was sent',
+  passwordtoolong: 'the password is over 256 characters',
+  pwleaked: 'the password is on the list of leaked passwords (the app blocks them)',
+} as const;
 
 /** Every register check in §4.4 order; undefined when the registration may go ahead. */
 function registerRefusal(store: Store, app: AppRow, input: RegisterInput): Failure<RegisterFailure> | undefined {
   const msg = (key: Parameters<typeof appMessage>[2]) => appMessage(store, app.id, key);
   const username = input.username ?? '';
-  if (username.length > MAX_USERNAME_LENGTH) return failure('usernametoolong', 'Username must be shorter than 70 characters');
-  if ((input.key ?? '').length > MAX_KEY_LENGTH) return failure('keytoolong', 'Key must be shorter than 70 characters');
-  if (username.length < Math.max(1, app.minUsernameLength)) return failure('untooshort', msg('unTooShort'));
+  if (username.length > MAX_USERNAME_LENGTH) return failure('usernametoolong', 'Username must be shorter than 70 characters', `the username is ${username.length} characters; at most ${MAX_USERNAME_LENGTH}`);
+  if ((input.key ?? '').length > MAX_KEY_LENGTH) return failure('keytoolong', 'Key must be shorter than 70 characters', `the key is ${(input.key ?? '').length} characters; at most ${MAX_KEY_LENGTH}`);
+  if (username.length < Math.max(1, app.minUsernameLength)) {
+    return failure('untooshort', msg('unTooShort'), username === '' ? 'no username was sent' : `the username is ${username.length} characters; the app wants at least ${app.minUsernameLength}`);
+  }
   const passwordProblem = newPasswordProblem(store, app, input.pass);
-  if (passwordProblem !== undefined) return failure(passwordProblem.code, passwordProblem.message);
-  if (findUser(store, app.id, username) !== undefined) return failure('usernametaken', msg('usernametaken'));
+  if (passwordProblem !== undefined) return failure(passwordProblem.code, passwordProblem.message, PASSWORD_REASONS[passwordProblem.code]);
+  if (findUser(store, app.id, username) !== undefined) return failure('usernametaken', msg('usernametaken'), `username ${shownUser(store, app.id, username)} is taken`);
   const license = input.key === undefined ? undefined : findLicense(store, app.id, input.key);
-  const refused = licenseRefusal(store, app, license);
+  const refused = licenseRefusal(store, app, license, input.key);
   if (refused) return refused;
   // Registering on a key of no duration would make a user with no subscription and burn the key.
-  if (license !== undefined && !(license.expires > 0)) return failure('keynoduration', NO_DURATION_MESSAGE);
-  if (isBlacklisted(store, app.id, { hwid: input.hwid, ip: input.ip })) return failure('hwidblacked', msg('hwidblacked'));
-  if (license !== undefined && subscriptionsAtLevel(store, app.id, license.level).length === 0) return failure('nosublevel', msg('nosublevel'));
+  if (license !== undefined && !(license.expires > 0)) return failure('keynoduration', NO_DURATION_MESSAGE, `license ${shownKey(license.key)} has no duration`);
+  const blacklisted = whyBlacklisted(store, app.id, { hwid: input.hwid, ip: input.ip });
+  if (blacklisted !== undefined) return failure('hwidblacked', msg('hwidblacked'), blacklisted);
+  if (license !== undefined && subscriptionsAtLevel(store, app.id, license.level).length === 0) {
+    return failure('nosublevel', msg('nosublevel'), `no subscription of the app is at level ${license.level}, the license's level`);
+  }
   return undefined;
 }
 
@@ -99,7 +118,9 @@ export async function registerWithKey(store: Store, app: AppRow, session: Sessio
   return store.tx(() => {
     const refused = registerRefusal(store, app, input);
     if (refused) return refused;
-    if (findLiveSession(store, app.id, session.id, now) === undefined) return failure('sessionnotfound', SESSION_NOT_FOUND_MESSAGE);
+    if (findLiveSession(store, app.id, session.id, now) === undefined) {
+      return failure('sessionnotfound', SESSION_NOT_FOUND_MESSAGE, `session ${shownSession(session.id)} ended during the registration`);
+    }
     const license = findLicense(store, app.id, input.key ?? '');
     const username = input.username ?? '';
     if (license === undefined) throw new Error('License vanished inside the register transaction');
@@ -116,11 +137,11 @@ export async function registerWithKey(store: Store, app: AppRow, session: Sessio
     }, now);
     grantSubsForLevel(store, app.id, user.id, license.level, license.expires, license.key, now);
     validateSession(store, session.id, username);
-    return success({
-      user,
-      info: registerInfo(store, user, { ip: input.ip, hwid: input.hwid ?? null, now }),
-      message: appMessage(store, app.id, 'loggedInMsg'),
-    });
+    const shown = shownUser(store, app.id, username);
+    return success(
+      { user, info: registerInfo(store, user, { ip: input.ip, hwid: input.hwid ?? null, now }), message: appMessage(store, app.id, 'loggedInMsg') },
+      { reason: `${shown} registered with license ${shownKey(license.key)} (level ${license.level}) and logged in`, user: shown },
+    );
   });
 }
 
@@ -143,11 +164,11 @@ export async function licenseLogin(store: Store, app: AppRow, session: SessionRo
   const refused = checkHwidRules(app, input.hwid);
   if (refused) return refused;
   const key = input.key;
-  if (key === undefined) return failure('keynotfound', appMessage(store, app.id, 'keynotfound'));
-  if (key.length > MAX_KEY_LENGTH) return failure('keytoolong', 'Key must be shorter than 70 characters');
+  if (key === undefined) return failure('keynotfound', appMessage(store, app.id, 'keynotfound'), 'no license key was sent');
+  if (key.length > MAX_KEY_LENGTH) return failure('keytoolong', 'Key must be shorter than 70 characters', `the key is ${key.length} characters; at most ${MAX_KEY_LENGTH}`);
   const license = findLicense(store, app.id, key);
   if (license !== undefined && (license.status === 'Banned' || license.banned !== null)) {
-    return failure('keybanned', appMessage(store, app.id, 'keybanned', license.banned));
+    return failure('keybanned', appMessage(store, app.id, 'keybanned', license.banned), `license ${shownKey(key)} is banned${license.banned ? `: ${license.banned}` : ''}`);
   }
 
   const login = () => loginUser(store, app, session, { username: key, credential: { kind: 'password', pass: key }, hwid: input.hwid, code: input.code, ip: input.ip, checkHwidRules: false }, now);

@@ -10,6 +10,7 @@ import type { Store } from '../store/store.js';
 import { endAppPanelSignIns, endPanelSignInsOf } from './panel-sign-ins.js';
 import { randomString } from './random.js';
 import type { AppRow, ApiVersion, SessionRow } from './rows.js';
+import { clockNote, shownDuration, shownSession } from './shown.js';
 
 /** 10 alphanumerics, as the real 1.2 server and its `sessions.id varchar(10)`: ~59 bits. */
 export const SESSION_ID_LENGTH = 10;
@@ -49,6 +50,15 @@ function getSessionRow(store: Store, id: string): SessionRow {
 /** The app's session `id` if it exists and has not expired (`expiry > now`). */
 export function findLiveSession(store: Store, appId: number, id: string, now: number): SessionRow | undefined {
   return store.get<SessionRow>('SELECT * FROM sessions WHERE id = ? AND appId = ? AND expiry > ?', id, appId, now);
+}
+
+/** Why `id` names no live session of the app, in plain words (the request inspector records it). */
+export function whySessionMissing(store: Store, appId: number, id: string | undefined, now: number): string {
+  if (id === undefined) return 'no sessionid was sent';
+  const row = store.get<{ expiry: number; appId: number }>('SELECT expiry, appId FROM sessions WHERE id = ?', id);
+  if (row === undefined) return `session ${shownSession(id)} does not exist (never made by init, ended by logout or a seller action, or purged after it expired)`;
+  if (row.appId !== appId) return `session ${shownSession(id)} belongs to another app`;
+  return `session ${shownSession(id)} expired ${shownDuration(now - row.expiry)} ago${clockNote(store)}`;
 }
 
 /** Marks the session validated for `credential` (a username; a license user's key). */

@@ -9,6 +9,7 @@ import { findLicense, markLicenseUsed } from './licenses.js';
 import { appMessage } from './messages.js';
 import { failure, success, type Outcome } from './outcome.js';
 import { licenseRefusal } from './register.js';
+import { shownKey, shownUser } from './shown.js';
 import type { AppRow } from './rows.js';
 import { subscriptionsAtLevel } from './subscriptions.js';
 import { upgradeSubForLevel } from './user-subs.js';
@@ -32,17 +33,22 @@ export const UPGRADE_SUCCESS_MESSAGE = 'Upgraded successfully';
 export function upgradeUser(store: Store, app: AppRow, input: UpgradeInput, now: number): Outcome<{ message: string; result: 'extended' | 'granted' }, UpgradeFailure> {
   return store.tx(() => {
     const license = input.key === undefined ? undefined : findLicense(store, app.id, input.key);
-    const refused = licenseRefusal(store, app, license);
+    const refused = licenseRefusal(store, app, license, input.key);
     if (refused) return refused;
-    if (license === undefined) return failure('keynotfound', appMessage(store, app.id, 'keynotfound'));
-    if (subscriptionsAtLevel(store, app.id, license.level).length === 0) return failure('nosublevel', appMessage(store, app.id, 'nosublevel'));
+    if (license === undefined) return failure('keynotfound', appMessage(store, app.id, 'keynotfound'), 'no license key was sent');
+    const noLevel = `no subscription of the app is at level ${license.level}, the license's level`;
+    if (subscriptionsAtLevel(store, app.id, license.level).length === 0) return failure('nosublevel', appMessage(store, app.id, 'nosublevel'), noLevel);
     const user = input.username === undefined ? undefined : findUser(store, app.id, input.username);
-    if (user === undefined) return failure('usernamenotfound', appMessage(store, app.id, 'usernamenotfound'));
-    if (license.expires <= 0) return failure('unhandled', 'Unhandled Error! Contact us if you need help');
+    if (user === undefined) {
+      return failure('usernamenotfound', appMessage(store, app.id, 'usernamenotfound'), input.username === undefined ? 'no username was sent' : `user ${shownUser(store, app.id, input.username)} not found`);
+    }
+    const shown = shownUser(store, app.id, user.username);
+    if (license.expires <= 0) return failure('unhandled', 'Unhandled Error! Contact us if you need help', { reason: `license ${shownKey(license.key)} has no duration`, user: shown });
 
     const result = upgradeSubForLevel(store, app.id, user.id, license.level, license.expires, now);
-    if (result === 'nosublevel') return failure('nosublevel', appMessage(store, app.id, 'nosublevel'));
+    if (result === 'nosublevel') return failure('nosublevel', appMessage(store, app.id, 'nosublevel'), { reason: noLevel, user: shown });
     markLicenseUsed(store, license.id, user.username, now);
-    return success({ message: UPGRADE_SUCCESS_MESSAGE, result });
+    const how = result === 'extended' ? 'extended the subscription of' : 'granted a subscription to';
+    return success({ message: UPGRADE_SUCCESS_MESSAGE, result }, { reason: `license ${shownKey(license.key)} (level ${license.level}) ${how} ${shown}`, user: shown });
   });
 }

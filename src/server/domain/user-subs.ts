@@ -41,6 +41,11 @@ export function hasPausedSubs(store: Store, userId: number): boolean {
   return store.get<{ one: number }>('SELECT 1 AS one FROM user_subs WHERE userId = ? AND paused = 1 LIMIT 1', userId) !== undefined;
 }
 
+/** When the user's last subscription ended (Unix seconds), or undefined when they never had one. */
+export function lastSubExpiry(store: Store, userId: number): number | undefined {
+  return store.get<{ last: number | null }>('SELECT MAX(expiry) AS last FROM user_subs WHERE userId = ?', userId)?.last ?? undefined;
+}
+
 export interface NewUserSub {
   readonly appId: number;
   readonly userId: number;

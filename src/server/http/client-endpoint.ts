@@ -2,18 +2,20 @@
  * `/api/1.3/` and `/api/1.2/`: the global checks of docs/protocol/client-api.md §1.4 in the source's order,
  * then dispatch on `type` to the shared client handler table.
  */
+import type { KeyObject } from 'node:crypto';
 import { findAppByNameAndOwnerid } from '../domain/apps.js';
 import type { ApiVersion, AppRow } from '../domain/rows.js';
 import type { Params } from '../dispatch/params.js';
-import { fail } from '../dispatch/reply.js';
-import type { HandlerContext, Reply } from '../dispatch/types.js';
+import { because, fail } from '../dispatch/reply.js';
+import type { HandlerContext, HandlerTable, Reply } from '../dispatch/types.js';
 import { encodeClientReply } from './client-encoder.js';
-import type { EncodedResponse } from './encoded-response.js';
-import { createHandlerContext, runHandler, type RequestBasics } from './handler-context.js';
+import { replyDecision, requestUser } from './decision.js';
+import type { Answer, Decision } from './exchange.js';
+import { createHandlerContext, runHandler, type HandlerContextDeps, type RequestBasics } from './handler-context.js';
 import { genuineRateLimited } from './rate-limited.js';
 import { andThen, type MaybePromise } from './maybe-async.js';
+import { rateReason, type FixedWindowLimiter } from './rate-limiter.js';
 import type { RequestInput } from './request-input.js';
-import type { Limiters, ServerDeps } from './server-deps.js';
 
 const PANEL_HINT = 'Select app & copy code snippet from https://keyauth.cc/app/';
 export const CLIENT_MESSAGES = {
@@ -30,27 +32,33 @@ export const CLIENT_MESSAGES = {
 } as const;
 
 /** The global errors go out unsigned in 1.2, as the source sends them. */
-function globalFailure(message: string): Reply {
-  return { ...fail(message), unsigned: true };
+function globalFailure(message: string, reason: string): Reply {
+  return { ...fail(message), unsigned: true, reason };
 }
 
-export interface ClientOutcome {
-  readonly response: EncodedResponse;
-  readonly type: string | undefined;
+/** What the client APIs are served with. */
+export interface ClientEndpointDeps extends HandlerContextDeps {
+  /** `type` → handler (client/index.ts). */
+  readonly handlers: HandlerTable;
+  /** Signs 1.3 answers. */
+  readonly privateKey: KeyObject;
+  /** Requests per client IP and application; consulted only with rate limits on. */
+  readonly limiter: FixedWindowLimiter;
 }
 
 /** The answer; a promise only when the handler awaits something (see maybe-async.ts). */
-export function serveClient(version: ApiVersion, input: RequestInput, basics: RequestBasics, deps: ServerDeps, limiters: Limiters): MaybePromise<ClientOutcome> {
+export function serveClient(deps: ClientEndpointDeps, version: ApiVersion, input: RequestInput, basics: RequestBasics): MaybePromise<Answer> {
   const { params } = input;
   const ownerid = params.get('ownerid');
   const name = params.get('name');
   const type = params.get('type');
   // Filled in as the checks pass; the encoder needs them (1.2 HMAC key).
   const known: { app?: AppRow; ctx?: HandlerContext; limited?: boolean } = {};
-  return andThen(clientReply(version, type, ownerid, name, params, basics, deps, limiters, known), (reply): ClientOutcome => {
+  return andThen(clientReply(version, type, ownerid, name, params, basics, deps, known), (reply): Answer => {
     // Hosted mode: 1.2 gets the genuine server's unsigned 200; 1.3 keeps the signed 429, the one
     // form the 1.3 SDKs react to (docs/design.md, "Rate limiting").
-    if (known.limited === true && deps.options.failureStatus === 200 && version === '1.2') return { response: genuineRateLimited(CLIENT_MESSAGES.rateLimited), type };
+    const decision = (): Decision => replyDecision(reply, known.app === undefined ? undefined : requestUser(deps.store, known.app.id, known.ctx?.session?.credential, params));
+    if (known.limited === true && deps.options.failureStatus === 200 && version === '1.2') return { response: genuineRateLimited(CLIENT_MESSAGES.rateLimited), type, decision };
     const response = encodeClientReply(reply, {
       version,
       ownerid: ownerid ?? null,
@@ -58,10 +66,10 @@ export function serveClient(version: ApiVersion, input: RequestInput, basics: Re
       session: known.ctx?.session,
       isInit: type === 'init',
       failureStatus: deps.options.failureStatus,
-      privateKey: deps.identity.privateKey,
+      privateKey: deps.privateKey,
       nowMs: deps.clock(),
     });
-    return { response, type };
+    return { response, type, decision };
   });
 }
 
@@ -72,26 +80,28 @@ function clientReply(
   name: string | undefined,
   params: Params,
   basics: RequestBasics,
-  deps: ServerDeps,
-  limiters: Limiters,
+  deps: ClientEndpointDeps,
   known: { app?: AppRow; ctx?: HandlerContext; limited?: boolean },
 ): MaybePromise<Reply> {
-  if (ownerid === undefined) return globalFailure(CLIENT_MESSAGES.noOwnerid);
-  if (name === undefined) return globalFailure(CLIENT_MESSAGES.noName);
-  if (ownerid.length !== 10) return globalFailure(CLIENT_MESSAGES.owneridLength);
+  if (ownerid === undefined) return globalFailure(CLIENT_MESSAGES.noOwnerid, 'no ownerid was sent');
+  if (name === undefined) return globalFailure(CLIENT_MESSAGES.noName, 'no app name was sent');
+  if (ownerid.length !== 10) return globalFailure(CLIENT_MESSAGES.owneridLength, `the ownerid is ${ownerid.length} characters; it must be 10`);
   if (deps.options.rateLimit) {
-    const decision = limiters.client.hit(`${basics.ip}\u0000${ownerid}\u0000${name}`);
+    const decision = deps.limiter.hit(`${basics.ip}\u0000${ownerid}\u0000${name}`);
     if (!decision.allowed) {
       known.limited = true;
-      return { ...globalFailure(CLIENT_MESSAGES.rateLimited), status: 429, headers: { 'retry-after': String(decision.retryAfterSeconds) } };
+      const reason = rateReason(decision, `requests from ${basics.ip} to this app`);
+      return { ...globalFailure(CLIENT_MESSAGES.rateLimited, reason), status: 429, headers: { 'retry-after': String(decision.retryAfterSeconds) } };
     }
   }
   const app = findAppByNameAndOwnerid(deps.store, name, ownerid);
   known.app = app;
-  if (app === undefined) return { success: false, fields: {}, text: CLIENT_MESSAGES.invalidApp, unsigned: true };
-  if (app.banned) return globalFailure(CLIENT_MESSAGES.appBanned);
-  const handler = type === undefined ? undefined : Object.hasOwn(deps.clientHandlers, type) ? deps.clientHandlers[type] : undefined;
-  if (handler === undefined || type === undefined) return globalFailure(version === '1.3' ? CLIENT_MESSAGES.unknownType13 : CLIENT_MESSAGES.unknownType12);
+  if (app === undefined) return because({ success: false, fields: {}, text: CLIENT_MESSAGES.invalidApp, unsigned: true }, `no app is named ${name} with ownerid ${ownerid}`);
+  if (app.banned) return globalFailure(CLIENT_MESSAGES.appBanned, 'the app is banned');
+  const handler = type === undefined ? undefined : Object.hasOwn(deps.handlers, type) ? deps.handlers[type] : undefined;
+  if (handler === undefined || type === undefined) {
+    return globalFailure(version === '1.3' ? CLIENT_MESSAGES.unknownType13 : CLIENT_MESSAGES.unknownType12, type === undefined ? 'no type was sent' : `the client API has no type ${type}`);
+  }
   const ctx = createHandlerContext(deps, version, type, app, basics);
   known.ctx = ctx;
   return runHandler(handler, ctx, params, deps.log);

@@ -33,7 +33,7 @@ export interface ClockDeps {
 
 type ClockChange = { readonly field: 'advance' | 'offset'; readonly value: string };
 
-export function serveClock(req: IncomingMessage, input: RequestInput, deps: ClockDeps): EncodedResponse {
+export function serveClock(deps: ClockDeps, req: IncomingMessage, input: RequestInput): EncodedResponse {
   if (!isAdmin(req, deps.adminToken)) return adminUnauthorized();
   if (req.method === 'POST') {
     const change = changeParam(input);

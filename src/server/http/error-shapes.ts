@@ -2,6 +2,7 @@
  * The spec's error shape `{"success":false,"message":…}` for every failure the HTTP layer itself
  * produces, in the encoding (and signing) of the route it happened on.
  */
+import type { KeyObject } from 'node:crypto';
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { fail } from '../dispatch/reply.js';
@@ -12,11 +13,19 @@ import { asciiJson } from './json-encode.js';
 import { lenientQueryParam } from './request-input.js';
 import { allowedMethods, type Route } from './routes.js';
 import { encodeSellerReply } from './seller-endpoint.js';
-import type { ServerDeps } from './server-deps.js';
+
+/** What an error needs to be shaped and signed like its route's answers. */
+export interface ErrorShapeDeps {
+  readonly failureStatus: 200 | 400;
+  /** Signs 1.3 answers. */
+  readonly privateKey: KeyObject;
+  /** Milliseconds since the epoch, for the signature timestamp. */
+  readonly clock: () => number;
+}
 
 /** An error in the shape and signing of the route it happened on. */
 export function errorFor(
-  deps: ServerDeps,
+  deps: ErrorShapeDeps,
   route: Route | undefined,
   req: IncomingMessage,
   status: number,
@@ -31,12 +40,12 @@ export function errorFor(
       app: undefined,
       session: undefined,
       isInit: false,
-      failureStatus: deps.options.failureStatus,
-      privateKey: deps.identity.privateKey,
+      failureStatus: deps.failureStatus,
+      privateKey: deps.privateKey,
       nowMs: deps.clock(),
     });
   }
-  if (route?.kind === 'seller') return encodeSellerReply(reply, false, deps.options.failureStatus);
+  if (route?.kind === 'seller') return encodeSellerReply(reply, false, deps.failureStatus);
   return plainError(status, message, headers);
 }
 

@@ -9,13 +9,16 @@ import { MESSAGES } from './input-error.js';
 import { isPromise, type MaybePromise } from './maybe-async.js';
 import type { ServerDeps } from './server-deps.js';
 
+/** What every handler's context is made from (a part of ServerDeps). */
+export type HandlerContextDeps = Pick<ServerDeps, 'store' | 'clock' | 'baseUrl' | 'panelUrl' | 'options' | 'log'>;
+
 export interface RequestBasics {
   readonly ip: string;
   readonly request: RequestInfo;
   readonly signal: AbortSignal;
 }
 
-export function createHandlerContext(deps: ServerDeps, api: ApiKind, type: string, app: AppRow, basics: RequestBasics): HandlerContext {
+export function createHandlerContext(deps: HandlerContextDeps, api: ApiKind, type: string, app: AppRow, basics: RequestBasics): HandlerContext {
   // The domain clock (real time + the admin clock's offset); signatures keep using deps.clock.
   const now = domainNow(deps.store, deps.clock());
   return {

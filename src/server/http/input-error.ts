@@ -2,11 +2,14 @@
 export class InputError extends Error {
   readonly status: number;
   readonly headers: Readonly<Record<string, string>>;
-  constructor(status: number, message: string, headers: Readonly<Record<string, string>> = {}) {
+  /** Why, in more words than the message, when there is more to say (the request inspector records it). */
+  readonly reason: string | undefined;
+  constructor(status: number, message: string, headers: Readonly<Record<string, string>> = {}, reason?: string) {
     super(message);
     this.name = 'InputError';
     this.status = status;
     this.headers = headers;
+    this.reason = reason;
   }
 }
 

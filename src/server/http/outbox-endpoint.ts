@@ -12,10 +12,16 @@ import { asciiJson } from './json-encode.js';
 
 export const OUTBOX_UNAUTHORIZED_MESSAGE = ADMIN_UNAUTHORIZED_MESSAGE;
 
-export function serveOutbox(req: IncomingMessage, params: Params, store: Store, adminToken: string): EncodedResponse {
-  if (!isAdmin(req, adminToken)) return adminUnauthorized();
+/** What the outbox route reads. */
+export interface OutboxDeps {
+  readonly store: Store;
+  readonly adminToken: string;
+}
+
+export function serveOutbox(deps: OutboxDeps, req: IncomingMessage, params: Params): EncodedResponse {
+  if (!isAdmin(req, deps.adminToken)) return adminUnauthorized();
   const after = Number(params.get('after') ?? '0');
-  const messages = listOutbox(store, {
+  const messages = listOutbox(deps.store, {
     after: Number.isFinite(after) ? after : 0,
     to: params.get('to'),
     kind: params.get('kind'),

@@ -9,7 +9,20 @@ export const RATE_WINDOW_MS = 60_000;
 /** Wrong seller keys accepted from one client IP per window (sandbox: a guess must not open a fresh window). */
 export const SELLER_KEY_FAILURE_LIMIT = 10;
 
-export type RateDecision = { readonly allowed: true } | { readonly allowed: false; readonly retryAfterSeconds: number };
+export type RateDecision = { readonly allowed: true } | RateRefusal;
+
+export interface RateRefusal {
+  readonly allowed: false;
+  readonly retryAfterSeconds: number;
+  /** The limit that was passed, and its window, for the reason the inspector records. */
+  readonly limit: number;
+  readonly windowSeconds: number;
+}
+
+/** `more than 200 requests within 60 s from 127.0.0.1; retry in 37 s`. */
+export function rateReason(refusal: RateRefusal, what: string): string {
+  return `rate limit: more than ${refusal.limit} ${what} within ${refusal.windowSeconds} s; retry in ${refusal.retryAfterSeconds} s`;
+}
 
 export class FixedWindowLimiter {
   private readonly windows = new Map<string, { start: number; count: number }>();
@@ -32,7 +45,7 @@ export class FixedWindowLimiter {
     }
     window.count++;
     if (window.count <= this.limit) return { allowed: true };
-    return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((window.start + this.windowMs - now) / 1000)) };
+    return this.refusal(window.start, now);
   }
 
   /** Whether `key` is over its limit now, without counting a request. */
@@ -40,7 +53,11 @@ export class FixedWindowLimiter {
     const now = this.clock();
     const window = this.windows.get(key);
     if (window === undefined || now - window.start >= this.windowMs || window.count < this.limit) return { allowed: true };
-    return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((window.start + this.windowMs - now) / 1000)) };
+    return this.refusal(window.start, now);
+  }
+
+  private refusal(start: number, now: number): RateRefusal {
+    return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((start + this.windowMs - now) / 1000)), limit: this.limit, windowSeconds: Math.round(this.windowMs / 1000) };
   }
 
   /** Forgets `key`'s window (a success that clears the failures counted so far). */

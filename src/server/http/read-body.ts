@@ -10,7 +10,7 @@ export function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > maxBytes) {
     req.resume();
-    return Promise.reject(new InputError(413, MESSAGES.bodyTooLarge));
+    return Promise.reject(new InputError(413, MESSAGES.bodyTooLarge, {}, `the body is over the ${maxBytes} bytes this sandbox reads`));
   }
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -22,7 +22,7 @@ export function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer
       if (size > maxBytes) {
         refused = true;
         chunks.length = 0;
-        reject(new InputError(413, MESSAGES.bodyTooLarge));
+        reject(new InputError(413, MESSAGES.bodyTooLarge, {}, `the body is over the ${maxBytes} bytes this sandbox reads`));
         return;
       }
       chunks.push(chunk);

@@ -58,14 +58,14 @@ function hasBody(req: IncomingMessage): boolean {
  */
 export function readRequestInput(req: IncomingMessage, options: { allowJsonBody: boolean }): MaybePromise<RequestInput> {
   const url = req.url ?? '/';
-  if (url.length > MAX_URL_LENGTH) throw new InputError(414, MESSAGES.urlTooLong);
+  if (url.length > MAX_URL_LENGTH) throw new InputError(414, MESSAGES.urlTooLong, {}, `the URL is ${url.length} bytes; at most ${MAX_URL_LENGTH}`);
   const { path, rawQuery } = splitUrl(urlText(url));
   const query = decodeForm(rawQuery);
   if (req.method !== 'POST') return { path, rawQuery, params: Params.merge([], query), body: undefined };
 
   const media = mediaType(req);
   if (media === undefined) {
-    if (hasBody(req)) throw new InputError(415, MESSAGES.unsupportedType);
+    if (hasBody(req)) throw new InputError(415, MESSAGES.unsupportedType, {}, 'a POST body without a Content-Type');
     return { path, rawQuery, params: Params.merge([], query), body: undefined };
   }
   return readBodyInput(req, media, options, path, rawQuery, query);
@@ -79,7 +79,9 @@ async function readBodyInput(
   rawQuery: string,
   query: [string, string][],
 ): Promise<RequestInput> {
-  if (media.charset !== undefined && media.charset !== 'utf-8' && media.charset !== 'utf8') throw new InputError(415, MESSAGES.unsupportedType);
+  if (media.charset !== undefined && media.charset !== 'utf-8' && media.charset !== 'utf8') {
+    throw new InputError(415, MESSAGES.unsupportedType, {}, `the body's charset is ${media.charset}; only UTF-8 is read`);
+  }
   const isForm = media.type === 'application/x-www-form-urlencoded';
   const isJson = media.type === 'application/json' && options.allowJsonBody;
   if (media.type === 'multipart/form-data') {
@@ -88,7 +90,7 @@ async function readBodyInput(
     const fields = decodeMultipart(await readBody(req, MAX_BODY_BYTES), boundary);
     return { path, rawQuery, params: Params.merge(fields, query), body: undefined };
   }
-  if (!isForm && !isJson) throw new InputError(415, MESSAGES.unsupportedType);
+  if (!isForm && !isJson) throw new InputError(415, MESSAGES.unsupportedType, {}, `a body of type ${media.type}, which this path does not read`);
 
   const text = decodeUtf8(await readBody(req, MAX_BODY_BYTES));
   if (isJson) return { path, rawQuery, params: Params.merge([], query), body: text };

@@ -7,6 +7,7 @@ export type Route =
   | { readonly kind: 'seller' }
   | { readonly kind: 'outbox' }
   | { readonly kind: 'clock' }
+  | { readonly kind: 'requests' }
   | { readonly kind: 'page'; readonly pages: readonly MatchedPage[] };
 
 const FIXED: Readonly<Record<string, Route>> = {
@@ -15,6 +16,7 @@ const FIXED: Readonly<Record<string, Route>> = {
   '/api/seller': { kind: 'seller' },
   '/sandbox/outbox': { kind: 'outbox' },
   '/sandbox/clock': { kind: 'clock' },
+  '/sandbox/requests': { kind: 'requests' },
 };
 
 export function matchRoute(path: string, pages: readonly PageRoute[]): Route | undefined {
@@ -32,6 +34,7 @@ export function allowedMethods(route: Route): string[] {
     case 'clock':
       return ['GET', 'POST'];
     case 'outbox':
+    case 'requests':
       return ['GET'];
     case 'page':
       return [...new Set(route.pages.map((matched) => matched.page.method))];

@@ -11,17 +11,20 @@
  */
 import { findSellerOp } from '../../api/seller-catalog/index.js';
 import { ownerRole } from '../domain/accounts.js';
-import { fail, failWithStatus } from '../dispatch/reply.js';
+import { because, fail, failWithStatus } from '../dispatch/reply.js';
 import { resolveSellerApp, sellerKeyFormatError } from '../dispatch/seller-auth.js';
-import type { Reply } from '../dispatch/types.js';
+import type { HandlerTable, Reply } from '../dispatch/types.js';
 import { JSON_CONTENT_TYPE, TEXT_CONTENT_TYPE, replyStatus, type EncodedResponse } from './encoded-response.js';
+import type { AppRow } from '../domain/rows.js';
+import { replyDecision, requestUser } from './decision.js';
+import type { Answer, Decision } from './exchange.js';
 import { countRawParam } from './form-decode.js';
-import { createHandlerContext, runHandler, type RequestBasics } from './handler-context.js';
+import { createHandlerContext, runHandler, type HandlerContextDeps, type RequestBasics } from './handler-context.js';
 import { jsonBytes } from './json-encode.js';
 import { genuineRateLimited } from './rate-limited.js';
 import { andThen, type MaybePromise } from './maybe-async.js';
+import { rateReason, type FixedWindowLimiter, type RateRefusal } from './rate-limiter.js';
 import type { RequestInput } from './request-input.js';
-import type { Limiters, ServerDeps } from './server-deps.js';
 
 export const SELLER_MESSAGES = {
   rateLimited: 'Seller key used too frequently! Try again in 1 minute. Keep seller key private, use webhook function. Also, store data after fetching first time.',
@@ -34,50 +37,60 @@ export const SELLER_MESSAGES = {
   keyGuessing: 'Too many wrong seller keys from your address. Try again in 1 minute.',
 } as const;
 
-export interface SellerOutcome {
-  readonly response: EncodedResponse;
-  readonly type: string | undefined;
+/** What the seller API is served with. */
+export interface SellerEndpointDeps extends HandlerContextDeps {
+  /** `type` → handler (seller/index.ts). */
+  readonly handlers: HandlerTable;
+  /** Requests per seller key; consulted only with rate limits on. */
+  readonly keyLimiter: FixedWindowLimiter;
+  /** Wrong seller keys per client IP; consulted only with rate limits on. */
+  readonly wrongKeyLimiter: FixedWindowLimiter;
 }
 
 /** The answer; a promise only when the handler awaits something (see maybe-async.ts). */
-export function serveSeller(input: RequestInput, basics: RequestBasics, deps: ServerDeps, limiters: Limiters): MaybePromise<SellerOutcome> {
+export function serveSeller(deps: SellerEndpointDeps, input: RequestInput, basics: RequestBasics): MaybePromise<Answer> {
   const { params } = input;
   const type = params.get('type');
   const textFormat = params.get('format') === 'text';
-  const encode = (reply: Reply, allowText: boolean): SellerOutcome => ({
+  // The app, once the seller key named one: the record's user is looked up in it.
+  const known: { app?: AppRow } = {};
+  const decide = (reply: Reply) => (): Decision => replyDecision(reply, known.app === undefined ? undefined : requestUser(deps.store, known.app.id, undefined, params));
+  const encode = (reply: Reply, allowText: boolean): Answer => ({
     response: encodeSellerReply(reply, allowText && textFormat, deps.options.failureStatus),
     type,
+    decision: decide(reply),
   });
+  // The hosted service answers a rate limit 200 with its own body; the spec-strict mode 429.
+  const limited = (message: string, refusal: RateRefusal, what: string): Answer => {
+    const reply = because({ ...fail(message), status: 429, headers: { 'retry-after': String(refusal.retryAfterSeconds) } }, rateReason(refusal, what));
+    return deps.options.failureStatus === 200 ? { response: genuineRateLimited(message), type, decision: decide(reply) } : encode(reply, false);
+  };
 
   const sellerKey = params.get('sellerkey');
   const malformed = sellerKeyFormatError(sellerKey);
   if (malformed) return encode(malformed, false);
   if (deps.options.rateLimit && sellerKey !== undefined) {
-    const decision = limiters.seller.hit(sellerKey);
-    if (!decision.allowed) {
-      if (deps.options.failureStatus === 200) return { response: genuineRateLimited(SELLER_MESSAGES.rateLimited), type };
-      return encode({ ...fail(SELLER_MESSAGES.rateLimited), status: 429, headers: { 'retry-after': String(decision.retryAfterSeconds) } }, false);
-    }
+    const decision = deps.keyLimiter.hit(sellerKey);
+    if (!decision.allowed) return limited(SELLER_MESSAGES.rateLimited, decision, 'requests with this seller key');
   }
-  if (countRawParam(input.rawQuery, 'type') > 1) return encode(fail(SELLER_MESSAGES.duplicateType), false);
-  if (type === undefined) return encode(fail(SELLER_MESSAGES.noType), true);
+  if (countRawParam(input.rawQuery, 'type') > 1) return encode(because(fail(SELLER_MESSAGES.duplicateType), 'type was sent more than once'), false);
+  if (type === undefined) return encode(because(fail(SELLER_MESSAGES.noType), 'no type was sent'), true);
   // Wrong keys are counted per client IP (the per-key window above restarts with every guess);
   // past the limit every key from that IP is refused, the right one included, until the window ends.
-  const guessing = deps.options.rateLimit ? limiters.sellerKeyFailures.peek(basics.ip) : { allowed: true as const };
-  if (!guessing.allowed) {
-    if (deps.options.failureStatus === 200) return { response: genuineRateLimited(SELLER_MESSAGES.keyGuessing), type };
-    return encode({ ...fail(SELLER_MESSAGES.keyGuessing), status: 429, headers: { 'retry-after': String(guessing.retryAfterSeconds) } }, false);
-  }
+  const guessing = deps.options.rateLimit ? deps.wrongKeyLimiter.peek(basics.ip) : { allowed: true as const };
+  if (!guessing.allowed) return limited(SELLER_MESSAGES.keyGuessing, guessing, `wrong seller keys from ${basics.ip}`);
   const resolved = resolveSellerApp(deps.store, sellerKey);
   if ('reply' in resolved) {
-    if (deps.options.rateLimit) limiters.sellerKeyFailures.hit(basics.ip);
+    if (deps.options.rateLimit) deps.wrongKeyLimiter.hit(basics.ip);
     return encode(resolved.reply, true);
   }
   const { app } = resolved;
-  if (app.banned) return encode(failWithStatus(403, SELLER_MESSAGES.appBanned), true);
-  if (ownerRole(deps.store, app) !== 'seller') return encode(failWithStatus(403, SELLER_MESSAGES.notSeller), true);
-  const handler = Object.hasOwn(deps.sellerHandlers, type) ? deps.sellerHandlers[type] : undefined;
-  if (handler === undefined) return encode(fail(SELLER_MESSAGES.unknownType), true);
+  known.app = app;
+  if (app.banned) return encode(because(failWithStatus(403, SELLER_MESSAGES.appBanned), 'the app is banned'), true);
+  const role = ownerRole(deps.store, app);
+  if (role !== 'seller') return encode(because(failWithStatus(403, SELLER_MESSAGES.notSeller), `the app's owner account is ${role}, not seller`), true);
+  const handler = Object.hasOwn(deps.handlers, type) ? deps.handlers[type] : undefined;
+  if (handler === undefined) return encode(because(fail(SELLER_MESSAGES.unknownType), `the seller API has no type ${type}`), true);
   const ctx = createHandlerContext(deps, 'seller', type, app, basics);
   return andThen(runHandler(handler, ctx, params, deps.log), (reply) => encode(reply, findSellerOp(type)?.textFormat === true));
 }

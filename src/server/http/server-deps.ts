@@ -1,10 +1,12 @@
-/** What the HTTP layer is built from (see server.ts); startSandbox assembles it. */
+/**
+ * What the HTTP layer is built from; startSandbox assembles it. server.ts hands each stage and
+ * endpoint only its part, as a narrower named type (ClientEndpointDeps, PageEndpointDeps…).
+ */
 import type { HandlerTable, RuntimeOptions } from '../dispatch/types.js';
+import type { RequestRecorder } from '../inspector/recorder.js';
 import type { SandboxIdentity } from '../store/identity.js';
 import type { Store } from '../store/store.js';
-import type { PageLimits } from './page-limits.js';
 import type { PageRoute } from './pages.js';
-import type { FixedWindowLimiter } from './rate-limiter.js';
 
 export interface ServerDeps {
   readonly store: Store;
@@ -22,16 +24,8 @@ export interface ServerDeps {
   readonly cors: boolean;
   /** The customer panel's advertised base URL, when it is not the sandbox's own. */
   readonly panelUrl?: () => string;
+  /** The request inspector (inspector/recorder.ts): every answered request is recorded in it. */
+  readonly recorder: RequestRecorder;
   /** Serve HTTPS with this certificate and key (PEM) instead of plain HTTP. */
   readonly tls?: { readonly cert: string; readonly key: string };
-}
-
-/** The rate limiters of one server (client: per client IP and application; seller: per seller key; pages). */
-export interface Limiters {
-  readonly client: FixedWindowLimiter;
-  readonly seller: FixedWindowLimiter;
-  /** Wrong seller keys per client IP. */
-  readonly sellerKeyFailures: FixedWindowLimiter;
-  /** The web pages' limits (page-limits.ts). */
-  readonly pages: PageLimits;
 }

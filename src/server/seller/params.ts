@@ -10,7 +10,9 @@
  */
 import { wireParamsForType, type ParamSpec } from '../../api/seller-catalog/index.js';
 import type { Params } from '../dispatch/params.js';
-import { fail, failWithStatus } from '../dispatch/reply.js';
+import { isSensitiveName } from '../../api/redact.js';
+import { shownSecret } from '../domain/shown.js';
+import { because, fail, failWithStatus } from '../dispatch/reply.js';
 import type { Reply } from '../dispatch/types.js';
 import { BOOLEAN_WORDS, parseBooleanWord } from './boolean-words.js';
 import { paramMessages } from './param-messages.js';
@@ -75,24 +77,32 @@ export function checkSellerParams(type: string, params: Params): ParamCheck {
 /** The check itself, over any list of parameter specs (`type` picks the page's messages). */
 export function checkParamList(type: string, specs: readonly ParamSpec[], params: Params): ParamCheck {
   const overrides: Record<string, string> = {};
+  const refuse = (reply: Reply, reason: string): ParamCheck => ({ reply: because(reply, `${type}: ${reason}`) });
   for (const spec of specs) {
     const messages = paramMessages(type, spec.wire);
     const { value, alias } = valueOf(params, spec);
     if (value === undefined) {
       if (!spec.required) continue;
       const missing = messages.missing ?? `Missing parameter: ${spec.wire}`;
-      return { reply: messages.missingStatus === undefined ? fail(missing) : failWithStatus(messages.missingStatus, missing) };
+      return refuse(messages.missingStatus === undefined ? fail(missing) : failWithStatus(messages.missingStatus, missing), `the required parameter ${spec.wire} was not sent`);
     }
     if (spec.maxLength !== undefined && [...value].length > spec.maxLength) {
-      return { reply: fail(messages.tooLong ?? `Invalid parameter: ${spec.wire} must be at most ${spec.maxLength} characters`) };
+      const why = `${spec.wire} is ${[...value].length} characters; at most ${spec.maxLength}`;
+      return refuse(fail(messages.tooLong ?? `Invalid parameter: ${spec.wire} must be at most ${spec.maxLength} characters`), why);
     }
     const problem = typeProblem(spec, value);
-    if (problem !== undefined) return { reply: fail(messages.invalid ?? problem) };
+    if (problem !== undefined) return refuse(fail(messages.invalid ?? problem), `${problem.replace(/^Invalid parameter: /, '')}; it was ${shownValue(spec.wire, value)}`);
     const outOfRange = rangeProblem(type, spec.wire, value);
-    if (outOfRange !== undefined) return { reply: fail(outOfRange) };
+    if (outOfRange !== undefined) return refuse(fail(outOfRange), `${spec.wire} ${shownValue(spec.wire, value)} is out of the accepted range`);
     if (alias) overrides[spec.wire] = value;
   }
   return { params: Object.keys(overrides).length > 0 ? params.with(overrides) : params };
+}
+
+/** A refused value as a reason quotes it: secrets masked, long values cut. */
+function shownValue(wire: string, value: string): string {
+  if (isSensitiveName(wire)) return shownSecret(wire, value);
+  return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
 }
 
 /** A value the check has validated as a number (`number` or `integer`); `fallback` when absent. */

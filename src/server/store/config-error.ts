@@ -5,7 +5,7 @@
 import { UsageError } from '../../api/errors.js';
 
 /** The options of a sandbox a SandboxConfigError can name, as `startSandbox` spells them. */
-export type SandboxOptionName = 'port' | 'failureStatus' | 'data' | 'appName' | 'ownerid' | 'sellerKey' | 'tls';
+export type SandboxOptionName = 'port' | 'failureStatus' | 'data' | 'logLimit' | 'appName' | 'ownerid' | 'sellerKey' | 'tls';
 
 /** How a caller spells an option: the library by its name (`appName`), the CLI by its flag (`--app-name`). */
 export type OptionSpelling = (option: SandboxOptionName) => string;

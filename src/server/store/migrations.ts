@@ -10,6 +10,7 @@ import { SCHEMA_V2 } from './schema-v2.js';
 import { SCHEMA_V3 } from './schema-v3.js';
 import { SCHEMA_V4 } from './schema-v4.js';
 import { SCHEMA_V5 } from './schema-v5.js';
+import { SCHEMA_V6 } from './schema-v6.js';
 import { SCHEMA_V7 } from './schema-v7.js';
 
 interface Migration {
@@ -23,7 +24,7 @@ const MIGRATIONS: readonly Migration[] = [
   { version: 3, up: (db) => db.exec(SCHEMA_V3) },
   { version: 4, up: (db) => db.exec(SCHEMA_V4) },
   { version: 5, up: (db) => db.exec(SCHEMA_V5) },
-  // 6 is another branch's (a request log); the numbers are put in order when both are merged.
+  { version: 6, up: (db) => db.exec(SCHEMA_V6) },
   { version: 7, up: (db) => db.exec(SCHEMA_V7) },
 ];
 
