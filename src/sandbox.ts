@@ -1,6 +1,6 @@
 /**
  * `kactl/sandbox`: a faithful local KeyAuth-style server in this process, for test suites:
- * start, seed, typed clients, outbox, clock, snapshots, reset, close (docs/library.md).
+ * start, seed, typed clients, outbox, clock, request log, snapshots, reset, close (docs/library.md).
  */
 export { startSandbox } from './sandbox/start.js';
 export type {
@@ -13,7 +13,7 @@ export type {
   StartSandboxOptions,
 } from './sandbox/start.js';
 export type { SandboxState } from './sandbox/seed.js';
-export type { OutboxFilter, OutboxMessage } from './api/sandbox-admin.js';
+export type { LoggedRequest, OutboxFilter, OutboxMessage, RequestApi, RequestLogFilter } from './api/sandbox-admin.js';
 export type { KactlClient } from './api/kactl-client.js';
 export type { KactlSeller } from './api/kactl-seller.js';
 export type { Logger } from './api/logger.js';

@@ -10,7 +10,7 @@ import { UsageError } from '../api/errors.js';
 import { createClient } from '../api/kactl-client.js';
 import { createSeller } from '../api/kactl-seller.js';
 import { logLine } from '../api/logger.js';
-import { changeSandboxClock, getSandboxClock, listSandboxOutbox, type AdminTarget } from '../api/sandbox-admin.js';
+import { changeSandboxClock, getSandboxClock, listSandboxOutbox, listSandboxRequests, type AdminTarget } from '../api/sandbox-admin.js';
 import { SellerApi } from '../api/seller-api.js';
 import { Transport } from '../api/transport.js';
 import { startSandbox as startServer, type RunningSandbox, type SandboxInfo, type SandboxOptions } from '../server/start.js';
@@ -37,8 +37,8 @@ export function sandboxInternals(sandbox: Sandbox): SandboxInternals {
   return found;
 }
 
-/** Server options the library does not offer (extra handlers, a trusted proxy, the request log's timing and size): kactl's own tests. */
-export type ServerExtras = Partial<Pick<SandboxOptions, 'handlers' | 'cors' | 'trustProxy' | 'panelUrl' | 'inspectorTiming' | 'logLimit'>>;
+/** Server options the library does not offer (extra handlers, a trusted proxy, the request log's timing): kactl's own tests. */
+export type ServerExtras = Partial<Pick<SandboxOptions, 'handlers' | 'cors' | 'trustProxy' | 'panelUrl' | 'inspectorTiming'>>;
 
 /** startSandbox with server options beyond the public ones; not exported by kactl/sandbox. */
 export async function startSandboxWith(options: StartSandboxOptions, extras: ServerExtras): Promise<Sandbox> {
@@ -52,6 +52,7 @@ export async function startSandboxWith(options: StartSandboxOptions, extras: Ser
       rateLimit: options.rateLimit ?? false,
       ...(options.failureStatus === undefined ? {} : { failureStatus: options.failureStatus }),
       ...(options.clock === undefined ? {} : { now: options.clock }),
+      ...(options.logLimit === undefined ? {} : { logLimit: options.logLimit }),
       ...(options.appName === undefined ? {} : { appName: options.appName }),
       ...(options.ownerid === undefined ? {} : { ownerid: options.ownerid }),
       ...(options.sellerKey === undefined ? {} : { sellerKey: options.sellerKey }),
@@ -98,7 +99,17 @@ export async function startSandboxWith(options: StartSandboxOptions, extras: Ser
     await close();
     throw error;
   }
-  const seeded = takeSnapshot(store);
+  // The request log is in the store: what is still buffered is written first, so a snapshot
+  // holds every request made before it and a restore is not followed by older requests' records.
+  const snapshotNow = (): Buffer => {
+    server.flushRequestLog();
+    return takeSnapshot(store);
+  };
+  const putBack = (image: Uint8Array): void => {
+    server.flushRequestLog();
+    restoreSnapshot(store, image);
+  };
+  const seeded = snapshotNow();
 
   const clock: SandboxClock = {
     now: async () => new Date((await getSandboxClock(admin)).now * 1000),
@@ -153,13 +164,14 @@ export async function startSandboxWith(options: StartSandboxOptions, extras: Ser
     },
     clock,
     advance: (step) => clock.advance(step),
-    reset: async () => restoreSnapshot(store, seeded),
-    snapshot: async () => ({ bytes: takeSnapshot(store), takenAt: new Date(), publicKey: info.publicKey }),
+    logs: async (filter) => (await listSandboxRequests(admin, filter)).requests,
+    reset: async () => putBack(seeded),
+    snapshot: async () => ({ bytes: snapshotNow(), takenAt: new Date(), publicKey: info.publicKey }),
     restore: async (snapshot) => {
       if (snapshot?.publicKey !== info.publicKey || !(snapshot.bytes instanceof Uint8Array)) {
         throw new UsageError('That snapshot was not taken of this sandbox: a snapshot goes back only into the sandbox that took it.');
       }
-      restoreSnapshot(store, snapshot.bytes);
+      putBack(snapshot.bytes);
     },
     close,
     [Symbol.asyncDispose]: close,

@@ -2,15 +2,15 @@
  * `kactl/sandbox`: the sandbox as a library, for test suites and programs. `startSandbox()`
  * runs the real server (src/server/start.ts) in this process on 127.0.0.1, a free port and an
  * in-memory store by default, seeds it, and hands back what a test needs: typed clients bound
- * to it, its outbox and clock (through its admin routes, src/api/sandbox-admin.ts, as the CLI
- * reaches them), snapshots, a reset to the seeded state, and a `close()` after which nothing of
- * it keeps the process alive. Many can run in one process; none writes to the console unless a
- * logger is given.
+ * to it, its outbox, clock and request log (through its admin routes, src/api/sandbox-admin.ts,
+ * as the CLI reaches them), snapshots, a reset to the seeded state, and a `close()` after which
+ * nothing of it keeps the process alive. Many can run in one process; none writes to the console
+ * unless a logger is given.
  */
 import type { ClientOptions, KactlClient } from '../api/kactl-client.js';
 import type { KactlSeller, SellerOptions } from '../api/kactl-seller.js';
 import type { Logger } from '../api/logger.js';
-import type { OutboxFilter, OutboxMessage } from '../api/sandbox-admin.js';
+import type { LoggedRequest, OutboxFilter, OutboxMessage, RequestLogFilter } from '../api/sandbox-admin.js';
 import { startSandboxWith } from './run.js';
 import type { SandboxState } from './seed.js';
 
@@ -37,6 +37,8 @@ export interface StartSandboxOptions {
   readonly rateLimit?: boolean;
   /** The sandbox's time source in ms since the epoch (default Date.now); its clients check signatures against it too. */
   readonly clock?: () => number;
+  /** Requests the request log keeps, the newest (`logs()`); default 10,000; 0 records nothing. */
+  readonly logLimit?: number;
   /** The server's lines (one a request) go to `info`; default: nothing is written anywhere. */
   readonly logger?: Logger;
   /** Fix the seeded application's name, owner id (10 letters or digits) or seller key (32). */
@@ -92,7 +94,7 @@ export interface Sandbox {
   readonly sellerKey: string;
   /** The Ed25519 public key (64 hex) that signs every 1.3 answer. */
   readonly publicKey: string;
-  /** Opens the admin routes (`/sandbox/outbox`, `/sandbox/clock`). */
+  /** Opens the admin routes (`/sandbox/outbox`, `/sandbox/clock`, `/sandbox/requests`). */
   readonly adminToken: string;
   /** HTTPS only: the certificate authority's PEM file. */
   readonly caFile: string | undefined;
@@ -104,7 +106,12 @@ export interface Sandbox {
   readonly clock: SandboxClock;
   /** Moves the domain clock (as `clock.advance`). */
   advance(step: number | string): Promise<Date>;
-  /** Back to the state right after the seed (or the start): data, clock, outbox. */
+  /**
+   * The requests this sandbox served (the seed's included), oldest first, with why each was
+   * refused: the newest 100 that match, or as `filter` says. What `kactl sandbox logs` shows.
+   */
+  logs(filter?: RequestLogFilter): Promise<LoggedRequest[]>;
+  /** Back to the state right after the seed (or the start): data, clock, outbox, request log. */
   reset(): Promise<void>;
   /** A copy of the store now. */
   snapshot(): Promise<SandboxSnapshot>;

@@ -114,6 +114,11 @@ export interface RunningSandbox {
   readonly store: Store;
   /** With `reuseLastPort`, when the store had a last port: whether it was taken again, or was busy. */
   readonly lastPort?: LastPort;
+  /**
+   * Writes the request inspector's buffered records to the store now: before a copy of the store
+   * is taken or put back (kactl/sandbox's snapshots), so the request log moves with the data.
+   */
+  flushRequestLog(): void;
   /** Stops accepting, finishes in-flight requests, closes the store. Safe to call twice. */
   close(): Promise<void>;
 }
@@ -186,6 +191,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
       info,
       store,
       ...(lastPort ? { lastPort } : {}),
+      flushRequestLog: () => recorder.flush(),
       close: () => {
         clearInterval(sweeper);
         // The requests answered while shutting down are recorded too: the last batch is written after.

@@ -153,11 +153,12 @@ export async function startTestSandbox(options: TestSandboxOptions = {}): Promis
       ...(data === undefined ? {} : { data }),
       ...(host === undefined ? {} : { host }),
       ...(port === undefined ? {} : { port }),
+      ...(logLimit === undefined ? {} : { logLimit }),
       ...(appName === undefined ? {} : { appName }),
       ...(ownerid === undefined ? {} : { ownerid }),
       ...(sellerKey === undefined ? {} : { sellerKey }),
     },
-    { ...(handlers === undefined ? {} : { handlers }), ...(cors === undefined ? {} : { cors }), ...(trustProxy === undefined ? {} : { trustProxy }), ...(panelUrl === undefined ? {} : { panelUrl }), ...(inspectorTiming === undefined ? {} : { inspectorTiming }), ...(logLimit === undefined ? {} : { logLimit }) },
+    { ...(handlers === undefined ? {} : { handlers }), ...(cors === undefined ? {} : { cors }), ...(trustProxy === undefined ? {} : { trustProxy }), ...(panelUrl === undefined ? {} : { panelUrl }), ...(inspectorTiming === undefined ? {} : { inspectorTiming }) },
   );
   const { info, store, admin } = sandboxInternals(library);
   const running = { store, close: () => library.close() };

@@ -1,12 +1,13 @@
 /**
  * kactl/sandbox as a test suite uses it: start, seed, typed clients whose signatures are
- * checked, the outbox and clock, reset, snapshots, many sandboxes at once, and typed errors.
+ * checked, the outbox, clock and request log, reset, snapshots, many sandboxes at once, and
+ * typed errors.
  * Everything runs against real servers on 127.0.0.1 in this process.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox.js';
+import { startSandbox, type LoggedRequest, type RequestApi, type Sandbox } from '../../src/sandbox.js';
 import { ApiFailure, AuthError, BadResponseError, KactlError, SignatureError, TransportError, UsageError } from '../../src/index.js';
 import { createClient } from '../../src/client.js';
 import { tempDir } from '../helpers/temp-dir.js';
@@ -150,6 +151,58 @@ describe('startSandbox', () => {
     expect(mail?.data.code).toMatch(/^\d{6}$/);
     const login = await client.emailCodeVerify({ email: 'alice@example.test', code: String(mail!.data.code), hwid: 'HWID-ALICE-000000000001' });
     expect(login.info.username).toBe('alice');
+  });
+
+  it('logs() reads the request log as kactl sandbox logs does: why each request was refused, filtered', async () => {
+    const sb = await start({ seed: STATE });
+    // The seed went through the seller API, and was recorded like any request.
+    expect((await sb.logs({ api: 'seller' })).map((record) => record.type)).toContain('add');
+    const client = sb.client();
+    await client.init();
+    await expect(client.login({ username: 'alice', pass: 'wrong-pass-0001', hwid: 'HWID-ALICE-000000000001' })).rejects.toBeInstanceOf(ApiFailure);
+    await client.login({ username: 'alice', pass: 'alice-pass-0001', hwid: 'HWID-ALICE-000000000001' });
+
+    const logins = await sb.logs({ type: 'login', user: 'alice' });
+    expect(logins.map((record) => record.success)).toEqual([false, true]);
+    const [refused] = await sb.logs({ failed: true, api: ['1.3'] });
+    expect(refused).toMatchObject({ api: '1.3', type: 'login', user: 'alice', success: false, status: 200, method: 'GET', path: '/api/1.3/' });
+    expect(refused!.reason).toMatch(/password/i);
+    expect(new Date(refused!.time).getTime()).toBeGreaterThan(Date.now() - 60_000);
+    // Secrets are masked in the record, as on the route.
+    expect(JSON.stringify(refused!.params)).not.toContain('wrong-pass-0001');
+
+    // The newest that match, oldest first; `after` an id; `since` a time; types and APIs as lists.
+    const [newest] = await sb.logs({ api: '1.3', limit: 1 });
+    expect(newest).toMatchObject({ type: 'login', success: true });
+    expect((await sb.logs({ after: refused!.id, api: '1.3' })).map((record) => record.id)).toEqual([newest!.id]);
+    expect(await sb.logs({ since: new Date(Date.now() + 60_000) })).toEqual([]);
+    expect((await sb.logs({ since: Date.now() - 60_000, type: ['init', 'login'] })).map((record) => record.type)).toEqual(['init', 'login', 'login']);
+
+    // The same records the admin route gives `kactl sandbox logs`; reading them is not recorded.
+    const raw = await fetch(`${sb.baseUrl}/sandbox/requests?type=login`, { headers: { authorization: `Bearer ${sb.adminToken}` } });
+    expect(((await raw.json()) as { requests: LoggedRequest[] }).requests).toEqual(logins);
+    expect(await sb.logs({ api: 'admin' })).toEqual([]);
+
+    // A wrong filter is the caller's fault.
+    await expect(sb.logs({ limit: 20_000 })).rejects.toMatchObject({ code: 'USAGE', message: expect.stringMatching(/limit must be a whole number from 0 to 10000/) });
+    await expect(sb.logs({ api: 'graphql' as RequestApi })).rejects.toMatchObject({ code: 'USAGE', message: expect.stringMatching(/api must be among/) });
+    await expect(sb.logs({ since: new Date('not a date') })).rejects.toMatchObject({ code: 'USAGE', message: 'since must be a valid date or a number of milliseconds since the epoch.' });
+
+    // reset() takes the log back to the seed's requests with the rest of the store, those of a
+    // request made just before it included (records wait a moment before they are written).
+    await client.init();
+    await sb.reset();
+    expect(await sb.logs({ api: '1.3' })).toEqual([]);
+    expect((await sb.logs({ api: 'seller' })).map((record) => record.type)).toContain('add');
+    await client.init();
+    expect((await sb.logs({ api: '1.3' })).map((record) => record.type)).toEqual(['init']);
+  });
+
+  it('logLimit: 0 records nothing', async () => {
+    const sb = await start({ logLimit: 0 });
+    await sb.client().init();
+    expect(await sb.logs()).toEqual([]);
+    await expect(startSandbox({ logLimit: -1 })).rejects.toMatchObject({ code: 'USAGE', option: 'logLimit', message: 'logLimit must be a whole number (0 records nothing).' });
   });
 
   it('runs many sandboxes side by side, each with its own data', async () => {
