@@ -31,6 +31,10 @@ export default defineConfig({
       { extends: true, test: { name: 'built', include: RUN_THE_BUILD } },
       { extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'] } },
       { extends: true, test: { name: 'browser', include: ['test/browser/**/*.test.ts'] } },
+      // The library as programs use it (test/library: against a real sandbox, and the declarations
+      // dist/lib ships), and the packed tarball installed (test/package: slow, `npm test` and CI).
+      { extends: true, test: { name: 'library', include: ['test/library/**/*.test.ts'] } },
+      { extends: true, test: { name: 'package', include: ['test/package/**/*.test.ts'] } },
     ],
   },
 });

@@ -4,7 +4,7 @@
 // or no tests.
 import fs from 'node:fs';
 
-const KINDS = ['unit', 'server', 'e2e', 'browser'];
+const KINDS = ['unit', 'server', 'e2e', 'browser', 'library', 'package'];
 
 /**
  * Seconds per file kind: each file counts from its first test's start to its last test's end

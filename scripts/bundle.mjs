@@ -12,8 +12,8 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build, transform } from 'esbuild';
-import { STAMP_FILE, sourceStamp } from './source-stamp.mjs';
+import { build } from 'esbuild';
+import { writeAsCommonJs } from './commonjs-output.mjs';
 
 // Two packages load a Node module at start that a CLI run does not use: commander loads
 // child_process (only for executable subcommands, which kactl has none of), and undici's HTTP/2
@@ -50,11 +50,6 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const outdir = path.join(root, 'dist', 'bundle');
 const { version } = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
 
-// The stamp of the sources this build reads, taken before it reads them, and written last: a
-// build that fails part-way leaves no stamp, so the tests ask for a rebuild (scripts/source-stamp.mjs).
-const stampPath = path.join(root, STAMP_FILE);
-const stamp = sourceStamp(root);
-fs.rmSync(stampPath, { force: true });
 fs.rmSync(outdir, { recursive: true, force: true });
 const result = await build({
   absWorkingDir: root,
@@ -79,23 +74,8 @@ const result = await build({
   legalComments: 'none',
   logLevel: 'warning',
 });
-// Each ES module chunk becomes CommonJS: imports become require() of the sibling files, a
-// dynamic import() a require() in a resolved promise (still loaded only when reached), and
-// import.meta.url the file's own URL. "use strict" keeps the semantics the code had as a module.
-for (const file of result.outputFiles) {
-  const converted = await transform(file.text, {
-    loader: 'js',
-    format: 'cjs',
-    platform: 'node',
-    target: 'node20',
-    supported: { 'dynamic-import': false },
-    define: { 'import.meta.url': '__kactlModuleUrl' },
-    banner: '"use strict";\nconst __kactlModuleUrl = require("node:url").pathToFileURL(__filename).href;',
-    logLevel: 'warning',
-  });
-  fs.mkdirSync(path.dirname(file.path), { recursive: true });
-  fs.writeFileSync(file.path, converted.code);
-}
+// Each ES module chunk becomes CommonJS (scripts/commonjs-output.mjs).
+await writeAsCommonJs(result.outputFiles);
 // Which sources each output file holds: test/unit/cold-start.test.ts maps loaded chunks back to
 // the packages inside them with it.
 fs.writeFileSync(path.join(outdir, 'meta.json'), JSON.stringify(result.metafile));
@@ -108,4 +88,3 @@ fs.writeFileSync(path.join(outdir, 'meta.json'), JSON.stringify(result.metafile)
 fs.writeFileSync(path.join(outdir, 'version.txt'), version);
 const help = spawnSync(process.execPath, ['scripts/write-help.mjs', path.join(outdir, 'help')], { cwd: root, env: {}, encoding: 'utf8' });
 if (help.status !== 0 || help.stderr !== '') throw new Error(`writing the help texts failed (exit ${help.status}): ${help.stderr}`);
-fs.writeFileSync(stampPath, `${JSON.stringify(stamp)}\n`);

@@ -5,3 +5,5 @@ export interface SourceStamp {
 export declare const STAMP_FILE: string;
 export declare function sourceStamp(root: string): SourceStamp;
 export declare function staleBuildReason(root: string): string | undefined;
+export declare function beginBuildStamp(root: string): void;
+export declare function endBuildStamp(root: string): void;

@@ -9,7 +9,8 @@ import type { SystemDeps } from './context.js';
 import { Context } from './context.js';
 import { LazyInput } from './io/streams.js';
 import { buildProgram } from './program.js';
-import { ExitCode, InterruptedError, KactlError, PartialFailure, SetupError, UsageError } from './errors.js';
+import { ExitCode, exitCodeOf, InterruptedError, KactlError, PartialFailure, SetupError, wantsUsageLine } from './errors.js';
+import { cliHints, cliMessage } from './error-hints.js';
 import { storageFailure } from './io/storage-errors.js';
 
 export async function main(argv: readonly string[], deps: Partial<SystemDeps> = {}): Promise<number> {
@@ -43,13 +44,14 @@ function reportError(ctx: Context, error: unknown): number {
   if (failure instanceof KactlError) {
     // A bulk job that stopped part way has printed what it made; one JSON document on stdout,
     // unless stdout is what failed.
-    if (ctx.output.wantsJson && !(failure instanceof PartialFailure) && !stdoutFailed(failure)) printJsonError(ctx, failure.exitCode, failure.message, serverBody(failure));
-    ctx.output.error(failure.message);
-    for (const hint of failure.hints) ctx.output.hint(hint);
-    if (failure instanceof UsageError) ctx.output.hint(`Run '${ctx.currentCommand} --help' for usage.`);
+    const message = cliMessage(failure);
+    if (ctx.output.wantsJson && !(failure instanceof PartialFailure) && !stdoutFailed(failure)) printJsonError(ctx, exitCodeOf(failure), message, serverBody(failure));
+    ctx.output.error(message);
+    for (const hint of cliHints(failure)) ctx.output.hint(hint);
+    if (wantsUsageLine(failure)) ctx.output.hint(`Run '${ctx.currentCommand} --help' for usage.`);
     // A refusal (the server said no, a usage slip, a refused key) has no stack worth reading.
     if (ctx.globals.verbose && isFault(failure)) printCause(ctx, failure);
-    return failure.exitCode;
+    return exitCodeOf(failure);
   }
   const message = failure instanceof Error ? failure.message : String(failure);
   if (ctx.output.wantsJson) printJsonError(ctx, ExitCode.failure, `unexpected failure: ${message}`, undefined);
@@ -69,7 +71,7 @@ const FAULT_CODES: ReadonlySet<number> = new Set([ExitCode.network, ExitCode.sig
 /** True when the error, or anything in its cause chain, is a fault or not one of ours at all. */
 function isFault(error: unknown): boolean {
   for (let current: unknown = error; current !== undefined; current = current instanceof Error ? current.cause : undefined) {
-    if (!(current instanceof KactlError) || FAULT_CODES.has(current.exitCode)) return true;
+    if (!(current instanceof KactlError) || FAULT_CODES.has(exitCodeOf(current))) return true;
   }
   return false;
 }

@@ -269,6 +269,7 @@ export class Context {
       ...(settings.secret.value ? { secret: settings.secret.value } : {}),
       signatureWindowSec: settings.signatureWindow.value,
       verify: this.globalOptions.verify,
+      noVerifyWarning: 'Not checking the server\'s answer signatures (--no-verify).',
       ...(await this.rateLimitCountdown()),
       transport: await this.transport(),
       warn: (line: string) => this.output.warn(line),

@@ -1,8 +1,28 @@
 /**
- * Typed errors and the one exit-code table (docs/contracts.md, "Exit codes").
- * Commands and the protocol library only throw these; `main` maps them to exit codes,
- * and only bin/kactl.js ends the process.
+ * The CLI's side of errors: the one exit-code table (docs/contracts.md, "Exit codes"), the map
+ * from the library's error codes to it, and the errors only the CLI throws. The error classes
+ * themselves are the library's (src/api/errors.ts, re-exported here so commands import one
+ * module); `main` maps them to exit codes and adds the CLI's hints (src/error-hints.ts), and only
+ * bin/kactl.js ends the process.
  */
+import { KactlError, UsageError } from './api/errors.js';
+import type { KactlErrorCode, KactlErrorOptions } from './api/errors.js';
+
+export {
+  ApiFailure,
+  AuthError,
+  InterruptedError,
+  isKactlError,
+  KactlError,
+  NetworkError,
+  PartialFailure,
+  RateLimitError,
+  SetupError,
+  SignatureError,
+  UsageError,
+} from './api/errors.js';
+export type { AuthReason, FailureReason, KactlErrorCode, KactlErrorOptions, SignatureReason } from './api/errors.js';
+
 export const ExitCode = {
   ok: 0,
   /**
@@ -43,107 +63,40 @@ export const EXIT_CODE_MEANINGS: Readonly<Record<keyof typeof ExitCode, string>>
   interrupted: 'Interrupted by Ctrl-C or SIGTERM.',
 };
 
-/** Base class: a message meant for the user (one sentence) and the exit code it maps to. */
-export class KactlError extends Error {
-  readonly exitCode: ExitCodeValue;
-  /** Extra lines printed under the message (hints, next steps); never secrets. */
-  readonly hints: readonly string[];
-  constructor(message: string, exitCode: ExitCodeValue, options?: { cause?: unknown; hints?: readonly string[] }) {
-    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
-    this.name = new.target.name;
-    this.exitCode = exitCode;
-    this.hints = options?.hints ?? [];
-  }
+/**
+ * The exit code of each error code. `FAILURE`, `PARTIAL` and `SETUP` share 1: the run did not
+ * complete, and neither the command line (2) nor the network (4) is what to fix.
+ */
+export const EXIT_CODE_OF: Readonly<Record<KactlErrorCode, ExitCodeValue>> = {
+  FAILURE: ExitCode.failure,
+  PARTIAL: ExitCode.failure,
+  SETUP: ExitCode.failure,
+  USAGE: ExitCode.usage,
+  INPUT_REQUIRED: ExitCode.usage,
+  CANCELLED: ExitCode.usage,
+  AUTH: ExitCode.auth,
+  NETWORK: ExitCode.network,
+  BAD_ANSWER: ExitCode.network,
+  SIGNATURE: ExitCode.signature,
+  RATE_LIMITED: ExitCode.rateLimited,
+  INTERRUPTED: ExitCode.interrupted,
+};
+
+/** The exit code `main` returns for an error of kactl. */
+export function exitCodeOf(error: KactlError): ExitCodeValue {
+  return EXIT_CODE_OF[error.code];
 }
 
-/** A wrong flag, a missing argument, or an unknown command. `main` prints usage after it. */
-export class UsageError extends KactlError {
-  constructor(message: string, options?: { hints?: readonly string[] }) {
-    super(message, ExitCode.usage, options);
-  }
+/** The error code that stands for an exit code (a child kactl's, in the demo); 1 for any other. */
+export function errorCodeForExit(exit: number): KactlErrorCode {
+  const found = (Object.keys(EXIT_CODE_OF) as KactlErrorCode[]).find((code) => EXIT_CODE_OF[code] === exit);
+  return found ?? 'FAILURE';
 }
 
 /** A value is needed and there is no terminal to ask on. Names the flag that would supply it. */
 export class InputRequiredError extends KactlError {
-  constructor(message: string, options?: { hints?: readonly string[] }) {
-    super(message, ExitCode.usage, options);
-  }
-}
-
-/** The server said `success:false`. `message` is the server's text, verbatim. */
-export class ApiFailure extends KactlError {
-  readonly body: Record<string, unknown>;
-  readonly status: number;
-  constructor(message: string, body: Record<string, unknown>, status: number, options?: { hints?: readonly string[] }) {
-    super(message, ExitCode.failure, options);
-    this.body = body;
-    this.status = status;
-  }
-}
-
-/** The seller key was refused, or the client session is unknown, expired or not validated. */
-export class AuthError extends KactlError {
-  readonly body: Record<string, unknown> | undefined;
-  constructor(message: string, options?: { body?: Record<string, unknown>; hints?: readonly string[]; cause?: unknown }) {
-    super(message, ExitCode.auth, options);
-    this.body = options?.body;
-  }
-}
-
-/** Unreachable host, timeout, 5xx, or a body that is not the JSON we expected. */
-export class NetworkError extends KactlError {
-  constructor(message: string, options?: { cause?: unknown; hints?: readonly string[] }) {
-    super(message, ExitCode.network, options);
-  }
-}
-
-/** A response failed its Ed25519 or HMAC check, or its timestamp is outside the window. */
-export class SignatureError extends KactlError {
-  constructor(message: string, options?: { hints?: readonly string[] }) {
-    super(message, ExitCode.signature, options);
-  }
-}
-
-/** Rate limited, and still so after the allowed retries. */
-export class RateLimitError extends KactlError {
-  constructor(message: string, options?: { hints?: readonly string[] }) {
-    super(message, ExitCode.rateLimited, options);
-  }
-}
-
-/** The user pressed Ctrl-C (or the process got SIGTERM). */
-export class InterruptedError extends KactlError {
-  constructor(message = 'Interrupted.', options?: { hints?: readonly string[] }) {
-    super(message, ExitCode.interrupted, options);
-  }
-}
-
-/**
- * A bulk job stopped part way (e.g. license creation): what was done is in `partial`,
- * which the command has already printed; the message says what is missing. Always exit 1,
- * whatever failed underneath (`cause`): the run made only part of what was asked.
- */
-export class PartialFailure extends KactlError {
-  readonly partial: unknown;
-  constructor(message: string, partial: unknown, cause?: unknown) {
-    super(message, ExitCode.failure, { cause });
-    this.partial = partial;
-  }
-}
-
-/**
- * This machine stopped the run: a file, folder or stream kactl must write is full, read-only or
- * forbidden (ENOSPC, EROFS, EACCES, EIO…), or a native module does not load in this Node. The
- * sentence names the path or stream and what to change (`KACTL_CONFIG_DIR`, `KACTL_DATA_DIR`, a
- * rebuild command). Exit 1: the run did not complete, and neither the command line (2) nor the
- * server (4) is at fault, so running the same thing again elsewhere or later would not help.
- */
-export class SetupError extends KactlError {
-  /** `stdout` when standard output itself failed: nothing more may be printed there. */
-  readonly stream: 'stdout' | undefined;
-  constructor(message: string, options?: { cause?: unknown; hints?: readonly string[]; stream?: 'stdout' }) {
-    super(message, ExitCode.failure, options);
-    this.stream = options?.stream;
+  constructor(message: string, options?: KactlErrorOptions) {
+    super(message, 'INPUT_REQUIRED', options);
   }
 }
 
@@ -153,6 +106,11 @@ export class SetupError extends KactlError {
  */
 export class CancelledError extends KactlError {
   constructor(message = 'Cancelled; nothing was changed.') {
-    super(message, ExitCode.usage);
+    super(message, 'CANCELLED');
   }
+}
+
+/** Whether `main` prints "Run '… --help' for usage." after the error: a slip on the command line. */
+export function wantsUsageLine(error: KactlError): boolean {
+  return error instanceof UsageError;
 }

@@ -157,8 +157,7 @@ function describeText(text: string, redact: TextRedactor): string {
 }
 
 function bad(message: string, kind: BadResponseKind, res: TransportResponse, shown: string, body?: Record<string, unknown>): BadResponseError {
-  const hints = kind === 'html' || res.status === 404 ? ['Check the base URL: it should be the server\'s root, e.g. https://keyauth.win.'] : [];
-  return new BadResponseError(message, { kind, status: res.status, excerpt: shown, ...(body ? { body } : {}) }, { hints });
+  return new BadResponseError(message, { kind, status: res.status, excerpt: shown, ...(body ? { body } : {}) });
 }
 
 /** The BadResponseError for a body that is not a JSON object. */

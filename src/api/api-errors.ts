@@ -1,9 +1,9 @@
 /**
- * Finer-grained errors of the protocol library. Each one extends a class of src/errors.ts and
- * so keeps that class's exit code; the extra fields let the retry policy and the commands tell
- * cases apart without parsing messages.
+ * Finer-grained errors of the protocol library. Each one extends a class of errors.ts and so
+ * keeps that class's code (a bad answer has its own, `BAD_ANSWER`); the extra fields let the
+ * retry policy, the CLI and programs tell cases apart without parsing messages.
  */
-import { NetworkError, RateLimitError } from '../errors.js';
+import { NetworkError, RateLimitError } from './errors.js';
 
 /** What went wrong below HTTP, or with the HTTP exchange itself. */
 export type TransportFailureKind =
@@ -20,7 +20,7 @@ export type TransportFailureKind =
   | 'redirect'
   | 'other';
 
-/** The request did not produce a complete HTTP answer we can use (exit 4). */
+/** The request did not produce a complete HTTP answer we can use (code `NETWORK`). */
 export class TransportError extends NetworkError {
   readonly kind: TransportFailureKind;
   /** `host:port` the request went to. */
@@ -37,8 +37,8 @@ export type BadResponseKind = 'server-error' | 'html' | 'not-json' | 'truncated-
 
 /**
  * A complete HTTP answer that is not what the protocol promises: a 5xx, an HTML page, the bare
- * text `KeyAuth_Invalid`, JSON cut short (exit 4). Carries the status and a short, redacted
- * excerpt so a command can show more.
+ * text `KeyAuth_Invalid`, JSON cut short (code `BAD_ANSWER`). Carries the status and a short,
+ * redacted excerpt so a caller can show more.
  */
 export class BadResponseError extends NetworkError {
   readonly kind: BadResponseKind;
@@ -51,7 +51,7 @@ export class BadResponseError extends NetworkError {
     details: { kind: BadResponseKind; status: number; excerpt: string; body?: Record<string, unknown> },
     options?: { hints?: readonly string[] },
   ) {
-    super(message, options);
+    super(message, { ...options, code: 'BAD_ANSWER' });
     this.kind = details.kind;
     this.status = details.status;
     this.excerpt = details.excerpt;
@@ -61,7 +61,7 @@ export class BadResponseError extends NetworkError {
 
 /**
  * One answer that refused the request as rate-limited (429, or a rate-limit message in the body).
- * The retry policy waits and tries again; if it escapes (no retries left) it is still exit 6.
+ * The retry policy waits and tries again; if it escapes (no retries left) it is still `RATE_LIMITED`.
  */
 export class RateLimitedAnswer extends RateLimitError {
   readonly status: number;

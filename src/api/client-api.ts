@@ -11,7 +11,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { KeyObject } from 'node:crypto';
-import { ApiFailure, AuthError, SignatureError } from '../errors.js';
+import { ApiFailure, AuthError, SignatureError } from './errors.js';
 import { BadResponseError } from './api-errors.js';
 import { checkAnswerShape, isFailureBody, messageOf, readJsonAnswer } from './answer.js';
 import type { Answer } from './answer.js';
@@ -23,20 +23,12 @@ import type { CallerOptions } from './caller-options.js';
 import type { Effect } from './seller-catalog/types.js';
 import { joinSignals } from './signals.js';
 import type { TransportResponse } from './transport.js';
-import type { StoredSession } from '../config/types.js';
+import type { SessionStore, StoredSession } from './session.js';
 import { DEFAULT_SIGNATURE_WINDOW_SEC, ed25519PublicKey, hmacKeyFor, verifyEd25519, verifyHmac } from './verify.js';
 
 export type { ClientApiVersion } from './client-catalog/index.js';
 
-/** The client session kept between commands; the config owns its shape because the profile persists it. */
-export type { StoredSession } from '../config/types.js';
-
-/** Where the session is kept (the profile, in the CLI; a variable, in tests). */
-export interface SessionStore {
-  load(): StoredSession | undefined;
-  /** `undefined` clears it. */
-  save(session: StoredSession | undefined): void;
-}
+export type { SessionStore, StoredSession } from './session.js';
 
 export interface ClientApiOptions extends CallerOptions {
   /** Server root, e.g. `https://keyauth.win` or `http://127.0.0.1:4000`. */
@@ -58,6 +50,8 @@ export interface ClientApiOptions extends CallerOptions {
   signatureWindowSec?: number;
   /** False with `--no-verify`: signatures are not checked (a warning says so). Default true. */
   verify?: boolean;
+  /** The warning given once when `verify` is false (the CLI names its flag). */
+  noVerifyWarning?: string;
   session: SessionStore;
 }
 
@@ -157,7 +151,7 @@ export class ClientApi {
     if (type === 'init') return this.openSession(params, options);
     const session = this.options.session.load();
     if (session === undefined) {
-      throw new AuthError('There is no client session; run `kactl client init` first.');
+      throw new AuthError('There is no client session; call init() first.', { reason: 'no-session' });
     }
     const api = options.api ?? apiVersionFor(type, this.options.api);
     return this.exchange(type, params, { ...options, api }, { session });
@@ -230,7 +224,6 @@ export class ClientApi {
         throw new BadResponseError(
           `No application named "${this.options.appName}" with owner id ${this.options.ownerid} exists on ${new URL(res.url).host} (it answered KeyAuth_Invalid to the ${api} API).`,
           { kind: 'keyauth-invalid', status: error.status, excerpt: error.excerpt },
-          { hints: ['Check the profile\'s appName and ownerid (10 characters), and that the base URL is the right server.'] },
         );
       }
       throw error;
@@ -244,7 +237,7 @@ export class ClientApi {
   private warnIfNotVerifying(): void {
     if (this.verifyOn || this.warnedNoVerify) return;
     this.warnedNoVerify = true;
-    this.options.warn('Not checking the server\'s answer signatures (--no-verify).');
+    this.options.warn(this.options.noVerifyWarning ?? 'Not checking the server\'s answer signatures (verify: false).');
   }
 
   /**
@@ -267,7 +260,7 @@ export class ClientApi {
       // Signed answers echo the app's ownerid (docs/protocol/client-api.md §2.3): a signed answer for another
       // app must not be taken for ours.
       if (typeof body.ownerid === 'string' && body.ownerid !== this.options.ownerid) {
-        throw new SignatureError(`The signed answer is for another application (ownerid ${body.ownerid}, expected ${this.options.ownerid}).`);
+        throw new SignatureError(`The signed answer is for another application (ownerid ${body.ownerid}, expected ${this.options.ownerid}).`, { reason: 'other-app', scheme: 'ed25519' });
       }
       return false;
     }
@@ -283,7 +276,9 @@ export class ClientApi {
     if (header === '' && isFailureBody(body)) {
       const extra = Object.keys(body).filter((field) => field !== 'success' && field !== 'message');
       if (extra.length === 0) return true;
-      throw new SignatureError(`The server's failure answer is not signed, yet it carries ${extra.map((field) => `"${field}"`).join(', ')}; kactl acts only on signed answers when the profile has the app secret.`, {
+      throw new SignatureError(`The server's failure answer is not signed, yet it carries ${extra.map((field) => `"${field}"`).join(', ')}; when the app secret is known, only signed answers are acted on.`, {
+        reason: 'unsigned',
+        scheme: 'hmac',
         hints: ['The answer was changed on the way, or this is not the server the app secret belongs to.'],
       });
     }
@@ -308,24 +303,20 @@ export class ClientApi {
     const message = messageOf(body) ?? 'The server refused the request without a message.';
     if (SESSION_GONE.some((pattern) => pattern.test(message))) {
       this.options.session.save(undefined);
-      throw new AuthError(message, { body, hints: ['The session has ended; run `kactl client init` to start a new one.'] });
+      throw new AuthError(message, { body, reason: 'session-ended' });
     }
     if (SESSION_UNVALIDATED.test(message)) {
-      throw new AuthError(message, { body, hints: ['Log in first: `kactl client login`, `kactl client license` or `kactl client register`.'] });
+      throw new AuthError(message, { body, reason: 'session-unvalidated' });
     }
     if (unsigned) {
-      throw new ApiFailure(message, body, status, { hints: ['The answer was not signed, so kactl shows its message and acts on nothing else in it.'] });
+      throw new ApiFailure(message, body, status, { reason: 'unsigned' });
     }
     if (acceptFailure) return;
     if (type === 'init' && message === 'invalidver') {
       const download = typeof body.download === 'string' ? body.download : '';
       const where = download === '' ? 'The server gives no download link.' : `Download link: ${download}`;
-      // The next step: fetch the new build as the program would, or test as the version the app wants.
-      const hints = [
-        ...(download === '' ? [] : ['Download the new version as an outdated program would: kactl client update --out FILE']),
-        'Or init as the version the app wants: kactl client init --app-version VERSION (`kactl app details` shows it; `kactl profile add NAME --app-version VERSION` keeps it)',
-      ];
-      throw new ApiFailure(`invalidver: the server wants another version than ${this.options.appVersion || '(none sent)'}. ${where}`, body, status, { hints });
+      // The next steps (the CLI's hints, src/error-hints.ts) read the reason and body.download.
+      throw new ApiFailure(`invalidver: the server wants another version than ${this.options.appVersion || '(none sent)'}. ${where}`, body, status, { reason: 'outdated-version' });
     }
     throw new ApiFailure(message, body, status);
   }

@@ -20,7 +20,7 @@
  *   the server's `success:false` message (ApiFailure, exit 1).
  */
 import { setTimeout as delay } from 'node:timers/promises';
-import { InterruptedError, RateLimitError } from '../errors.js';
+import { InterruptedError, RateLimitError } from './errors.js';
 import { BadResponseError, RateLimitedAnswer, TransportError } from './api-errors.js';
 import { formatSeconds } from './excerpt.js';
 import type { Effect } from './seller-catalog/types.js';
@@ -151,15 +151,11 @@ export async function withRetry<T>(attempt: (tryNumber: number) => Promise<T>, o
           );
         }
         if (tryNumber >= maxAttempts) {
-          throw new RateLimitError(`Still rate limited after ${maxAttempts} tries. Server said: ${error.serverMessage}`, {
-            hints: ['Wait a minute before the next command; pacing (the profile\'s sellerRate) keeps seller calls under the budget.'],
-          });
+          throw new RateLimitError(`Still rate limited after ${maxAttempts} tries. Server said: ${error.serverMessage}`);
         }
         waitMs = error.retryAfterMs === undefined ? backoffMs(tryNumber, options.random) : Math.max(error.retryAfterMs, MIN_RATE_LIMIT_WAIT_MS);
         if (rateWaitedMs > 0 && rateWaitedMs + waitMs > MAX_RETRY_AFTER_MS) {
-          throw new RateLimitError(`Still rate limited after waiting ${formatSeconds(rateWaitedMs)}. Server said: ${error.serverMessage}`, {
-            hints: ['Wait a minute before the next command; pacing (the profile\'s sellerRate) keeps seller calls under the budget.'],
-          });
+          throw new RateLimitError(`Still rate limited after waiting ${formatSeconds(rateWaitedMs)}. Server said: ${error.serverMessage}`);
         }
         rateWaitedMs += waitMs;
         reason = 'rate limited';

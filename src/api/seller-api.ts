@@ -11,7 +11,8 @@
  * - `format=text` returns the text itself; failures are still recognised when they come as
  *   JSON (the server always sends rate limits and key refusals as JSON) or with a 4xx/5xx status.
  */
-import { ApiFailure, AuthError, RateLimitError } from '../errors.js';
+import { ApiFailure, AuthError, RateLimitError } from './errors.js';
+import type { AuthReason } from './errors.js';
 import { checkAnswerShape, checkRateLimit, isFailureBody, messageOf, notJson, parseJsonObject, readJsonAnswer } from './answer.js';
 import type { Answer, ExpectedField } from './answer.js';
 import { excerpt } from './excerpt.js';
@@ -71,24 +72,21 @@ export interface SellerCallOptions {
   noWait?: boolean;
 }
 
-/** Refused-key messages (docs/protocol/seller-api.md §1.3 and its older variants) and what to check for each. */
-const REFUSED_KEY: readonly { pattern: RegExp; hint: string }[] = [
-  { pattern: /^Seller key should be 32 characters/i, hint: 'A seller key has exactly 32 characters; check the profile\'s seller key or KACTL_SELLER_KEY.' },
-  { pattern: /^Invalid seller key length/i, hint: 'A seller key has exactly 32 characters; check the profile\'s seller key or KACTL_SELLER_KEY.' },
-  { pattern: /^No seller key specified/i, hint: 'Set a seller key in the profile or KACTL_SELLER_KEY.' },
-  {
-    pattern: /^(No application found|No application with specified seller key found|Seller Key Not Found)/i,
-    hint: 'No application on this server has that seller key: copy it again from the seller settings (it may have been reset) and check the base URL.',
-  },
-  { pattern: /^Not authorized to use SellerAPI/i, hint: 'The application owner\'s account needs the seller plan to use the seller API.' },
-  { pattern: /^Restricted\. Only authorized IPs/i, hint: 'This seller key only works from allowed IPs: add this machine\'s IP in the seller settings, or run from an allowed machine.' },
-  { pattern: /has been banned from KeyAuth/i, hint: 'The application is banned on this server; its seller API refuses every call.' },
-  { pattern: /\bseller ?key\b.*\b(invalid|not found|not valid|wrong|refused)\b|\binvalid seller ?key\b/i, hint: 'Check the profile\'s seller key and the base URL.' },
+/** Refused-key messages (docs/protocol/seller-api.md §1.3 and its older variants) and why each refuses. */
+const REFUSED_KEY: readonly { pattern: RegExp; reason: AuthReason }[] = [
+  { pattern: /^Seller key should be 32 characters/i, reason: 'seller-key-length' },
+  { pattern: /^Invalid seller key length/i, reason: 'seller-key-length' },
+  { pattern: /^No seller key specified/i, reason: 'seller-key-missing' },
+  { pattern: /^(No application found|No application with specified seller key found|Seller Key Not Found)/i, reason: 'unknown-seller-key' },
+  { pattern: /^Not authorized to use SellerAPI/i, reason: 'no-seller-plan' },
+  { pattern: /^Restricted\. Only authorized IPs/i, reason: 'ip-restricted' },
+  { pattern: /has been banned from KeyAuth/i, reason: 'app-banned' },
+  { pattern: /\bseller ?key\b.*\b(invalid|not found|not valid|wrong|refused)\b|\binvalid seller ?key\b/i, reason: 'seller-key-refused' },
 ];
 
-/** The hint for a refused-key message, or undefined when the message is something else. */
-export function refusedKeyHint(message: string): string | undefined {
-  return REFUSED_KEY.find((entry) => entry.pattern.test(message))?.hint;
+/** Why the server refused the seller key, or undefined when the message is something else. */
+export function refusedKeyReason(message: string): AuthReason | undefined {
+  return REFUSED_KEY.find((entry) => entry.pattern.test(message))?.reason;
 }
 
 /** A `No … found` failure (any list's empty answer). */
@@ -165,7 +163,7 @@ export class SellerApi {
    */
   async request(type: string, params: Readonly<Record<string, SellerParamValue>> = {}, options: SellerCallOptions = {}): Promise<Answer & { text: string }> {
     if (this.options.sellerKey === '') {
-      throw new AuthError('No seller key is set.', { hints: ['Set one in the profile or with KACTL_SELLER_KEY.'] });
+      throw new AuthError('No seller key is set.', { reason: 'no-seller-key' });
     }
     const url = this.requestUrl(type, params, options.format);
     const signal = joinSignals(this.options.signal, options.signal);
@@ -231,8 +229,8 @@ export class SellerApi {
     const failed = isFailureBody(body) || (status >= 400 && body.success !== true);
     const message = messageOf(body) ?? (failed ? excerpt(answer.text, { redact: this.redact }) : '');
     if (failed) {
-      const hint = refusedKeyHint(message);
-      if (hint !== undefined) throw new AuthError(message, { body, hints: [hint] });
+      const reason = refusedKeyReason(message);
+      if (reason !== undefined) throw new AuthError(message, { body, reason });
     }
     if (options.list !== undefined && (status === 406 || (failed && (message === options.list.emptyMessage || NOTHING_FOUND.test(message))))) {
       return { ...answer, body: { success: true, message, [options.list.key]: [] } };

@@ -14,7 +14,7 @@
 import { STATUS_CODES } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { Dispatcher } from 'undici';
-import { InterruptedError } from '../errors.js';
+import { InterruptedError } from './errors.js';
 import { TransportError } from './api-errors.js';
 import type { TransportFailureKind } from './api-errors.js';
 import { excerpt, formatSeconds } from './excerpt.js';
@@ -208,7 +208,6 @@ export class Transport {
         `${url.host} answered ${status} ${statusText} and points to ${redact(redactUrl(target))}; kactl does not follow redirects.`,
         'redirect',
         url.host,
-        { hints: ['If that address is the right server, set it as the base URL (e.g. https:// instead of http://).'] },
       );
     }
     return { status, statusText, headers: flatHeaders, body, url: url.href, elapsedMs };
@@ -329,31 +328,26 @@ interface FailureContext {
 export function describeFailure(error: unknown, ctx: FailureContext): TransportError {
   const codes = errorCodes(error);
   const has = (...wanted: string[]): boolean => wanted.some((code) => codes.includes(code));
-  const make = (message: string, kind: TransportFailureKind, hints?: readonly string[]): TransportError =>
-    new TransportError(message, kind, ctx.host, { cause: error, ...(hints ? { hints } : {}) });
+  const make = (message: string, kind: TransportFailureKind): TransportError => new TransportError(message, kind, ctx.host, { cause: error });
   const within = formatSeconds(ctx.timeoutMs);
 
   if (ctx.timedOut || has('UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT') || (error as { name?: unknown })?.name === 'TimeoutError') {
-    return make(`No answer from ${ctx.host} within ${within}.`, 'timeout', ['Raise the limit with --timeout if the server is just slow.']);
+    return make(`No answer from ${ctx.host} within ${within}.`, 'timeout');
   }
   if (has('UND_ERR_CONNECT_TIMEOUT')) {
     return make(`Could not connect to ${ctx.host} within ${formatSeconds(CONNECT_TIMEOUT_MS)}.`, 'connect-timeout');
   }
   if (has('ECONNREFUSED')) {
-    return make(`Could not connect to ${ctx.host}: connection refused.`, 'refused', [
-      'Is the server running? For the sandbox, start it with `kactl sandbox start`.',
-    ]);
+    return make(`Could not connect to ${ctx.host}: connection refused.`, 'refused');
   }
   if (has('ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'EAI_FAIL')) {
-    return make(`Could not find the host ${ctx.host.replace(/:\d+$/, '')} (DNS lookup failed).`, 'dns', ['Check the base URL and your network.']);
+    return make(`Could not find the host ${ctx.host.replace(/:\d+$/, '')} (DNS lookup failed).`, 'dns');
   }
   if (has('EHOSTUNREACH', 'ENETUNREACH', 'EHOSTDOWN', 'ENETDOWN')) {
     return make(`Could not reach ${ctx.host}: no route to the host.`, 'unreachable');
   }
   if (codes.some((code) => TLS_CODES.has(code) || code.startsWith('ERR_TLS_') || code.startsWith('ERR_SSL_'))) {
-    return make(`The TLS check of ${ctx.host} failed: ${errorText(error)}.`, 'tls', [
-      "A kactl sandbox started with --tls: use the profile it saved (it trusts the sandbox's authority), or set NODE_EXTRA_CA_CERTS to the file `kactl sandbox ca --path` prints.",
-    ]);
+    return make(`The TLS check of ${ctx.host} failed: ${errorText(error)}.`, 'tls');
   }
   if (ctx.gotHeaders && has('UND_ERR_SOCKET', 'ECONNRESET', 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH', 'EPIPE', 'UND_ERR_ABORTED')) {
     const got = ctx.partial.length;

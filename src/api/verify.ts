@@ -8,11 +8,15 @@
  * - 1.2: `signature` = hex HMAC-SHA256 of the exact body bytes, keyed by the app secret for
  *   `init` and by `<enckey>-<secret>` for everything after.
  *
- * Every failure is a SignatureError (exit 5) whose message says which check failed.
+ * Every failure is a SignatureError (code `SIGNATURE`) whose message says which check failed,
+ * and whose `reason` says it for programs.
  */
 import { createHmac, createPublicKey, timingSafeEqual, verify as cryptoVerify } from 'node:crypto';
 import type { KeyObject } from 'node:crypto';
-import { SignatureError, UsageError } from '../errors.js';
+import { SignatureError, UsageError } from './errors.js';
+
+/** The sentence for a public key that is not 64 hex characters (the CLI adds where to find one). */
+export const PUBLIC_KEY_FORMAT = 'The public key must be 64 hex characters (a raw 32-byte Ed25519 key).';
 
 /** DER prefix that turns a raw 32-byte Ed25519 public key into an SPKI structure Node can import. */
 export const ED25519_SPKI_PREFIX = '302a300506032b6570032100';
@@ -30,15 +34,11 @@ type Headers = Readonly<Record<string, string | undefined>>;
 
 /**
  * Imports a raw Ed25519 public key given as 64 hex characters.
- * A malformed key is a configuration mistake, so it is a UsageError (exit 2), not exit 5.
+ * A malformed key is a configuration mistake, so it is a UsageError, not a SignatureError.
  */
 export function ed25519PublicKey(hex: string): KeyObject {
   const clean = hex.trim().toLowerCase();
-  if (!/^[0-9a-f]{64}$/.test(clean)) {
-    throw new UsageError('The public key must be 64 hex characters (a raw 32-byte Ed25519 key).', {
-      hints: ['`kactl sandbox start` prints the sandbox\'s key; set it with --public-key or KACTL_PUBLIC_KEY.'],
-    });
-  }
+  if (!/^[0-9a-f]{64}$/.test(clean)) throw new UsageError(PUBLIC_KEY_FORMAT);
   return createPublicKey({ key: Buffer.from(ED25519_SPKI_PREFIX + clean, 'hex'), format: 'der', type: 'spki' });
 }
 
@@ -62,12 +62,10 @@ export function verifyEd25519(check: Ed25519Check): number {
     const missing = [signatureText === '' ? ED25519_SIGNATURE_HEADER : '', timestampText === '' ? ED25519_TIMESTAMP_HEADER : '']
       .filter(Boolean)
       .join(' and ');
-    throw new SignatureError(`The answer is not signed: the ${missing} header${missing.includes(' and ') ? 's are' : ' is'} missing.`, {
-      hints: ['A 1.3 server signs every answer; this one may not be the server the profile\'s public key belongs to.'],
-    });
+    throw new SignatureError(`The answer is not signed: the ${missing} header${missing.includes(' and ') ? 's are' : ' is'} missing.`, { reason: 'unsigned', scheme: 'ed25519' });
   }
   if (!/^\d{1,15}$/.test(timestampText)) {
-    throw new SignatureError(`The answer's ${ED25519_TIMESTAMP_HEADER} is not a number of seconds: "${timestampText.slice(0, 40)}".`);
+    throw new SignatureError(`The answer's ${ED25519_TIMESTAMP_HEADER} is not a number of seconds: "${timestampText.slice(0, 40)}".`, { reason: 'bad-timestamp', scheme: 'ed25519' });
   }
   const timestamp = Number(timestampText);
   const windowSec = check.windowSec ?? DEFAULT_SIGNATURE_WINDOW_SEC;
@@ -75,9 +73,7 @@ export function verifyEd25519(check: Ed25519Check): number {
   if (Math.abs(skew) > windowSec) {
     const distance = Math.round(Math.abs(skew));
     const where = skew > 0 ? `${distance} s old` : `${distance} s in the future`;
-    throw new SignatureError(`The answer's timestamp is ${where}; kactl accepts at most ${windowSec} s.`, {
-      hints: ['Check this computer\'s clock, or widen the window with the profile\'s signatureWindow setting.'],
-    });
+    throw new SignatureError(`The answer's timestamp is ${where}; kactl accepts at most ${windowSec} s.`, { reason: 'stale', scheme: 'ed25519' });
   }
   const key = typeof check.publicKey === 'string' ? ed25519PublicKey(check.publicKey) : check.publicKey;
   const signatureHex = signatureText.toLowerCase().replace(/^0x/, '');
@@ -91,9 +87,7 @@ export function verifyEd25519(check: Ed25519Check): number {
     valid = false;
   }
   if (!valid) {
-    throw new SignatureError('The answer\'s Ed25519 signature does not match its body.', {
-      hints: ['The answer was changed on the way, or the profile\'s public key is not this server\'s key.'],
-    });
+    throw new SignatureError('The answer\'s Ed25519 signature does not match its body.', { reason: 'mismatch', scheme: 'ed25519' });
   }
   return timestamp;
 }
@@ -127,19 +121,15 @@ export function verifyHmac(check: HmacCheck): void {
   const header = check.headers[HMAC_SIGNATURE_HEADER]?.trim() ?? '';
   if (header === NO_ENCKEY_SIGNATURE) {
     if (!check.enckeySent) return;
-    throw new SignatureError('The server says no encryption key was supplied, but kactl sent one at init; the answer cannot be checked.', {
-      hints: ['Run `kactl client init` again to open a new session.'],
-    });
+    throw new SignatureError('The server says no encryption key was supplied, but kactl sent one at init; the answer cannot be checked.', { reason: 'enckey-refused', scheme: 'hmac' });
   }
   if (header === '') {
-    throw new SignatureError(`The answer is not signed: the ${HMAC_SIGNATURE_HEADER} header is missing.`);
+    throw new SignatureError(`The answer is not signed: the ${HMAC_SIGNATURE_HEADER} header is missing.`, { reason: 'unsigned', scheme: 'hmac' });
   }
   const expected = Buffer.from(hmacSha256Hex(check.key, check.body), 'hex');
   const givenHex = header.toLowerCase();
   const given = /^[0-9a-f]{64}$/.test(givenHex) ? Buffer.from(givenHex, 'hex') : undefined;
   if (given === undefined || !timingSafeEqual(given, expected)) {
-    throw new SignatureError(`The answer's HMAC signature does not match (checked with ${check.keyLabel ?? 'the app secret'}).`, {
-      hints: ['The profile\'s app secret may be wrong, or the answer was changed on the way.'],
-    });
+    throw new SignatureError(`The answer's HMAC signature does not match (checked with ${check.keyLabel ?? 'the app secret'}).`, { reason: 'mismatch', scheme: 'hmac' });
   }
 }

@@ -1,20 +1,8 @@
 /** What the config file holds (docs/contracts.md, "Configuration"). */
+import type { StoredSession } from '../api/session.js';
 
-/** A client session kept between commands, so `init` then `login` then `var get` work across runs. */
-export interface StoredSession {
-  id: string;
-  /** The 16-character key sent at init; 1.2 answers after init are HMAC'd with `<enckey>-<secret>`. */
-  enckey?: string;
-  /** Unix ms when init answered. */
-  createdAt: number;
-  /** Which API version opened it. */
-  api?: string;
-  /** Set once a login, license, register, email code or magic link validated the session. */
-  user?: string;
-  validated?: boolean;
-  /** `<baseUrl>|<appName>|<ownerid>`: a session belongs to one server and app, never reused for another. */
-  origin?: string;
-}
+/** The client session a profile keeps between commands: the protocol library's shape. */
+export type { StoredSession } from '../api/session.js';
 
 export interface ProfileData {
   baseUrl?: string;

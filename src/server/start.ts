@@ -22,6 +22,7 @@ import { SandboxConfigError, seedStore } from './store/seed.js';
 import { openStore, type Store } from './store/store.js';
 
 export { SandboxConfigError };
+export type { OptionSpelling, SandboxOptionName } from './store/seed.js';
 
 /** How often expired customer panel sign-ins are dropped. */
 const PANEL_SWEEP_MS = 60_000;
@@ -114,6 +115,11 @@ export interface RunningSandbox {
   readonly store: Store;
   /** With `reuseLastPort`, when the store had a last port: whether it was taken again, or was busy. */
   readonly lastPort?: LastPort;
+  /**
+   * Writes the request inspector's buffered records to the store now: before a copy of the store
+   * is taken or put back (kactl/sandbox's snapshots), so the request log moves with the data.
+   */
+  flushRequestLog(): void;
   /** Stops accepting, finishes in-flight requests, closes the store. Safe to call twice. */
   close(): Promise<void>;
 }
@@ -122,13 +128,13 @@ export interface RunningSandbox {
 function checkedOptions(options: SandboxOptions): { host: string; port: number; logLimit: number } {
   const host = options.host ?? '127.0.0.1';
   const port = options.port ?? 0;
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new SandboxConfigError('--port must be an integer from 0 to 65535.');
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new SandboxConfigError((name) => `${name('port')} must be an integer from 0 to 65535.`, 'port');
   if (options.failureStatus !== undefined && options.failureStatus !== 200 && options.failureStatus !== 400) {
-    throw new SandboxConfigError('--failure-status must be 200 or 400.');
+    throw new SandboxConfigError((name) => `${name('failureStatus')} must be 200 or 400.`, 'failureStatus');
   }
-  if (typeof options.data !== 'string' || options.data.trim() === '') throw new SandboxConfigError('--data must be a file path or :memory:.');
+  if (typeof options.data !== 'string' || options.data.trim() === '') throw new SandboxConfigError((name) => `${name('data')} must be a file path or :memory:.`, 'data');
   const logLimit = options.logLimit ?? DEFAULT_LOG_LIMIT;
-  if (!Number.isSafeInteger(logLimit) || logLimit < 0) throw new SandboxConfigError('--log-limit must be a whole number (0 records nothing).');
+  if (!Number.isSafeInteger(logLimit) || logLimit < 0) throw new SandboxConfigError((name) => `${name('logLimit')} must be a whole number (0 records nothing).`, 'logLimit');
   return { host, port, logLimit };
 }
 
@@ -190,6 +196,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
       info,
       store,
       ...(lastPort ? { lastPort } : {}),
+      flushRequestLog: () => recorder.flush(),
       close: () => {
         clearInterval(sweeper);
         // The requests answered while shutting down are recorded too: the last batch is written after.
@@ -258,14 +265,14 @@ async function serverCertificate(tls: NonNullable<SandboxOptions['tls']>, host: 
   try {
     hostname = checkTlsHostname(tls.hostname ?? DEFAULT_TLS_HOSTNAME);
   } catch (error) {
-    throw new SandboxConfigError((error as Error).message);
+    throw new SandboxConfigError((error as Error).message, 'tls');
   }
   try {
     const authority = await loadOrCreateAuthority(tls.dataDir, now);
     const certificate = await issueServerCertificate(authority, certificateNames(hostname, host), now);
     return { certPem: certificate.certPem, keyPem: certificate.keyPem, caFile: authority.certFile, hostname };
   } catch (error) {
-    if (error instanceof AuthorityError) throw new SandboxConfigError(error.message);
+    if (error instanceof AuthorityError) throw new SandboxConfigError(error.message, 'tls');
     throw error;
   }
 }

@@ -10,7 +10,7 @@
  */
 import { findSellerOp } from '../api/seller-catalog/index.js';
 import { ownValue } from '../util/own.js';
-import { valueProblem } from '../commands/seller/param-options.js';
+import { valueProblem } from '../api/seller-param-values.js';
 import { durationSeconds } from './load.js';
 import { LATER, text } from './records.js';
 import type { Action, Row } from './records.js';

@@ -12,7 +12,7 @@
  * Missing unused keys that share level, note and duration are made many a call where the server
  * says it can (key-batches.ts); elsewhere one call a key.
  */
-import { chunkSizes, KEYS_PER_CALL } from '../commands/seller/licenses-create.js';
+import { chunkSizes, KEYS_PER_CALL } from '../api/bulk-licenses.js';
 import { KEY_STATUSES } from '../api/seller-catalog/licenses.js';
 import type { Action, ActionIO, Call, Planning, Row } from './records.js';
 import { LATER, days, daysParam, durationText, idOf, shown, text } from './records.js';

@@ -19,7 +19,7 @@
  */
 import type { SellerApi } from '../api/seller-api.js';
 import { findOpByPath, findSellerOp } from '../api/seller-catalog/index.js';
-import { responseOptions } from '../commands/seller/call-options.js';
+import { responseOptions } from '../api/seller-call-options.js';
 import { APP_SETTINGS } from './app-settings.js';
 import { APP_SETTING_ALIASES } from './schema.js';
 import { durationSeconds, envName } from './load.js';

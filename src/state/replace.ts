@@ -5,7 +5,7 @@
  * old record is put back when kactl knows it whole; either way the failure says what was
  * deleted (HalfDoneReplace), and the run's report counts it.
  */
-import { ApiFailure, ExitCode, KactlError } from '../errors.js';
+import { ApiFailure, KactlError } from '../api/errors.js';
 import type { Action, ActionIO, Call, Section } from './records.js';
 
 /** A replace that deleted the old record and could not make the new one. */
@@ -17,7 +17,7 @@ export class HalfDoneReplace extends KactlError {
     readonly putBack: boolean,
     message: string,
   ) {
-    super(message, ExitCode.failure);
+    super(message, 'FAILURE');
   }
 }
 

@@ -17,13 +17,13 @@
  */
 import type { Context } from '../context.js';
 import { pacingNote } from '../context.js';
-import { findSellerOp } from '../api/seller-catalog/index.js';
 import type { SellerApi } from '../api/seller-api.js';
-import { ApiFailure, InterruptedError, KactlError } from '../errors.js';
+import { InterruptedError, KactlError } from '../errors.js';
 import { createProgress, pacingWaits, timeLeftText } from '../io/progress.js';
 import type { Progress } from '../io/progress.js';
-import type { Action, ActionIO, Batch, Call } from './records.js';
+import type { Action, ActionIO } from './records.js';
 import { callCount, planLine } from './plan.js';
+import { sendCall, units, type Unit } from './run-units.js';
 import { HalfDoneReplace } from './replace.js';
 
 export interface RunResult {
@@ -56,44 +56,6 @@ const DEFAULT_ROUND_TRIP_MS = 100;
 const ESTIMATE_FROM_MS = 2000;
 const LINE_EVERY_MS = 5000;
 
-/** `waitSignal`: what may still cancel the call while it waits for the pacing budget. */
-function send(api: SellerApi, call: Call, waitSignal: AbortSignal | undefined): Promise<Record<string, unknown>> {
-  const op = findSellerOp(call.type);
-  const list = op?.response.kind === 'list' ? { list: { key: op.response.key, emptyMessage: op.response.emptyMessage } } : {};
-  return api.call(call.type, call.params, { effect: op?.effect === 'read' ? 'read' : 'write', ...list, ...(waitSignal ? { waitSignal } : {}) }).catch((error: unknown) => {
-    if (call.okIf && error instanceof ApiFailure && call.okIf.test(error.message)) return {};
-    throw error;
-  });
-}
-
-/** What runs as one: an action, or the actions of one batch, which a single call does. */
-interface Unit {
-  actions: Action[];
-  lane: string | undefined;
-  run(io: ActionIO): Promise<void>;
-}
-
-/** A group's actions as units, in order: a batch where its first action was. */
-function units(group: readonly Action[]): Unit[] {
-  const out: Unit[] = [];
-  const byBatch = new Map<Batch, Unit>();
-  for (const action of group) {
-    const batch = action.batch;
-    const known = batch === undefined ? undefined : byBatch.get(batch);
-    if (known !== undefined) {
-      known.actions.push(action);
-      continue;
-    }
-    const run = batch !== undefined ? (io: ActionIO) => batch.run(io) : action.run ?? (async (io: ActionIO) => {
-      for (const call of action.calls) await io.send(call);
-    });
-    const unit: Unit = { actions: [action], lane: action.lane, run };
-    if (batch !== undefined) byBatch.set(batch, unit);
-    out.push(unit);
-  }
-  return out;
-}
-
 /**
  * Runs one unit. Until its first call is on its way, Ctrl-C may still cancel it (a pacing
  * wait can be a minute long); after that it runs to its end. Resolves false when it was
@@ -102,7 +64,7 @@ function units(group: readonly Action[]): Unit[] {
 async function perform(unit: Unit, api: SellerApi, ctx: Context): Promise<boolean> {
   let sent = 0;
   const io: ActionIO = {
-    send: (call) => send(api, call, sent++ === 0 ? ctx.signal : undefined),
+    send: (call) => sendCall(api, call, sent++ === 0 ? ctx.signal : undefined),
     nowSeconds: () => Math.floor(ctx.serverNow() / 1000),
   };
   try {

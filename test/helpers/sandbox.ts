@@ -1,7 +1,9 @@
 /**
- * In-process sandbox for tests: `startTestSandbox()` runs the real server on 127.0.0.1, port 0,
- * with a `:memory:` store (rate limits off unless asked for), closes it after the test file, and
- * gives small request helpers that talk real HTTP:
+ * In-process sandbox for tests: `startTestSandbox()` starts one through the library's
+ * startSandbox (kactl/sandbox: 127.0.0.1, port 0, a `:memory:` store, rate limits off unless
+ * asked for), closes it after the test file, and adds what kactl's own tests need beside the
+ * public API: the store, server options the library does not offer (extra handlers, a trusted
+ * proxy), and raw HTTP helpers that return status, headers and exact bytes:
  *
  *   const sb = await startTestSandbox();
  *   const sid = await sb.init();                                  // 1.3 init → sessionid
@@ -19,14 +21,17 @@ import { verify } from 'node:crypto';
 import fs from 'node:fs';
 import { Agent as UndiciAgent, fetch as undiciFetch, type RequestInit as UndiciRequestInit } from 'undici';
 import { cleanUpAfterEachFile } from './cleanup.js';
-import { startSandbox, type SandboxInfo, type SandboxOptions } from '../../src/server/start.js';
+import type { SandboxInfo, SandboxOptions } from '../../src/server/start.js';
+import { sandboxInternals, startSandboxWith } from '../../src/sandbox/run.js';
+import { changeSandboxClock, getSandboxClock } from '../../src/api/sandbox-admin.js';
+import type { Sandbox } from '../../src/sandbox/start.js';
 import { openStore, type Store } from '../../src/server/store/store.js';
 import { seedStore } from '../../src/server/store/seed.js';
 import { createSession } from '../../src/server/domain/sessions.js';
 import { findAppBySellerKey } from '../../src/server/domain/apps.js';
 import type { ApiVersion, AppRow, SessionRow } from '../../src/server/domain/rows.js';
 import type { OutboxMessage } from '../../src/server/domain/outbox.js';
-import type { RequestRecordJson } from '../../src/server/inspector/records.js';
+import type { LoggedRequest } from '../../src/api/sandbox-admin.js';
 import { ed25519PublicKey } from '../../src/api/verify.js';
 
 export type { SandboxInfo };
@@ -45,7 +50,7 @@ export interface HttpResult {
 export type ParamValues = Readonly<Record<string, string | undefined>>;
 
 /** One record of GET /sandbox/requests (src/server/http/requests-endpoint.ts). */
-export type RecordedRequest = RequestRecordJson;
+export type RecordedRequest = LoggedRequest;
 
 export interface CallOptions {
   /** Client API version (default 1.3). */
@@ -68,14 +73,16 @@ export interface TestSandbox {
   init(params?: ParamValues, options?: CallOptions): Promise<string>;
   /** Seller API call (GET); adds `sellerkey` and `type`. */
   seller(type: string | undefined, params?: ParamValues): Promise<HttpResult>;
-  /** GET /sandbox/outbox with the admin token. */
-  outbox(query?: ParamValues): Promise<OutboxMessage[]>;
-  /** GET /sandbox/requests with the admin token: the request inspector's records (filters in `query`). */
+  /** The outbox through the library (GET /sandbox/outbox with the admin token). */
+  outbox(query?: { after?: string; to?: string; kind?: string }): Promise<OutboxMessage[]>;
+  /** GET /sandbox/requests with the admin token, as sent: the request inspector's records (filters in `query`). */
   requests(query?: ParamValues): Promise<{ limit: number; requests: RecordedRequest[] }>;
-  /** GET /sandbox/clock with the admin token: the domain clock and its offset. */
+  /** The domain clock through the library (GET /sandbox/clock): Unix seconds and the offset. */
   clock(): Promise<{ now: number; offset: number }>;
-  /** POST /sandbox/clock `advance=<seconds>` with the admin token (moves the domain clock only). */
+  /** Moves the domain clock through the library (POST /sandbox/clock `advance=<seconds>`). */
   advance(seconds: number): Promise<{ now: number; offset: number }>;
+  /** The library's sandbox under the helpers. */
+  readonly library: Sandbox;
   /** A page of the sandbox: GET, or POST with `form` as a form body (what a browser sends). */
   page(path: string, form?: ParamValues): Promise<HttpResult>;
   /** Any request to the sandbox (path with query). */
@@ -85,7 +92,10 @@ export interface TestSandbox {
   close(): Promise<void>;
 }
 
-export type TestSandboxOptions = Partial<SandboxOptions>;
+/** The server options a test sandbox takes (each passed on below: one left out would be dropped unseen). */
+export type TestSandboxOptions = Partial<
+  Pick<SandboxOptions, 'now' | 'log' | 'tls' | 'handlers' | 'cors' | 'trustProxy' | 'panelUrl' | 'inspectorTiming' | 'rateLimit' | 'failureStatus' | 'data' | 'host' | 'port' | 'logLimit' | 'appName' | 'ownerid' | 'sellerKey'>
+>;
 
 /** A clock tests can move: `now()` in ms, `advance(seconds)`. Starts at 2026-01-01T00:00:00Z. */
 export function fakeClock(startMs = Date.UTC(2026, 0, 1)): { now: () => number; advance: (seconds: number) => void; seconds: () => number } {
@@ -132,8 +142,26 @@ cleanUpAfterEachFile(async () => {
 });
 
 export async function startTestSandbox(options: TestSandboxOptions = {}): Promise<TestSandbox> {
-  const running = await startSandbox({ host: '127.0.0.1', port: 0, data: ':memory:', rateLimit: false, ...options });
-  const { info } = running;
+  const { now, log, tls, handlers, cors, trustProxy, panelUrl, inspectorTiming, rateLimit, failureStatus, data, host, port, logLimit, appName, ownerid, sellerKey } = options;
+  const library = await startSandboxWith(
+    {
+      rateLimit: rateLimit ?? false,
+      ...(now === undefined ? {} : { clock: now }),
+      ...(log === undefined ? {} : { logger: { info: log, warn: log } }),
+      ...(tls === undefined ? {} : { tls: { dataDir: tls.dataDir, ...(tls.hostname === undefined ? {} : { hostname: tls.hostname }) } }),
+      ...(failureStatus === undefined ? {} : { failureStatus }),
+      ...(data === undefined ? {} : { data }),
+      ...(host === undefined ? {} : { host }),
+      ...(port === undefined ? {} : { port }),
+      ...(logLimit === undefined ? {} : { logLimit }),
+      ...(appName === undefined ? {} : { appName }),
+      ...(ownerid === undefined ? {} : { ownerid }),
+      ...(sellerKey === undefined ? {} : { sellerKey }),
+    },
+    { ...(handlers === undefined ? {} : { handlers }), ...(cors === undefined ? {} : { cors }), ...(trustProxy === undefined ? {} : { trustProxy }), ...(panelUrl === undefined ? {} : { panelUrl }), ...(inspectorTiming === undefined ? {} : { inspectorTiming }) },
+  );
+  const { info, store, admin } = sandboxInternals(library);
+  const running = { store, close: () => library.close() };
 
   // An HTTPS sandbox (`tls` option) is reached trusting only its own authority, as its profile does.
   const trusting = info.caFile === undefined ? undefined : new UndiciAgent({ connect: { ca: fs.readFileSync(info.caFile, 'utf8') } });
@@ -168,30 +196,18 @@ export async function startTestSandbox(options: TestSandboxOptions = {}): Promis
       return res.json.sessionid as string;
     },
     seller: (type, params = {}) => request(`/api/seller/?${query({ sellerkey: info.sellerKey, type, ...params })}`),
-    async outbox(params = {}) {
-      const res = await request(`/sandbox/outbox?${query(params)}`, { headers: { authorization: `Bearer ${info.adminToken}` } });
-      if (res.status !== 200) throw new Error(`outbox answered ${res.status}: ${res.text}`);
-      return res.json as OutboxMessage[];
+    async outbox(filter = {}) {
+      return (await library.outbox.list({ ...filter, after: filter.after === undefined ? undefined : Number(filter.after) }));
     },
+    // The route itself, raw: the server's tests check its answer, not the library's reading of it.
     async requests(params = {}) {
       const res = await request(`/sandbox/requests?${query(params)}`, { headers: { authorization: `Bearer ${info.adminToken}` } });
       if (res.status !== 200) throw new Error(`requests answered ${res.status}: ${res.text}`);
       return res.json as { limit: number; requests: RecordedRequest[] };
     },
-    async clock() {
-      const res = await request('/sandbox/clock', { headers: { authorization: `Bearer ${info.adminToken}` } });
-      if (res.status !== 200) throw new Error(`clock answered ${res.status}: ${res.text}`);
-      return res.json as { now: number; offset: number };
-    },
-    async advance(seconds) {
-      const res = await request('/sandbox/clock', {
-        method: 'POST',
-        headers: { authorization: `Bearer ${info.adminToken}`, 'content-type': 'application/x-www-form-urlencoded' },
-        body: query({ advance: String(seconds) }),
-      });
-      if (res.status !== 200) throw new Error(`clock answered ${res.status}: ${res.text}`);
-      return res.json as { now: number; offset: number };
-    },
+    clock: () => getSandboxClock(admin),
+    advance: (seconds) => changeSandboxClock(admin, { advance: seconds }),
+    library,
     page(path, form) {
       if (form === undefined) return request(path);
       return request(path, { method: 'POST', body: query(form), headers: { 'content-type': 'application/x-www-form-urlencoded' } });

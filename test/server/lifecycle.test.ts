@@ -80,7 +80,7 @@ describe('logging', () => {
   });
 
   it('refuses an empty data option', async () => {
-    await expect(startSandbox({ data: '' })).rejects.toThrow(/--data/);
+    await expect(startSandbox({ data: '' })).rejects.toThrow(/^data must be a file path or :memory:\.$/);
   });
 });
 

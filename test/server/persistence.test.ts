@@ -38,7 +38,12 @@ describe('restart', () => {
     await first.close();
     await expect(startSandbox({ data, appName: 'two' })).rejects.toThrow(SandboxConfigError);
     await expect(startSandbox({ data, ownerid: 'ZZZZZZZZZZ' })).rejects.toThrow(/already holds application "one" with another ownerid/);
-    await expect(startSandbox({ data, sellerKey: 'z'.repeat(32) })).rejects.toThrow(/--seller-key/);
+    const clash = await startSandbox({ data, sellerKey: 'z'.repeat(32) }).catch((caught: unknown) => caught);
+    expect(clash).toBeInstanceOf(SandboxConfigError);
+    expect((clash as SandboxConfigError).message).toMatch(/another sellerKey \(.{4}…\); drop sellerKey or use another data file\.$/);
+    // The CLI names its flags instead (src/commands/sandbox/start.ts).
+    const flag = (option: string) => `--${option.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+    expect((clash as SandboxConfigError).messageFor(flag)).toMatch(/another seller-key \(.{4}…\); drop --seller-key or use another --data file\.$/);
     await expect(startSandbox({ data: ':memory:', ownerid: 'short' })).rejects.toThrow(/exactly 10 letters or digits/);
     await expect(startSandbox({ data: ':memory:', sellerKey: 'x'.repeat(31) })).rejects.toThrow(/exactly 32 letters or digits/);
     // Matching options are fine.

@@ -131,6 +131,6 @@ describe('both modes', () => {
   });
 
   it('refuse a failureStatus other than 200 or 400', async () => {
-    await expect(startTestSandbox({ failureStatus: 404 as 400 })).rejects.toThrow(/--failure-status must be 200 or 400/);
+    await expect(startTestSandbox({ failureStatus: 404 as 400 })).rejects.toThrow(/^failureStatus must be 200 or 400\.$/);
   });
 });

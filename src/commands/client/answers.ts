@@ -1,23 +1,10 @@
 /**
- * Reading client answers where the wire lies about success (docs/protocol/client-api.md §4.13, §4.23, §4.24):
- * some refusals come back as `success:true` with the refusal in `message`. A tester's script
- * must see those as failures (exit 1), so the commands check for them here, with the patterns
- * the client catalog records (src/api/client-catalog/, `quirks.refusalAsSuccess`).
+ * Reading client answers for the commands. Some refusals come back as `success:true` with the
+ * refusal in `message` (docs/protocol/client-api.md §4.13, §4.23, §4.24): a tester's script must
+ * see those as failures (exit 1), so the commands check for them with the library's reading
+ * (src/api/disguised-refusal.ts), which kactl/client's methods share.
  */
-import { refusalAsSuccess } from '../../api/client-catalog/index.js';
-import { ApiFailure } from '../../errors.js';
-
-/** The answer's `message` as text ('' when absent). */
-export function messageText(body: Record<string, unknown>): string {
-  return typeof body.message === 'string' ? body.message : '';
-}
-
-/** Throws ApiFailure when a `success:true` answer of `type` is really a refusal. */
-export function refuseDisguisedFailure(type: string, body: Record<string, unknown>): void {
-  const pattern = refusalAsSuccess(type);
-  const message = messageText(body);
-  if (pattern !== undefined && pattern.test(message)) throw new ApiFailure(message, body, 200);
-}
+export { messageText, refuseDisguisedFailure } from '../../api/disguised-refusal.js';
 
 /** The nested object at `key`, if the answer has one. */
 export function objectField(body: Record<string, unknown>, key: string): Record<string, unknown> | undefined {

@@ -10,7 +10,7 @@
  */
 import type { ClientApi } from '../../api/client-api.js';
 import type { Context } from '../../context.js';
-import { ApiFailure, ExitCode, InterruptedError, KactlError } from '../../errors.js';
+import { ApiFailure, InterruptedError, KactlError } from '../../errors.js';
 import { createSpinner, formatCountdown } from '../../io/spinner.js';
 import { messageText, objectField } from './answers.js';
 import { askCodeAfterRefusal, CODE_REQUIRED } from './login-call.js';
@@ -80,7 +80,7 @@ export async function waitForMagicLink(ctx: Context, api: ClientApi, timeoutSeco
       if (state === 'refused') throw new ApiFailure(messageText(body) || 'The server refused the magic link check.', body, 400, { hints: [RESUME_HINT] });
       const remaining = deadline - ctx.now();
       if (remaining <= 0) {
-        throw new KactlError(`The link was not approved within ${formatCountdown(timeoutSeconds)}; stopped waiting.`, ExitCode.failure, { hints: [RESUME_HINT] });
+        throw new KactlError(`The link was not approved within ${formatCountdown(timeoutSeconds)}; stopped waiting.`, 'FAILURE', { hints: [RESUME_HINT] });
       }
       await pause(Math.min(delay, remaining), ctx.signal);
     }

@@ -14,7 +14,7 @@ import path from 'node:path';
 import type { Context } from '../../context.js';
 import type { SellerOp } from '../../api/seller-catalog/index.js';
 import { hasControl } from '../../io/format.js';
-import { responseOptions } from '../seller/call-options.js';
+import { responseOptions } from '../../api/seller-call-options.js';
 
 /** How long a fetched list is reused. */
 export const CACHE_SECONDS = 60;

@@ -5,8 +5,7 @@
 import { Chalk } from 'chalk';
 import type { Context } from '../../context.js';
 import type { EnvRecord } from '../../env.js';
-import { ExitCode, KactlError } from '../../errors.js';
-import type { ExitCodeValue } from '../../errors.js';
+import { errorCodeForExit, KactlError } from '../../errors.js';
 import { runInProcess } from './in-process.js';
 import type { InProcessResult } from './in-process.js';
 import { shellQuote } from '../../util/shell-quote.js';
@@ -18,7 +17,6 @@ export interface StepOptions {
   redirect?: string;
 }
 
-const KNOWN_CODES = new Set<number>(Object.values(ExitCode));
 
 export class Transcript {
   private readonly color: InstanceType<typeof Chalk>;
@@ -54,8 +52,7 @@ export class Transcript {
     });
     this.ctx.io.out(result.combined);
     if (result.code !== 0) {
-      const code = (KNOWN_CODES.has(result.code) ? result.code : ExitCode.failure) as ExitCodeValue;
-      throw new KactlError(`The demo stopped: \`${shown}\` exited ${result.code}.`, code);
+      throw new KactlError(`The demo stopped: \`${shown}\` exited ${result.code}.`, errorCodeForExit(result.code));
     }
     return result;
   }

@@ -1,5 +1,5 @@
 /** One line of a check report (`kactl doctor`, `kactl profile add`): which check, how it went, why. */
-import type { ExitCodeValue } from '../../errors.js';
+import type { KactlErrorCode } from '../../errors.js';
 
 export type CheckStatus = 'pass' | 'fail' | 'skip';
 
@@ -8,15 +8,16 @@ export interface CheckResult {
   readonly status: CheckStatus;
   readonly detail: string;
   /**
-   * For a failure, the exit code it stands for (docs/contracts.md): 4 when the server cannot be
-   * reached or is not the API, 3 for a refused key, 1 for a refused app, 5 for a signature.
-   * `profile add` exits with it; doctor exits 1 for any failure and does not print it.
+   * For a failure, the error code it stands for (src/api/errors.ts), so its exit code
+   * (docs/contracts.md): NETWORK (4) when the server cannot be reached or is not the API, AUTH
+   * (3) for a refused key, FAILURE (1) for a refused app, SIGNATURE (5) for a signature.
+   * `profile add` fails with it; doctor exits 1 for any failure and does not print it.
    */
-  readonly exitCode?: ExitCodeValue;
+  readonly code?: KactlErrorCode;
 }
 
 export const pass = (check: string, detail: string): CheckResult => ({ check, status: 'pass', detail });
-export const fail = (check: string, detail: string, exitCode?: ExitCodeValue): CheckResult => ({ check, status: 'fail', detail, ...(exitCode === undefined ? {} : { exitCode }) });
+export const fail = (check: string, detail: string, code?: KactlErrorCode): CheckResult => ({ check, status: 'fail', detail, ...(code === undefined ? {} : { code }) });
 export const skip = (check: string, detail: string): CheckResult => ({ check, status: 'skip', detail });
 
 export function messageOf(error: unknown): string {

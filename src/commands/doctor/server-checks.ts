@@ -6,7 +6,7 @@
  * `kactl doctor` runs them on the settings in use, `kactl profile add` on the profile it is about
  * to save. Nothing is changed: init's session is not kept.
  */
-import { ExitCode, KactlError } from '../../errors.js';
+import { KactlError } from '../../errors.js';
 import type { Transport, TransportResponse } from '../../api/transport.js';
 import type { ResolvedSettings } from '../../config/settings.js';
 import type { SellerApi } from '../../api/seller-api.js';
@@ -79,7 +79,7 @@ export async function serverChecks(target: ServerTarget, options: ServerCheckOpt
     const root = await probe.get(`${base}/`);
     results.push(pass('reachable', reachableDetail(base, root.status, Math.round(root.elapsedMs))));
   } catch (error) {
-    results.push(fail('reachable', `${base}: ${messageOf(error)}`, ExitCode.network));
+    results.push(fail('reachable', `${base}: ${messageOf(error)}`, 'NETWORK'));
     return results;
   }
 
@@ -96,10 +96,10 @@ export async function serverChecks(target: ServerTarget, options: ServerCheckOpt
     results.push(
       sellerPathOk
         ? pass('api path', `${base}/api/seller/ answers as a KeyAuth-style seller API does`)
-        : fail('api path', `${base}/api/seller/ answered ${what}; is ${base} the server's base URL (no /api/... path)?`, ExitCode.network),
+        : fail('api path', `${base}/api/seller/ answered ${what}; is ${base} the server's base URL (no /api/... path)?`, 'NETWORK'),
     );
   } catch (error) {
-    results.push(fail('api path', messageOf(error), ExitCode.network));
+    results.push(fail('api path', messageOf(error), 'NETWORK'));
   }
 
   if (probe.sellerKey === undefined) results.push(skip('seller key', options.missing.sellerKey));
@@ -109,8 +109,8 @@ export async function serverChecks(target: ServerTarget, options: ServerCheckOpt
       await target.trySellerKey();
       results.push(pass('seller key', 'accepted'));
     } catch (error) {
-      const refused = error instanceof KactlError && error.exitCode === ExitCode.auth;
-      results.push(fail('seller key', refused ? `refused: ${error.message}` : messageOf(error), error instanceof KactlError ? error.exitCode : ExitCode.network));
+      const refused = error instanceof KactlError && error.code === 'AUTH';
+      results.push(fail('seller key', refused ? `refused: ${error.message}` : messageOf(error), error instanceof KactlError ? error.code : 'NETWORK'));
     }
   }
 
@@ -134,18 +134,18 @@ async function clientChecks(target: Probe, base: string, options: ServerCheckOpt
     answer = await target.get(`${base}/api/1.3/?${query.toString()}`);
   } catch (error) {
     const why = messageOf(error);
-    return [fail('client app', why, ExitCode.network), skip('signature', 'init did not answer'), ...clock(skip('clock', 'init did not answer'))];
+    return [fail('client app', why, 'NETWORK'), skip('signature', 'init did not answer'), ...clock(skip('clock', 'init did not answer'))];
   }
   const results: CheckResult[] = [];
   const shape = shapeOf(answer);
-  if (shape.kind !== 'json') results.push(fail('client app', `init on ${base}/api/1.3/ answered ${describeShape(shape, answer.status)}`, ExitCode.network));
+  if (shape.kind !== 'json') results.push(fail('client app', `init on ${base}/api/1.3/ answered ${describeShape(shape, answer.status)}`, 'NETWORK'));
   else if (shape.body.success === true) results.push(pass('client app', `init accepted "${appName}" (the session is not kept)`));
-  else results.push(fail('client app', `init refused "${appName}": ${typeof shape.body.message === 'string' ? shape.body.message : 'no message'}`, ExitCode.failure));
+  else results.push(fail('client app', `init refused "${appName}": ${typeof shape.body.message === 'string' ? shape.body.message : 'no message'}`, 'FAILURE'));
 
   const stamp = answer.headers['x-signature-timestamp'];
   const publicKey = target.publicKey;
   if (publicKey === undefined) results.push(skip('signature', options.missing.publicKey));
-  else if (stamp === undefined) results.push(fail('signature', 'the init answer is not signed', ExitCode.signature));
+  else if (stamp === undefined) results.push(fail('signature', 'the init answer is not signed', 'SIGNATURE'));
   else {
     try {
       const { verifyEd25519 } = await import('../../api/verify.js');
@@ -153,7 +153,7 @@ async function clientChecks(target: Probe, base: string, options: ServerCheckOpt
       verifyEd25519({ headers: answer.headers, body: answer.body, publicKey, nowMs: Number(stamp) * 1000 });
       results.push(pass('signature', 'the init answer verifies with the public key'));
     } catch (error) {
-      results.push(fail('signature', messageOf(error), ExitCode.signature));
+      results.push(fail('signature', messageOf(error), 'SIGNATURE'));
     }
   }
 

@@ -44,7 +44,7 @@ export async function testRun(ctx: Context, files: readonly string[], options: {
     try {
       fs.writeFileSync(options.junit, junitXml(reports));
     } catch (error) {
-      throw new KactlError(`Could not write ${options.junit} (${(error as NodeJS.ErrnoException).code ?? 'error'}).`, ExitCode.failure);
+      throw new KactlError(`Could not write ${options.junit} (${(error as NodeJS.ErrnoException).code ?? 'error'}).`, 'FAILURE');
     }
   }
   if (json) {

@@ -5,7 +5,7 @@ import type { Context } from '../../context.js';
 import type { ProfileData } from '../../config/types.js';
 import { SETTING_SPECS } from '../../config/settings.js';
 import type { SettingKey } from '../../config/settings.js';
-import { ExitCode, KactlError, UsageError } from '../../errors.js';
+import { KactlError, UsageError } from '../../errors.js';
 import { checkProfileName, parseBaseUrl, parsePositiveInt, parsePublicKey } from './validate.js';
 import { parseDurationSeconds } from '../global-options.js';
 
@@ -111,7 +111,7 @@ async function checkBeforeSaving(ctx: Context, name: string, profile: ProfileDat
   for (const r of results) ctx.output.note(`${resultMark(r.status, ctx.io.isStderrTTY)} ${r.check}: ${r.detail}`);
   const failed = results.filter((r) => r.status === 'fail');
   if (failed.length === 0) return;
-  throw new KactlError(`Profile ${name} was not saved: the ${failed.map((r) => r.check).join(', ')} check${failed.length === 1 ? '' : 's'} failed.`, failed[0]!.exitCode ?? ExitCode.network, {
+  throw new KactlError(`Profile ${name} was not saved: the ${failed.map((r) => r.check).join(', ')} check${failed.length === 1 ? '' : 's'} failed.`, failed[0]!.code ?? 'NETWORK', {
     hints: ['Correct the value and run the command again, or save it unchecked with --force (the way without network, e.g. when CI creates profiles offline).'],
   });
 }

@@ -12,7 +12,7 @@
  */
 import fs from 'node:fs';
 import type { Writable } from 'node:stream';
-import { ExitCode, KactlError } from '../../errors.js';
+import { KactlError } from '../../errors.js';
 import type { ReadyReport } from './ready.js';
 
 /** The file descriptor of the pipe in the background server. */
@@ -46,7 +46,7 @@ export async function receiveSecrets(): Promise<PipedSecrets> {
         await new Promise((resolve) => setTimeout(resolve, 10));
         continue;
       }
-      throw new KactlError('--background-log is for the server `kactl sandbox start --detach` runs: start it with --detach.', ExitCode.usage);
+      throw new KactlError('--background-log is for the server `kactl sandbox start --detach` runs: start it with --detach.', 'USAGE');
     }
     if (read === 0) break;
     chunks.push(Buffer.from(buffer.subarray(0, read)));
@@ -61,7 +61,7 @@ export async function receiveSecrets(): Promise<PipedSecrets> {
   } catch {
     parsed = undefined;
   }
-  if (!isSecrets(parsed)) throw new KactlError('The kactl that ran this background sandbox went away before handing over its settings.', ExitCode.failure);
+  if (!isSecrets(parsed)) throw new KactlError('The kactl that ran this background sandbox went away before handing over its settings.', 'FAILURE');
   return parsed;
 }
 

@@ -6,13 +6,8 @@
  */
 import { InvalidArgumentError, type Command } from 'commander';
 import type { Context } from '../../context.js';
-import { NetworkError } from '../../errors.js';
-import { sandboxAdminRequest } from './admin.js';
-
-interface ClockAnswer {
-  now: number;
-  offset: number;
-}
+import type { SandboxClockState as ClockAnswer } from '../../api/sandbox-admin.js';
+import { adminTarget } from './admin.js';
 
 const UNIT_SECONDS: Readonly<Record<string, number>> = { s: 1, m: 60, h: 3600, d: 86_400 };
 
@@ -22,12 +17,6 @@ export function parseClockStep(raw: string): number {
   if (!match) throw new InvalidArgumentError('Give a step like 16m, 6h, 31d, 0 or -1d (seconds when bare).');
   const seconds = Math.round(Number(match[2]) * UNIT_SECONDS[match[3] ?? 's']!);
   return match[1] === '-' ? -seconds : seconds;
-}
-
-function readClock(body: unknown): ClockAnswer {
-  const { now, offset } = (body ?? {}) as Partial<ClockAnswer>;
-  if (typeof now !== 'number' || typeof offset !== 'number') throw new NetworkError('The sandbox answered the clock request with an unexpected shape.');
-  return { now, offset };
 }
 
 function show(ctx: Context, clock: ClockAnswer): void {
@@ -49,11 +38,9 @@ export function registerSandboxClock(group: Command, ctx: Context): void {
     .option('--admin-token <token>', ADMIN_TOKEN_HELP)
     .addHelpText('after', '\nExamples:\n  $ kactl sandbox clock --json\n  $ kactl sandbox clock --reset     # back to real time')
     .action(async (options: { adminToken?: string; reset?: boolean }) => {
-      const token = options.adminToken ? { adminToken: options.adminToken } : {};
-      const body = options.reset
-        ? await sandboxAdminRequest(ctx, { method: 'POST', path: '/sandbox/clock', form: { offset: '0' }, ...token })
-        : await sandboxAdminRequest(ctx, { method: 'GET', path: '/sandbox/clock', ...token });
-      const clock = readClock(body);
+      const { changeSandboxClock, getSandboxClock } = await import('../../api/sandbox-admin.js');
+      const target = await adminTarget(ctx, options.adminToken);
+      const clock = options.reset ? await changeSandboxClock(target, { offset: 0 }) : await getSandboxClock(target);
       if (options.reset && !ctx.output.wantsJson) ctx.output.success('Sandbox clock is back on real time.');
       show(ctx, clock);
       backHint(ctx, clock);
@@ -78,13 +65,8 @@ Examples:
   $ kactl sandbox clock --reset     # back to real time`,
     )
     .action(async (seconds: number, options: { adminToken?: string }) => {
-      const body = await sandboxAdminRequest(ctx, {
-        method: 'POST',
-        path: '/sandbox/clock',
-        form: { advance: String(seconds) },
-        ...(options.adminToken ? { adminToken: options.adminToken } : {}),
-      });
-      const clock = readClock(body);
+      const { changeSandboxClock } = await import('../../api/sandbox-admin.js');
+      const clock = await changeSandboxClock(await adminTarget(ctx, options.adminToken), { advance: seconds });
       if (!ctx.output.wantsJson) ctx.output.success(`Sandbox clock moved by ${seconds} s (now ${clock.offset} s from real time).`);
       show(ctx, clock);
       backHint(ctx, clock);

@@ -55,7 +55,7 @@ export async function sandboxDetach(ctx: Context, command: Command, options: Sta
     fs.rmSync(logFile, { force: true });
     ctx.io.err(said.endsWith('\n') || said === '' ? said : `${said}\n`);
     ctx.exitCode = child.exitCode && child.exitCode > 0 ? child.exitCode : ExitCode.failure;
-    if (said.trim() === '') throw new KactlError('The background sandbox stopped before it was ready, without a word.', ExitCode.failure);
+    if (said.trim() === '') throw new KactlError('The background sandbox stopped before it was ready, without a word.', 'FAILURE');
     return;
   }
   child.unref();
@@ -70,7 +70,7 @@ function forwardedArgs(command: Command, secrets: PipedSecrets): string[] {
   const chain: Command[] = [];
   for (let cmd: Command | null = command; cmd; cmd = cmd.parent) chain.push(cmd);
   const raw = (chain.at(-1) as unknown as { rawArgs?: unknown }).rawArgs;
-  if (!Array.isArray(raw)) throw new KactlError('Cannot tell the command line to run in the background.', ExitCode.failure);
+  if (!Array.isArray(raw)) throw new KactlError('Cannot tell the command line to run in the background.', 'FAILURE');
   const args = withoutSecrets(
     (raw as string[]).filter((arg) => arg !== '--detach'),
     chain.flatMap((cmd) => cmd.options),
@@ -78,7 +78,7 @@ function forwardedArgs(command: Command, secrets: PipedSecrets): string[] {
   // Belt and braces: whatever the parse, no secret value goes on the background command line.
   const values = Object.values(secrets).filter((value) => value !== '');
   if (args.some((arg) => values.some((value) => arg.includes(value)))) {
-    throw new KactlError('The seller key also appears elsewhere on the command line; give it only as --seller-key so it can be kept off the background server\'s command line.', ExitCode.usage);
+    throw new KactlError('The seller key also appears elsewhere on the command line; give it only as --seller-key so it can be kept off the background server\'s command line.', 'USAGE');
   }
   return args;
 }
@@ -136,7 +136,7 @@ function waitForReady(ctx: Context, child: ChildProcess): Promise<ReadyReport | 
     };
     const timer = setTimeout(() => {
       child.kill('SIGTERM');
-      finish(() => reject(new KactlError(`The background sandbox was not ready within ${READY_TIMEOUT_MS / 1000} s; it was stopped.`, ExitCode.failure)));
+      finish(() => reject(new KactlError(`The background sandbox was not ready within ${READY_TIMEOUT_MS / 1000} s; it was stopped.`, 'FAILURE')));
     }, READY_TIMEOUT_MS);
     ctx.signal.addEventListener('abort', onAbort, { once: true });
     pipe?.on('data', (chunk: Buffer) => {
@@ -150,7 +150,7 @@ function waitForReady(ctx: Context, child: ChildProcess): Promise<ReadyReport | 
         parsed = undefined;
       }
       (pipe as unknown as { destroy(): void }).destroy();
-      finish(() => (isReadyReport(parsed) ? resolve(parsed) : reject(new KactlError('The background sandbox sent a ready report kactl cannot read.', ExitCode.failure))));
+      finish(() => (isReadyReport(parsed) ? resolve(parsed) : reject(new KactlError('The background sandbox sent a ready report kactl cannot read.', 'FAILURE'))));
     });
     child.once('exit', () => finish(() => resolve(undefined)));
     child.once('error', (error) => finish(() => reject(error)));

@@ -16,7 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Option, type Command } from 'commander';
 import type { Context } from '../../context.js';
-import { ExitCode, InterruptedError, KactlError } from '../../errors.js';
+import { InterruptedError, KactlError, NetworkError } from '../../errors.js';
 import type { RunningSandbox } from '../../server/start.js';
 import { parsePositiveInt } from '../profile/validate.js';
 import { DEFAULT_TLS_HOSTNAME } from '../../server/tls/names.js';
@@ -148,7 +148,7 @@ async function serveSandbox(ctx: Context, options: ExecOptions): Promise<{ sandb
     if (claim !== undefined) registry.releaseSandbox(ctx.dataDir, claim);
     const failure = await startFailure(ctx, error, { host, port: 0 }, data);
     if (failure instanceof KactlError) throw failure;
-    throw new KactlError(`The sandbox could not start: ${(failure as Error).message ?? String(failure)}.`, ExitCode.network, { cause: failure });
+    throw new NetworkError(`The sandbox could not start: ${(failure as Error).message ?? String(failure)}.`, { cause: failure });
   }
   if (claim !== undefined) registry.updateSandbox(ctx.dataDir, { ...claim, state: 'ready', baseUrl: sandbox.info.baseUrl, profile: null, autoProfile: false, adminTokenDigest: null });
   return {

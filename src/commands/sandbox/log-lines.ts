@@ -4,10 +4,10 @@
  */
 import { Chalk } from 'chalk';
 import { stripControl } from '../../io/format.js';
-import type { RequestRecordJson } from '../../server/inspector/records.js';
+import type { LoggedRequest } from '../../api/sandbox-admin.js';
 
 /** A record as GET /sandbox/requests gives it (src/server/http/requests-endpoint.ts). */
-export type LogRecord = RequestRecordJson;
+export type LogRecord = LoggedRequest;
 
 export type LogFormat = 'lines' | 'ndjson' | 'json';
 

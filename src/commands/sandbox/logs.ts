@@ -11,7 +11,8 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import type { Context } from '../../context.js';
 import { ExitCode, InterruptedError, NetworkError, UsageError } from '../../errors.js';
-import { sandboxAdminRequest, sandboxAdminStream } from './admin.js';
+import type { RequestApi, RequestLogFilter } from '../../api/sandbox-admin.js';
+import { adminTarget } from './admin.js';
 import type { LogFormat, LogRecord } from './log-lines.js';
 
 interface LogsOptions {
@@ -67,17 +68,17 @@ function formatOf(ctx: Context): LogFormat {
   return ctx.io.isStdoutTTY ? 'lines' : 'ndjson';
 }
 
-function query(ctx: Context, options: LogsOptions, follow: boolean): string {
-  const search = new URLSearchParams();
-  if (options.type) search.set('type', options.type);
-  if (options.api) search.set('api', options.api);
-  if (options.failed) search.set('failed', '1');
-  if (options.user) search.set('user', options.user);
-  if (options.since) search.set('since', String(sinceMs(options.since, ctx.now())));
-  if (options.limit !== undefined) search.set('limit', String(options.limit));
-  if (options.after !== undefined) search.set('after', String(options.after));
-  if (follow) search.set('follow', '1');
-  return `/sandbox/requests?${search.toString()}`;
+/** The flags as the library's filter of the requests route (src/api/sandbox-admin.ts). */
+function filterOf(ctx: Context, options: LogsOptions): RequestLogFilter {
+  return {
+    ...(options.type ? { type: options.type } : {}),
+    ...(options.api ? { api: options.api.split(',').map((api) => api.trim()).filter((api) => api !== '') as RequestApi[] } : {}),
+    ...(options.failed ? { failed: true } : {}),
+    ...(options.user ? { user: options.user } : {}),
+    ...(options.since ? { since: sinceMs(options.since, ctx.now()) } : {}),
+    ...(options.limit !== undefined ? { limit: options.limit } : {}),
+    ...(options.after !== undefined ? { after: options.after } : {}),
+  };
 }
 
 export function registerSandboxLogs(group: Command, ctx: Context): void {
@@ -117,11 +118,10 @@ Examples:
         ctx.io.out(format === 'lines' ? `${logLine(record, { color: ctx.io.stdoutColor, now: ctx.now() })}\n` : `${JSON.stringify(record)}\n`);
       };
       if (options.follow) return follow(ctx, options, print);
-      const body = await sandboxAdminRequest(ctx, { method: 'GET', path: query(ctx, options, false), ...(options.adminToken ? { adminToken: options.adminToken } : {}) });
-      const { limit, requests } = (body ?? {}) as { limit?: unknown; requests?: unknown };
-      if (!Array.isArray(requests) || typeof limit !== 'number') throw new NetworkError('The sandbox answered the requests route with an unexpected shape.');
+      const { listSandboxRequests } = await import('../../api/sandbox-admin.js');
+      const { limit, requests } = await listSandboxRequests(await adminTarget(ctx, options.adminToken), filterOf(ctx, options));
       if (format === 'json') return ctx.output.json(requests);
-      for (const record of requests as LogRecord[]) print(record);
+      for (const record of requests) print(record);
       if (limit === 0) ctx.output.note('The request inspector is off: this sandbox was started with --log-limit 0.');
       else if (requests.length === 0 && format === 'lines') ctx.output.note('No requests recorded match.');
     });
@@ -129,8 +129,9 @@ Examples:
 
 async function follow(ctx: Context, options: LogsOptions, print: (record: LogRecord) => void): Promise<void> {
   const { serverSentEvents } = await import('../../api/server-sent-events.js');
+  const { requestsPath, sandboxAdminStream } = await import('../../api/sandbox-admin.js');
   try {
-    const body = await sandboxAdminStream(ctx, { path: query(ctx, options, true), idleMs: FOLLOW_IDLE_MS, ...(options.adminToken ? { adminToken: options.adminToken } : {}) });
+    const body = await sandboxAdminStream(await adminTarget(ctx, options.adminToken), { path: requestsPath(filterOf(ctx, options), true), idleMs: FOLLOW_IDLE_MS });
     if (ctx.io.isStdoutTTY) ctx.output.note('Following the sandbox\'s requests; Ctrl-C to stop.');
     for await (const event of serverSentEvents(body)) {
       if (event.event === 'request') print(JSON.parse(event.data) as LogRecord);

@@ -4,8 +4,7 @@
  */
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { NetworkError } from '../../errors.js';
-import { sandboxAdminRequest } from './admin.js';
+import { adminTarget } from './admin.js';
 
 interface OutboxOptions {
   adminToken?: string;
@@ -13,15 +12,7 @@ interface OutboxOptions {
   kind?: string;
 }
 
-export interface OutboxMessage {
-  id: number;
-  createdAt: number;
-  kind: string;
-  to: string;
-  subject: string;
-  text: string;
-  link: string | null;
-}
+export type { OutboxMessage } from '../../api/sandbox-admin.js';
 
 export function registerSandboxOutbox(group: Command, ctx: Context): void {
   group
@@ -32,18 +23,13 @@ export function registerSandboxOutbox(group: Command, ctx: Context): void {
     .option('--admin-token <token>', "the sandbox's admin token (default: saved in the sandbox profile)")
     .addHelpText('after', '\nExamples:\n  $ kactl sandbox outbox\n  $ kactl sandbox outbox --to alice@example.com --kind email-code --json')
     .action(async (options: OutboxOptions) => {
-      const query = new URLSearchParams();
-      if (options.to) query.set('to', options.to);
-      if (options.kind) query.set('kind', options.kind);
-      const body = await sandboxAdminRequest(ctx, {
-        method: 'GET',
-        path: `/sandbox/outbox${query.size > 0 ? `?${query.toString()}` : ''}`,
-        ...(options.adminToken ? { adminToken: options.adminToken } : {}),
+      const { listSandboxOutbox } = await import('../../api/sandbox-admin.js');
+      const messages = await listSandboxOutbox(await adminTarget(ctx, options.adminToken), {
+        ...(options.to ? { to: options.to } : {}),
+        ...(options.kind ? { kind: options.kind } : {}),
       });
-      const messages = Array.isArray(body) ? body : (body as { messages?: unknown }).messages;
-      if (!Array.isArray(messages)) throw new NetworkError('The sandbox answered the outbox request with an unexpected shape.');
       if (ctx.output.wantsJson) return ctx.output.json(messages);
-      await ctx.output.list(messages, [
+      await ctx.output.list(messages as unknown as Record<string, unknown>[], [
         { key: 'id' },
         { key: 'createdAt', header: 'SENT', kind: 'date' },
         { key: 'kind' },

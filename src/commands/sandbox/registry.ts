@@ -18,7 +18,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { ExitCode, KactlError, UsageError } from '../../errors.js';
+import { KactlError, UsageError } from '../../errors.js';
 import { isIdentity, isSignallablePid, processIdentity, sameIdentity, sandboxIdentity, type ProcessIdentity } from './process-identity.js';
 import { makeDir } from '../../util/make-dir.js';
 
@@ -149,7 +149,7 @@ export function claimSandbox(dataDir: string, entry: Omit<SandboxEntry, 'id' | '
   if (own === undefined) {
     throw new KactlError(
       `kactl cannot read its own start time and command line (pid ${entry.pid}), which \`sandbox stop\` needs to tell this sandbox from a process that later reuses its pid.`,
-      ExitCode.failure,
+      'FAILURE',
     );
   }
   if (!own.isSandbox) {

@@ -18,7 +18,7 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { checkProfileName, parsePositiveInt } from '../profile/validate.js';
 import type { ConfigFile } from '../../config/types.js';
-import type { RunningSandbox, SandboxInfo } from '../../server/start.js';
+import type { RunningSandbox, SandboxInfo, SandboxOptionName } from '../../server/start.js';
 import { adminTokenDigest, forgetAutoProfile, isSandboxProfile, runningSandboxes, SANDBOX_PROFILE, sandboxProfileFields } from './profile.js';
 import { claimSandbox, MEMORY_STORE, releaseSandbox, updateSandbox, type SandboxEntry } from './registry.js';
 import { selfPid } from './self-process.js';
@@ -230,7 +230,7 @@ export async function sandboxStartRun(ctx: Context, startOptions: StartOptions):
  */
 export async function startFailure(ctx: Context, error: unknown, options: Pick<StartOptions, 'host' | 'port'>, data: string): Promise<unknown> {
   const { SandboxConfigError } = await import('../../server/start.js');
-  if (error instanceof SandboxConfigError) return new UsageError(error.message);
+  if (error instanceof SandboxConfigError) return new UsageError(error.messageFor(sandboxFlag));
   const { nativeModuleFailure } = await import('../../server/store/native-module.js');
   const native = nativeModuleFailure(error, ctx.runtime.node);
   if (native !== undefined) return native;
@@ -307,4 +307,20 @@ async function saveSandboxProfile(ctx: Context, name: string, info: SandboxInfo,
 function untilAborted(signal: AbortSignal): Promise<void> {
   if (signal.aborted) return Promise.resolve();
   return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+}
+
+/** The flag of each sandbox option, for errors that name one. */
+const SANDBOX_FLAGS: Readonly<Record<SandboxOptionName, string>> = {
+  port: '--port',
+  failureStatus: '--failure-status',
+  data: '--data',
+  logLimit: '--log-limit',
+  appName: '--app-name',
+  ownerid: '--ownerid',
+  sellerKey: '--seller-key',
+  tls: '--tls',
+};
+
+function sandboxFlag(option: SandboxOptionName): string {
+  return SANDBOX_FLAGS[option];
 }

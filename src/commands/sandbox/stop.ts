@@ -11,7 +11,7 @@
 import { Argument, type Command } from 'commander';
 import type { Context } from '../../context.js';
 import { completeFrom, RUNNING_SANDBOXES } from '../completion/value-source.js';
-import { ExitCode, KactlError, UsageError } from '../../errors.js';
+import { KactlError, UsageError } from '../../errors.js';
 import { forgetAutoProfile, runningSandboxes } from './profile.js';
 import { forgetSandbox, isRegistered, isSameSandbox, type SandboxEntry } from './registry.js';
 import { sendSignal } from './self-process.js';
@@ -72,7 +72,7 @@ async function stopOne(ctx: Context, entry: SandboxEntry): Promise<void> {
   const deadline = ctx.now() + STOP_TIMEOUT_MS;
   while (isRegistered(ctx.dataDir, entry) && isSameSandbox(entry)) {
     if (ctx.now() > deadline) {
-      throw new KactlError(`${capitalize(who)} did not stop within ${STOP_TIMEOUT_MS / 1000} s; end it with: kill -9 ${entry.pid}`, ExitCode.failure);
+      throw new KactlError(`${capitalize(who)} did not stop within ${STOP_TIMEOUT_MS / 1000} s; end it with: kill -9 ${entry.pid}`, 'FAILURE');
     }
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }

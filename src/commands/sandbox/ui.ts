@@ -8,7 +8,8 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { NetworkError } from '../../errors.js';
-import { sandboxAdminRequest } from './admin.js';
+import { sandboxAdminRequest } from '../../api/sandbox-admin.js';
+import { adminTarget } from './admin.js';
 
 interface UiOptions {
   adminToken?: string;
@@ -67,7 +68,7 @@ Examples:
   $ kactl sandbox ui --print`,
     )
     .action(async (options: UiOptions) => {
-      const body = await sandboxAdminRequest(ctx, { method: 'POST', path: '/sandbox/ui-code', ...(options.adminToken ? { adminToken: options.adminToken } : {}) });
+      const body = await sandboxAdminRequest(await adminTarget(ctx, options.adminToken), { method: 'POST', path: '/sandbox/ui-code' });
       const link = readLink(body);
       if (ctx.output.wantsJson) return ctx.output.json(link);
       const opener = options.print || !ctx.io.isStdoutTTY ? undefined : browserOpener(ctx.runtime.platform, ctx.env);

@@ -23,10 +23,10 @@ import type { SellerOp } from '../../api/seller-catalog/index.js';
 import { keyFingerprint } from '../../api/pacer.js';
 import { redactObject } from '../../api/redact.js';
 import type { SellerApi } from '../../api/seller-api.js';
-import { ExitCode, KactlError, SetupError } from '../../errors.js';
+import { KactlError, SetupError } from '../../errors.js';
 import { pathFailure, storageErrno } from '../../io/storage-errors.js';
 import { makeDir } from '../../util/make-dir.js';
-import { responseOptions } from './call-options.js';
+import { responseOptions } from '../../api/seller-call-options.js';
 import { listRows } from './render.js';
 
 export const SUBSCRIPTIONS_LIMIT = 50;
@@ -209,6 +209,6 @@ export async function saveBackup(ctx: Context, appName: string | undefined, what
       throw new SetupError(pathFailure(error, dir, ctx).message, { cause: error, hints: ['The backup comes first, so nothing was changed.'] });
     }
     const code = (error as NodeJS.ErrnoException).code ?? 'error';
-    throw new KactlError(`Could not write the backup in ${dir} (${code}).`, ExitCode.failure, { cause: error });
+    throw new KactlError(`Could not write the backup in ${dir} (${code}).`, 'FAILURE', { cause: error });
   }
 }

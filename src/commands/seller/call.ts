@@ -9,7 +9,7 @@ import { ApiFailure, AuthError } from '../../errors.js';
 import { findSellerOp, knownSellerTypes } from '../../api/seller-catalog/index.js';
 import { completeFrom } from '../completion/value-source.js';
 import { parseKeyValues, rejectReserved } from '../raw-params.js';
-import { responseOptions } from './call-options.js';
+import { responseOptions } from '../../api/seller-call-options.js';
 
 export function registerSellerCall(program: Command, ctx: Context): void {
   const group = program.command('seller').description('raw seller API access (every operation also has a command of its own)');

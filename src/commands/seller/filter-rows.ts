@@ -8,7 +8,7 @@ import { findColumn, findSellerOp } from '../../api/seller-catalog/index.js';
 import type { FilterSpec, FilterTest, SellerOp } from '../../api/seller-catalog/index.js';
 import { parseDuration } from '../../util/duration.js';
 import { timeLeftText } from '../../io/progress.js';
-import { responseOptions } from './call-options.js';
+import { responseOptions } from '../../api/seller-call-options.js';
 import { parseMoment } from './list-filters.js';
 import type { FilterValues } from './list-filters.js';
 

@@ -21,22 +21,14 @@ import type { Context } from '../../context.js';
 import { pacingNote } from '../../context.js';
 import { findSellerOp } from '../../api/seller-catalog/index.js';
 import type { SellerOp } from '../../api/seller-catalog/index.js';
-import type { SellerApi } from '../../api/seller-api.js';
-import { TransportError } from '../../api/api-errors.js';
-import { ApiFailure, ExitCode, InterruptedError, KactlError, NetworkError, PartialFailure, UsageError } from '../../errors.js';
+import { ApiFailure, InterruptedError, PartialFailure, UsageError } from '../../errors.js';
 import { isQuotaMessage } from '../../api/retry.js';
 import { createProgress, pacingWaits } from '../../io/progress.js';
-import type { Progress } from '../../io/progress.js';
-import { keysMadeUnseen, serverKeys } from './key-readback.js';
+import { chunkSizes, KEYS_PER_DAY, keysBefore, readBackLost, runKeyCalls } from '../../api/bulk-licenses.js';
 import { rescueKeys } from './key-rescue.js';
 import { openSink, type KeySink } from './key-sink.js';
 import { printDryRun } from './dry-run.js';
-import { responseOptions } from './call-options.js';
-
-/** The server's cap per `add` call (docs/protocol/seller-api.md §1.5). */
-export const KEYS_PER_CALL = 100;
-/** The hosted service's cap per app and day through the seller API. */
-const KEYS_PER_DAY = 5000;
+import { responseOptions } from '../../api/seller-call-options.js';
 
 export interface CreateOptions {
   dryRun: boolean;
@@ -46,19 +38,7 @@ export interface CreateOptions {
   force: boolean;
 }
 
-/** `250` → `[100, 100, 50]`. */
-export function chunkSizes(total: number, perCall = KEYS_PER_CALL): number[] {
-  const sizes: number[] = [];
-  for (let left = total; left > 0; left -= perCall) sizes.push(Math.min(perCall, left));
-  return sizes;
-}
-
-/** The keys of an `add` answer: `key` for one (HTTP 200), `keys` for several (HTTP 302). */
-export function keysFrom(body: Record<string, unknown>): string[] {
-  if (Array.isArray(body.keys)) return body.keys.filter((k): k is string => typeof k === 'string' && k !== '');
-  if (typeof body.key === 'string' && body.key !== '') return [body.key];
-  throw new NetworkError('The server reported success but its answer holds no keys.');
-}
+export { chunkSizes, keysFrom } from '../../api/bulk-licenses.js';
 
 function checkRequest(params: Readonly<Record<string, string>>): number {
   const amount = Number(params.amount ?? '1');
@@ -104,12 +84,22 @@ export async function createLicenses(ctx: Context, op: SellerOp, params: Readonl
   const progress = createProgress(ctx.io, { total: amount, label: 'Creating licenses', enabled: calls.length > 1 });
   // Pacing waits: beside the bar when one is drawn, else the Context's single wait line.
   const api = await ctx.sellerApi({ onWait: pacingWaits(progress, ctx.now, (ms) => ctx.showWait(pacingNote(ms))) });
-  const before = await keysBefore(ctx, api);
-  const run = await makeKeys(ctx, api, op, calls, sink, progress);
+  const before = await keysBefore(api, ctx.signal);
+  // Ctrl-C lets the call in flight finish: its answer names keys the server has already made.
+  const run = await runKeyCalls(api, calls, {
+    type: op.type,
+    signal: ctx.signal,
+    shouldStop: () => sink.failure !== undefined,
+    onKeys: (keys, made) => {
+      progress.above(() => sink.add(keys));
+      progress.update(made);
+    },
+    onAbortInFlight: () => progress.above(() => ctx.output.note('Stopping after the call in flight, so the keys it makes are not lost; Ctrl-C again stops at once.')),
+  });
   // An answer lost in transit: the server's list says what that call made.
   let unread = 0;
   if (run.unsure > 0) {
-    const found = await readBack(ctx, api, before, new Set(run.made), params);
+    const found = await readBackLost(api, before, new Set(run.made), params, ctx.signal);
     if (found === undefined) unread = run.unsure;
     else if (found.length > 0) {
       run.made.push(...found);
@@ -171,80 +161,4 @@ function whereKeysAre(made: number, sink: KeySink, undelivered: number, rescued:
   if (undelivered === 0 || rescued === undefined) return ` ${subject} ${sink.where}.`;
   if (undelivered === made) return ` ${subject} ${rescued} (${sink.name} could not take ${made === 1 ? 'it' : 'them'}).`;
   return ` ${subject} ${sink.where} (${made - undelivered}) and ${rescued} (${undelivered}, which ${sink.name} could not take).`;
-}
-
-/** How a run went: the keys the answers named, and what stopped it early, if anything did. */
-interface Run {
-  readonly made: string[];
-  /** A failed call; a refused write is the sink's `failure`. */
-  failure?: unknown;
-  /** The keys the failed call asked for when its answer was lost, so it may have made them. */
-  unsure: number;
-}
-
-/** Connection failures before the request could reach the server: nothing can have been made. */
-const NOT_SENT: ReadonlySet<string> = new Set(['refused', 'dns', 'connect-timeout', 'unreachable', 'tls']);
-
-/** True when a call may have done its work though its answer never arrived whole. */
-function answerLost(error: unknown): boolean {
-  if (error instanceof TransportError) return !NOT_SENT.has(error.kind);
-  return !(error instanceof KactlError) || error.exitCode === ExitCode.network;
-}
-
-/** The calls, one after the other, each one's keys delivered as they come. */
-async function makeKeys(ctx: Context, api: SellerApi, op: SellerOp, calls: readonly Record<string, string>[], sink: KeySink, progress: Progress): Promise<Run> {
-  const run: Run = { made: [], unsure: 0 };
-  let inFlight = false;
-  // Ctrl-C lets the call in flight finish: its answer names keys the server has already made.
-  const onInterrupt = (): void => {
-    if (inFlight) progress.above(() => ctx.output.note('Stopping after the call in flight, so the keys it makes are not lost; Ctrl-C again stops at once.'));
-  };
-  ctx.signal.addEventListener('abort', onInterrupt, { once: true });
-  try {
-    for (const call of calls) {
-      // A sink that refuses keys stops the run: more keys would only have nowhere to go.
-      if (ctx.signal.aborted || sink.failure !== undefined) break;
-      let keys: string[];
-      inFlight = true;
-      try {
-        keys = keysFrom(await api.call(op.type, call, { effect: op.effect, finishOnInterrupt: true }));
-      } catch (error) {
-        if (answerLost(error)) run.unsure = Number(call.amount);
-        throw error;
-      } finally {
-        inFlight = false;
-      }
-      run.made.push(...keys);
-      progress.above(() => sink.add(keys));
-      progress.update(run.made.length);
-      const asked = Number(call.amount);
-      if (keys.length < asked) throw new NetworkError(`The server made ${keys.length} of the ${asked} keys one call asked for.`);
-    }
-  } catch (error) {
-    run.failure = error;
-  } finally {
-    ctx.signal.removeEventListener('abort', onInterrupt);
-  }
-  return run;
-}
-
-/** The keys on the server before the first call, or undefined when they cannot be read. */
-async function keysBefore(ctx: Context, api: SellerApi): Promise<Set<string> | undefined> {
-  try {
-    return await serverKeys(api);
-  } catch (error) {
-    // A refused key or a dead server: the first call says so with its own error.
-    if (ctx.signal.aborted) throw error;
-    return undefined;
-  }
-}
-
-/** The keys a lost answer held, read back; undefined when that cannot be told. */
-async function readBack(ctx: Context, api: SellerApi, before: Set<string> | undefined, known: Set<string>, params: Readonly<Record<string, string>>): Promise<string[] | undefined> {
-  if (before === undefined || ctx.signal.aborted) return undefined;
-  try {
-    return await keysMadeUnseen(api, before, known, params);
-  } catch {
-    return undefined;
-  }
 }

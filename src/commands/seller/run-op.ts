@@ -9,7 +9,7 @@ import { guardBulk, guardDeleteOne } from './guard.js';
 import { printDryRun } from './dry-run.js';
 import { renderAnswer } from './render.js';
 import type { ListChoice } from './render.js';
-import { responseOptions } from './call-options.js';
+import { responseOptions } from '../../api/seller-call-options.js';
 
 export interface RunOptions {
   /** Print the request and send nothing. */

@@ -10,7 +10,8 @@ import { fixedParamsFor, reservedPositionalValues } from '../../api/seller-catal
 import type { ParamSpec, SellerOp } from '../../api/seller-catalog/index.js';
 import { UsageError } from '../../errors.js';
 import { readStdinText, valueOrAsk } from '../../io/ask.js';
-import { paramKey, stdinKey, valueProblem, wireValue } from './param-options.js';
+import { paramKey, stdinKey } from './param-options.js';
+import { valueProblem, wireValue } from '../../api/seller-param-values.js';
 import { SELLER_EXTENSIONS } from './extensions.js';
 
 export interface FlagInput {

@@ -18,6 +18,7 @@
  * (what was written under it stays consistent); `offset=0` goes back to real time.
  */
 import { getMeta, setMeta } from '../store/identity.js';
+import { perStore } from '../store/per-store.js';
 import type { Store } from '../store/store.js';
 
 const OFFSET_KEY = 'clockOffsetSeconds';
@@ -29,18 +30,18 @@ const OFFSET_KEY = 'clockOffsetSeconds';
  * `setClockOffset`, which drops the entry. It is filled only outside a transaction, so a
  * rolled-back change can never be remembered.
  */
-const committedOffsets = new WeakMap<Store, number>();
+const committedOffset = perStore((): { value: number | undefined } => ({ value: undefined }));
 
 /** The largest offset either way: 100 years, far past any license duration. */
 export const MAX_CLOCK_OFFSET = 100 * 366 * 86_400;
 
 /** Seconds the domain clock runs ahead of real time (negative: behind; 0 on a new store). */
 export function getClockOffset(store: Store): number {
-  const cached = committedOffsets.get(store);
+  const cached = committedOffset(store).value;
   if (cached !== undefined) return cached;
   const stored = Number(getMeta(store, OFFSET_KEY) ?? '0');
   const offset = Number.isSafeInteger(stored) && Math.abs(stored) <= MAX_CLOCK_OFFSET ? stored : 0;
-  if (!store.db.inTransaction) committedOffsets.set(store, offset);
+  if (!store.db.inTransaction) committedOffset(store).value = offset;
   return offset;
 }
 
@@ -52,7 +53,7 @@ export function isValidOffset(offset: number): boolean {
 /** Sets the offset (0 = real time). Returns it. */
 export function setClockOffset(store: Store, offset: number): number {
   if (!isValidOffset(offset)) throw new RangeError(`The clock offset must be a whole number of seconds from -${MAX_CLOCK_OFFSET} to ${MAX_CLOCK_OFFSET}`);
-  committedOffsets.delete(store);
+  committedOffset(store).value = undefined;
   setMeta(store, OFFSET_KEY, String(offset));
   return offset;
 }

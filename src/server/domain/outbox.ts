@@ -2,6 +2,7 @@
  * The outbox: mail the real service would send (magic links, one-time codes, password resets).
  * `GET /sandbox/outbox` lists it; nothing is ever really sent.
  */
+import type { OutboxMessage } from '../../api/sandbox-admin.js';
 import type { Store } from '../store/store.js';
 import type { OutboxRow } from './rows.js';
 
@@ -19,18 +20,8 @@ export interface NewOutboxMessage {
   readonly data?: Readonly<Record<string, unknown>>;
 }
 
-/** How the outbox shows one message. */
-export interface OutboxMessage {
-  readonly id: number;
-  readonly createdAt: number;
-  readonly kind: string;
-  readonly to: string;
-  readonly subject: string;
-  readonly text: string;
-  readonly link: string | null;
-  readonly data: Record<string, unknown>;
-  readonly appId: number | null;
-}
+/** How the outbox shows one message: as the admin route's client declares it (src/api/sandbox-admin.ts). */
+export type { OutboxMessage };
 
 /** Adds a message. Returns its id (increasing). */
 export function addOutboxMessage(store: Store, message: NewOutboxMessage, now: number): number {

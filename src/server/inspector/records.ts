@@ -3,35 +3,22 @@
  * holds, writing a batch of them in one transaction with the oldest trimmed past the limit, and
  * reading them newest first.
  */
+import type { LoggedRequest, RequestApi } from '../../api/sandbox-admin.js';
 import type { SqlValue, Store } from '../store/store.js';
 
-/** The part of the sandbox a request was for. `other`: a path the sandbox does not serve. */
-export type RecordApi = '1.3' | '1.2' | 'seller' | 'page' | 'admin' | 'other';
+/**
+ * The part of the sandbox a request was for. `other`: a path the sandbox does not serve. The
+ * record's fields are declared once, by the admin route's client (src/api/sandbox-admin.ts:
+ * what `kactl sandbox logs` and kactl/sandbox's `logs()` read), so the two cannot drift apart.
+ */
+export type RecordApi = RequestApi;
 export const RECORD_APIS: readonly RecordApi[] = ['1.3', '1.2', 'seller', 'page', 'admin', 'other'];
 
-/** One request as recorded; secrets already masked (record.ts). This is also the admin route's JSON. */
-export interface RequestRecord {
-  readonly id: number;
-  /** When it arrived: real time, ms since the epoch. */
-  readonly at: number;
-  readonly api: RecordApi;
-  /** The API type; a page's path pattern; the admin route's name. */
-  readonly type: string | null;
-  readonly method: string;
-  readonly path: string;
-  readonly ip: string;
-  readonly user: string | null;
-  readonly params: Readonly<Record<string, string>>;
-  readonly status: number;
-  readonly success: boolean | null;
-  readonly message: string | null;
-  /** Why, from the rule that decided; null when no rule gave one (the message then says it). */
-  readonly reason: string | null;
-  readonly durationMs: number;
-}
+/** One request as recorded; secrets already masked (record.ts): the admin route's record, with `at` (real time, ms since the epoch) for its time. */
+export type RequestRecord = { readonly id: number; readonly at: number } & Omit<LoggedRequest, 'id' | 'time'>;
 
 /** A record as the admin route and its events send it (follower.ts `recordJson`): the time as ISO 8601. */
-export type RequestRecordJson = { readonly id: number; readonly time: string } & Omit<RequestRecord, 'id' | 'at'>;
+export type RequestRecordJson = LoggedRequest;
 
 interface Row {
   id: number;

@@ -6,7 +6,7 @@
  */
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { SetupError } from '../../errors.js';
+import { SetupError } from '../../api/errors.js';
 import { retain } from './native-handles.js';
 
 const MODULE = 'better-sqlite3';

@@ -4,8 +4,12 @@
  */
 import type { Store } from './store.js';
 
+/** Every perStore table, so `forgetPerStore` reaches them all. */
+const tables: WeakMap<Store, unknown>[] = [];
+
 export function perStore<V>(create: () => V): (store: Store) => V {
   const values = new WeakMap<Store, V>();
+  tables.push(values);
   return (store) => {
     let value = values.get(store);
     if (value === undefined) {
@@ -14,4 +18,12 @@ export function perStore<V>(create: () => V): (store: Store) => V {
     }
     return value;
   };
+}
+
+/**
+ * Drops what every table keeps beside `store`: its data was replaced wholesale (a snapshot
+ * restored), so counters, sign-ins and cached values of the old data must not outlive it.
+ */
+export function forgetPerStore(store: Store): void {
+  for (const table of tables) table.delete(store);
 }

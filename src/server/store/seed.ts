@@ -12,6 +12,7 @@ import { createAccount } from '../domain/accounts.js';
 import { randomHex, randomString } from '../domain/random.js';
 import type { AppRow } from '../domain/rows.js';
 import type { Store } from './store.js';
+import { SandboxConfigError, type SandboxOptionName } from './config-error.js';
 
 export interface SeedOptions {
   /** Default `sandbox-app`. */
@@ -22,28 +23,23 @@ export interface SeedOptions {
   readonly sellerKey?: string | undefined;
 }
 
+export { SandboxConfigError };
+export type { OptionSpelling, SandboxOptionName } from './config-error.js';
+
 export const DEFAULT_APP_NAME = 'sandbox-app';
 /** The owner account of the seeded app; it names the customer panel link. */
 export const DEFAULT_OWNER = 'sandbox-owner';
 
-/** A seeding option is malformed or contradicts the store. The message names the option. */
-export class SandboxConfigError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'SandboxConfigError';
-  }
-}
-
 export function validateSeedOptions(options: SeedOptions): void {
   const { appName, ownerid, sellerKey } = options;
   if (appName !== undefined && (appName.length === 0 || appName.length > 40 || appName.trim() !== appName || /[<>]/.test(appName))) {
-    throw new SandboxConfigError('--app-name must be 1 to 40 characters, without surrounding spaces or < >.');
+    throw new SandboxConfigError((name) => `${name('appName')} must be 1 to 40 characters, without surrounding spaces or < >.`, 'appName');
   }
   if (ownerid !== undefined && !/^[A-Za-z0-9]{10}$/.test(ownerid)) {
-    throw new SandboxConfigError('--ownerid must be exactly 10 letters or digits.');
+    throw new SandboxConfigError((name) => `${name('ownerid')} must be exactly 10 letters or digits.`, 'ownerid');
   }
   if (sellerKey !== undefined && !/^[A-Za-z0-9]{32}$/.test(sellerKey)) {
-    throw new SandboxConfigError('--seller-key must be exactly 32 letters or digits.');
+    throw new SandboxConfigError((name) => `${name('sellerKey')} must be exactly 32 letters or digits.`, 'sellerKey');
   }
 }
 
@@ -69,16 +65,18 @@ export function seedStore(store: Store, options: SeedOptions, now: number): AppR
 }
 
 function checkAgainst(app: AppRow, options: SeedOptions, location: string): void {
-  const clash = (flag: string, wanted: string | undefined, actual: string, shown: (v: string) => string): void => {
+  const clash = (option: SandboxOptionName, wanted: string | undefined, actual: string, shown: (v: string) => string): void => {
     if (wanted !== undefined && wanted !== actual) {
       throw new SandboxConfigError(
-        `The store at ${location} already holds application "${app.name}" with another ${flag.slice(2)} (${shown(actual)}); ` +
-          `drop ${flag} or use another --data file.`,
+        (name) =>
+          `The store at ${location} already holds application "${app.name}" with another ${name(option).replace(/^--/, '')} (${shown(actual)}); ` +
+          `drop ${name(option)} or use another ${name('data')} file.`,
+        option,
       );
     }
   };
-  clash('--app-name', options.appName, app.name, (v) => `"${v}"`);
-  clash('--ownerid', options.ownerid, app.ownerid, (v) => v);
+  clash('appName', options.appName, app.name, (v) => `"${v}"`);
+  clash('ownerid', options.ownerid, app.ownerid, (v) => v);
   // Never print a seller key in full.
-  clash('--seller-key', options.sellerKey, app.sellerKey, (v) => `${v.slice(0, 4)}…`);
+  clash('sellerKey', options.sellerKey, app.sellerKey, (v) => `${v.slice(0, 4)}…`);
 }

@@ -5,7 +5,7 @@
  */
 import { createHmac, generateKeyPairSync, sign } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { ApiFailure, AuthError, ExitCode, NetworkError, RateLimitError, SignatureError } from '../../../src/errors.js';
+import { ApiFailure, AuthError, ExitCode, exitCodeOf, NetworkError, RateLimitError, SignatureError } from '../../../src/errors.js';
 import { BadResponseError, TransportError } from '../../../src/api/api-errors.js';
 import { ClientApi } from '../../../src/api/client-api.js';
 import type { ClientApiOptions, StoredSession } from '../../../src/api/client-api.js';
@@ -160,7 +160,7 @@ describe('requests', () => {
     const { client } = makeClient('http://127.0.0.1:9');
     const error = await caught(client.call('check'));
     expect(error).toBeInstanceOf(AuthError);
-    expect(error.exitCode).toBe(ExitCode.auth);
+    expect(exitCodeOf(error)).toBe(ExitCode.auth);
   });
 
   it('keeps sessionid, enckey and password out of --verbose lines', async () => {
@@ -185,7 +185,7 @@ describe('signatures', () => {
     const { client } = makeClient(server, { session: liveSession() });
     const error = await caught(client.call('check'));
     expect(error).toBeInstanceOf(SignatureError);
-    expect(error.exitCode).toBe(ExitCode.signature);
+    expect(exitCodeOf(error)).toBe(ExitCode.signature);
     expect(error.message).toMatch(/not signed/);
   });
 
@@ -232,7 +232,7 @@ describe('signatures', () => {
     const { client, warnings } = makeClient(server, { session: liveSession(), verify: false });
     await client.call('check');
     await client.call('check');
-    expect(warnings).toEqual(["Not checking the server's answer signatures (--no-verify)."]);
+    expect(warnings).toEqual(["Not checking the server's answer signatures (verify: false)."]);
   });
 
   it('refuses a 1.2 answer whose HMAC does not match', async () => {
@@ -259,7 +259,8 @@ describe('signatures', () => {
     const { client } = makeClient(server, { api: '1.2' });
     const error = await caught(client.init({}, { acceptFailure: true }));
     expect(error).toBeInstanceOf(SignatureError);
-    expect(error.message).toBe('The server\'s failure answer is not signed, yet it carries "download"; kactl acts only on signed answers when the profile has the app secret.');
+    expect(error.message).toBe('The server\'s failure answer is not signed, yet it carries "download"; when the app secret is known, only signed answers are acted on.');
+    expect(error).toMatchObject({ code: 'SIGNATURE', reason: 'unsigned', scheme: 'hmac' });
     // Signed with the app secret, as the server signs every init failure: handed back as it is.
     const signedServer = await startHttpServer(() => hmacSigned({ success: false, message: 'invalidver', download: 'http://127.0.0.1:9/new.exe' }, SECRET));
     const body = await makeClient(signedServer, { api: '1.2' }).client.init({}, { acceptFailure: true });
@@ -272,7 +273,8 @@ describe('signatures', () => {
     const error = await caught(client.call('checkblacklist', { hwid: 'h' }, { acceptFailure: true, api: '1.2' }));
     expect(error).toBeInstanceOf(ApiFailure);
     expect(error.message).toBe('Not blacklisted');
-    expect((error as ApiFailure).hints).toEqual(['The answer was not signed, so kactl shows its message and acts on nothing else in it.']);
+    // The library says why (the CLI adds its sentence, src/error-hints.ts).
+    expect(error).toMatchObject({ reason: 'unsigned', hints: [] });
   });
 });
 
@@ -282,7 +284,7 @@ describe('failures', () => {
     const { client } = makeClient(server, { session: liveSession() });
     const error = await caught(client.call('license', { key: 'NOPE' }));
     expect(error).toBeInstanceOf(ApiFailure);
-    expect(error.exitCode).toBe(ExitCode.failure);
+    expect(exitCodeOf(error)).toBe(ExitCode.failure);
     expect(error.message).toBe('Invalid license key');
     expect((error as ApiFailure).status).toBe(status);
     expect((error as ApiFailure).body).toMatchObject({ success: false, message: 'Invalid license key' });
@@ -300,7 +302,7 @@ describe('failures', () => {
     const { client, box } = makeClient(server, { session: liveSession() });
     const error = await caught(client.call('check'));
     expect(error).toBeInstanceOf(AuthError);
-    expect(error.exitCode).toBe(ExitCode.auth);
+    expect(exitCodeOf(error)).toBe(ExitCode.auth);
     expect(error.message).toBe(message);
     expect(box.value).toBeUndefined();
   });
@@ -321,6 +323,8 @@ describe('failures', () => {
     const error = await caught(client.init());
     expect(error).toBeInstanceOf(ApiFailure);
     expect(error.message).toBe('invalidver: the server wants another version than 1.0. Download link: https://example.test/app-1.1.zip');
+    // A reason the CLI's next steps key on; no `kactl …` hint from the library (src/error-hints.ts).
+    expect(error).toMatchObject({ reason: 'outdated-version', hints: [] });
     expect(box.value).toBeUndefined();
   });
 
@@ -329,7 +333,7 @@ describe('failures', () => {
     const { client } = makeClient(server);
     const error = await caught(client.init());
     expect(error).toBeInstanceOf(NetworkError);
-    expect(error.exitCode).toBe(ExitCode.network);
+    expect(exitCodeOf(error)).toBe(ExitCode.network);
     expect(error.message).toBe(`No application named "refapp" with owner id AbCdEf1234 exists on ${server.host} (it answered KeyAuth_Invalid to the 1.3 API).`);
   });
 
@@ -338,7 +342,7 @@ describe('failures', () => {
     const { client } = makeClient(server, { session: liveSession() });
     const error = await caught(client.call('check'));
     expect(error).toBeInstanceOf(BadResponseError);
-    expect(error.exitCode).toBe(ExitCode.network);
+    expect(exitCodeOf(error)).toBe(ExitCode.network);
     expect(error.message).toBe(`${server.host} answered 200 OK with an HTML page instead of JSON ("Just a moment...").`);
   });
 
@@ -355,7 +359,7 @@ describe('failures', () => {
     const server = await startHttpServer(() => json({ success: false, message: 'Error: database gone' }, 500));
     const { client } = makeClient(server, { session: liveSession() });
     const error = await caught(client.call('check'));
-    expect(error.exitCode).toBe(ExitCode.network);
+    expect(exitCodeOf(error)).toBe(ExitCode.network);
     expect(error.message).toBe(`${server.host} answered 500 Internal Server Error (a server fault): "Error: database gone".`);
   });
 
@@ -364,7 +368,7 @@ describe('failures', () => {
     const { client } = makeClient(`http://127.0.0.1:${port}`);
     const error = await caught(client.init());
     expect(error).toBeInstanceOf(TransportError);
-    expect(error.exitCode).toBe(ExitCode.network);
+    expect(exitCodeOf(error)).toBe(ExitCode.network);
     expect(error.message).toBe(`Could not connect to 127.0.0.1:${port}: connection refused.`);
   });
 
@@ -376,7 +380,7 @@ describe('failures', () => {
     const { client } = makeClient(server, { session: liveSession() });
     const error = await caught(client.call('check'));
     expect(error).toBeInstanceOf(TransportError);
-    expect(error.exitCode).toBe(ExitCode.network);
+    expect(exitCodeOf(error)).toBe(ExitCode.network);
     expect(error.message).toBe(`The answer from ${server.host} was cut off after 30 bytes ("{"success":true,"code":68,"mes").`);
   });
 
@@ -385,7 +389,7 @@ describe('failures', () => {
     const { client } = makeClient(server, { session: liveSession() });
     const error = await caught(client.call('check', {}, { timeoutMs: 150 }));
     expect((error as TransportError).kind).toBe('timeout');
-    expect(error.exitCode).toBe(ExitCode.network);
+    expect(exitCodeOf(error)).toBe(ExitCode.network);
   });
 });
 
@@ -406,7 +410,7 @@ describe('rate limits and retries', () => {
     const { client, slept } = makeClient(server, { session: liveSession() });
     const error = await caught(client.call('register', { username: 'u', pass: 'p', key: 'k' }));
     expect(error).toBeInstanceOf(RateLimitError);
-    expect(error.exitCode).toBe(ExitCode.rateLimited);
+    expect(exitCodeOf(error)).toBe(ExitCode.rateLimited);
     expect(server.requests).toHaveLength(3);
     expect(slept).toEqual([1000, 1000]);
   });
@@ -428,7 +432,7 @@ describe('rate limits and retries', () => {
     const { client, slept, warnings } = makeClient(server, { session: liveSession() });
     const error = await caught(client.call('check'));
     expect(error).toBeInstanceOf(RateLimitError);
-    expect(error.exitCode).toBe(ExitCode.rateLimited);
+    expect(exitCodeOf(error)).toBe(ExitCode.rateLimited);
     expect(error.message).toBe('Still rate limited after waiting 60 s. Server said: This application has sent too many requests. Try again in a minute.');
     expect(slept).toEqual([60_000]);
     expect(server.requests).toHaveLength(2);
@@ -465,7 +469,7 @@ describe('rate limits and retries', () => {
     const server = await startHttpServer((_req, index) => (index === 2 ? signed(ok13()) : json({ success: false, message: 'busy' }, 503)));
     const { client } = makeClient(server, { session: liveSession() });
     const error = await caught(client.call('ban', { reason: 'x' }));
-    expect(error.exitCode).toBe(ExitCode.network);
+    expect(exitCodeOf(error)).toBe(ExitCode.network);
     expect(server.requests).toHaveLength(1);
     await expect(client.call('check')).resolves.toMatchObject({ success: true });
     expect(server.requests).toHaveLength(3);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ExitCode, RateLimitError } from '../../../src/errors.js';
+import { ExitCode, exitCodeOf, RateLimitError } from '../../../src/errors.js';
 import { BadResponseError, RateLimitedAnswer, TransportError } from '../../../src/api/api-errors.js';
 import {
   backoffMs,
@@ -94,7 +94,7 @@ describe('withRetry', () => {
     const error = await r.run.catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RateLimitError);
     expect(error).not.toBeInstanceOf(RateLimitedAnswer);
-    expect((error as RateLimitError).exitCode).toBe(ExitCode.rateLimited);
+    expect(exitCodeOf(error as RateLimitError)).toBe(ExitCode.rateLimited);
     expect((error as Error).message).toBe('Still rate limited after 3 tries. Server said: slow down');
     expect(r.calls()).toBe(3);
     expect(r.sleeps).toEqual([1000, 2000]);

@@ -1,6 +1,7 @@
 /** SellerApi against a real HTTP server on 127.0.0.1 that answers the way docs/protocol/seller-api.md records. */
 import { describe, expect, it } from 'vitest';
-import { ApiFailure, AuthError, ExitCode, RateLimitError } from '../../../src/errors.js';
+import { ApiFailure, AuthError, ExitCode, exitCodeOf, RateLimitError } from '../../../src/errors.js';
+import { cliHints } from '../../../src/error-hints.js';
 import { SellerApi } from '../../../src/api/seller-api.js';
 import type { SellerApiOptions } from '../../../src/api/seller-api.js';
 import { Transport } from '../../../src/api/transport.js';
@@ -104,7 +105,7 @@ describe('failures', () => {
     const { seller } = makeSeller(server);
     const error = await caught(seller.call('del', { key: 'X' }));
     expect(error).toBeInstanceOf(ApiFailure);
-    expect(error.exitCode).toBe(ExitCode.failure);
+    expect(exitCodeOf(error)).toBe(ExitCode.failure);
     expect(error.message).toBe('Failed to delete license!');
     expect((error as ApiFailure).status).toBe(status);
   });
@@ -122,9 +123,9 @@ describe('failures', () => {
     const { seller } = makeSeller(server);
     const error = await caught(seller.call('fetchallkeys', {}, { list: { key: 'keys', emptyMessage: 'No keys found' }, effect: 'read' }));
     expect(error).toBeInstanceOf(AuthError);
-    expect(error.exitCode).toBe(ExitCode.auth);
+    expect(exitCodeOf(error)).toBe(ExitCode.auth);
     expect(error.message).toBe(message);
-    expect(error.hints.join(' ')).toMatch(hint);
+    expect(cliHints(error).join(' ')).toMatch(hint);
   });
 
   it('the daily key quota (429) is not retried: the server\'s message, exit 1', async () => {
@@ -139,7 +140,7 @@ describe('failures', () => {
     const server = await startHttpServer(() => json({ success: false, message: 'Failed to add time! Key must not be used.' }, 500));
     const { seller } = makeSeller(server);
     const error = await caught(seller.call('addtime', { time: 1 }, { effect: 'bulk' }));
-    expect(error.exitCode).toBe(ExitCode.network);
+    expect(exitCodeOf(error)).toBe(ExitCode.network);
     expect(error.message).toMatch(/"Failed to add time! Key must not be used."/);
     expect(server.requests).toHaveLength(1);
   });
@@ -155,7 +156,7 @@ describe('failures', () => {
     const server = await startHttpServer((req) => ({ status: 404, headers: { 'content-type': 'text/html' }, body: `<html><body>Not found: ${req.url}</body></html>` }));
     const { seller } = makeSeller(server);
     const error = await caught(seller.call('stats', {}, { effect: 'read' }));
-    expect(error.exitCode).toBe(ExitCode.network);
+    expect(exitCodeOf(error)).toBe(ExitCode.network);
     expect(error.message).toMatch(/HTML page/);
     expect(error.message).not.toContain(SELLER_KEY);
   });
@@ -182,7 +183,7 @@ describe('rate limits and pacing', () => {
     const { seller, time } = makeSeller(server);
     const error = await caught(seller.call('fetchallkeys', {}, { effect: 'read' }));
     expect(error).toBeInstanceOf(RateLimitError);
-    expect(error.exitCode).toBe(ExitCode.rateLimited);
+    expect(exitCodeOf(error)).toBe(ExitCode.rateLimited);
     expect(error.message).toContain('Seller key used too frequently!');
     expect(error.message).toMatch(/^Still rate limited after waiting 60 s\./);
     expect(time.slept).toEqual([60_000]);

@@ -1,6 +1,6 @@
 import { MockAgent } from 'undici';
 import { describe, expect, it } from 'vitest';
-import { ExitCode, InterruptedError } from '../../../src/errors.js';
+import { ExitCode, exitCodeOf, InterruptedError } from '../../../src/errors.js';
 import type { NetworkError } from '../../../src/errors.js';
 import { TransportError } from '../../../src/api/api-errors.js';
 import { Transport } from '../../../src/api/transport.js';
@@ -19,7 +19,7 @@ async function failure(promise: Promise<unknown>): Promise<TransportError> {
     (e: unknown) => e,
   );
   expect(error).toBeInstanceOf(TransportError);
-  expect((error as NetworkError).exitCode).toBe(ExitCode.network);
+  expect(exitCodeOf(error as NetworkError)).toBe(ExitCode.network);
   return error as TransportError;
 }
 
@@ -190,7 +190,7 @@ describe('Ctrl-C', () => {
       (e: unknown) => e,
     );
     expect(error).toBeInstanceOf(InterruptedError);
-    expect((error as InterruptedError).exitCode).toBe(ExitCode.interrupted);
+    expect(exitCodeOf(error as InterruptedError)).toBe(ExitCode.interrupted);
   });
 
   it('the Transport-wide signal works the same way', async () => {

@@ -6,7 +6,7 @@
 import { createPrivateKey, generateKeyPairSync, sign, verify } from 'node:crypto';
 import type { KeyObject } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { ExitCode, SignatureError, UsageError } from '../../../src/errors.js';
+import { ExitCode, exitCodeOf, SignatureError, UsageError } from '../../../src/errors.js';
 import {
   ED25519_SPKI_PREFIX,
   ed25519PublicKey,
@@ -36,7 +36,7 @@ function expectSignatureError(fn: () => unknown, message: RegExp): void {
     caught = error;
   }
   expect(caught).toBeInstanceOf(SignatureError);
-  expect((caught as SignatureError).exitCode).toBe(ExitCode.signature);
+  expect(exitCodeOf(caught as SignatureError)).toBe(ExitCode.signature);
   expect((caught as Error).message).toMatch(message);
 }
 

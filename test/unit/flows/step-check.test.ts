@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ExitCode, UsageError } from '../../../src/errors.js';
+import { ExitCode, exitCodeOf, UsageError } from '../../../src/errors.js';
 import { checkFlowSteps } from '../../../src/flows/step-check.js';
 import { parseText } from '../../../src/state/load.js';
 import { FLOWS_SCHEMA } from '../../../src/state/schema.js';
@@ -20,7 +20,7 @@ function problem(steps: string): string | undefined {
     return undefined;
   } catch (error) {
     expect(error).toBeInstanceOf(UsageError);
-    expect((error as UsageError).exitCode).toBe(ExitCode.usage);
+    expect(exitCodeOf(error as UsageError)).toBe(ExitCode.usage);
     return (error as Error).message;
   }
 }

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ExitCode, SetupError } from '../../../src/errors.js';
+import { ExitCode, exitCodeOf, SetupError } from '../../../src/errors.js';
 import { pathFailure, stdoutFailure, storageFailure } from '../../../src/io/storage-errors.js';
 import { makeDir } from '../../../src/util/make-dir.js';
 import { tempDir } from '../../helpers/temp-dir.js';
@@ -18,7 +18,7 @@ describe('what kactl says when it cannot write', () => {
   it('names the folder, what the system said and the variable that moves it, exit 1', () => {
     const lock = storageFailure(fsError('EROFS', 'mkdir', '/home/u/.config/kactl/.config.lock'), folders);
     expect(lock).toBeInstanceOf(SetupError);
-    expect(lock!.exitCode).toBe(ExitCode.failure);
+    expect(exitCodeOf(lock!)).toBe(ExitCode.failure);
     expect(lock!.message).toBe(
       "Can't write kactl's config folder /home/u/.config/kactl (read-only file system (EROFS), at /home/u/.config/kactl/.config.lock); set KACTL_CONFIG_DIR to a folder you can write.",
     );

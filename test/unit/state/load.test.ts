@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../../../src/errors.js';
+import { exitCodeOf, UsageError } from '../../../src/errors.js';
 import { durationDays, envName, loadFile, MAX_FILE_BYTES, parseText } from '../../../src/state/load.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 import { FLOWS_SCHEMA, STATE_SCHEMA } from '../../../src/state/schema.js';
@@ -83,7 +83,7 @@ describe('state file loader', () => {
       error = caught;
     }
     expect(error).toBeInstanceOf(UsageError);
-    expect((error as UsageError).exitCode).toBe(2);
+    expect(exitCodeOf(error as UsageError)).toBe(2);
     expect((error as UsageError).message).toMatch(/^f\.yaml, line 2: not valid YAML or JSON: .*resource exhaustion/);
   });
 

@@ -4,9 +4,9 @@
  * key list before its first call and again after such a failure, and the keys that appeared
  * with the run's level and note, that no answer named, are the ones the lost answer held.
  */
-import type { SellerApi } from '../../api/seller-api.js';
-import { findSellerOp } from '../../api/seller-catalog/index.js';
-import { responseOptions } from './call-options.js';
+import type { SellerApi } from './seller-api.js';
+import { findSellerOp } from './seller-catalog/index.js';
+import { responseOptions } from './seller-call-options.js';
 
 interface KeyRow {
   readonly key: string;

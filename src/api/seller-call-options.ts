@@ -1,7 +1,7 @@
 /** What SellerApi needs to know about an operation beyond its type and parameters. */
-import type { ExpectedField } from '../../api/answer.js';
-import type { SellerCallOptions } from '../../api/seller-api.js';
-import type { SellerOp } from '../../api/seller-catalog/index.js';
+import type { ExpectedField } from './answer.js';
+import type { SellerCallOptions } from './seller-api.js';
+import type { SellerOp } from './seller-catalog/index.js';
 
 /** The fields a successful answer of `op` must carry, from its response spec. */
 export function expectedFields(op: SellerOp): readonly ExpectedField[] {

@@ -1,0 +1,22 @@
+/**
+ * `kactl/sandbox`: a faithful local KeyAuth-style server in this process, for test suites:
+ * start, seed, typed clients, outbox, clock, request log, snapshots, reset, close (docs/library.md).
+ */
+export { startSandbox } from './sandbox/start.js';
+export type {
+  Sandbox,
+  SandboxClientOptions,
+  SandboxClock,
+  SandboxOutbox,
+  SandboxSellerOptions,
+  SandboxSnapshot,
+  StartSandboxOptions,
+} from './sandbox/start.js';
+export type { SandboxState } from './sandbox/seed.js';
+export type { LoggedRequest, OutboxFilter, OutboxMessage, RequestApi, RequestLogFilter } from './api/sandbox-admin.js';
+export type { KactlClient } from './api/kactl-client.js';
+export type { KactlSeller } from './api/kactl-seller.js';
+export type { Logger } from './api/logger.js';
+export { SandboxConfigError } from './server/store/config-error.js';
+export type { OptionSpelling, SandboxOptionName } from './server/store/config-error.js';
+export { isKactlError, KactlError, SetupError, UsageError } from './api/errors.js';

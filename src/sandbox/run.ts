@@ -1,0 +1,189 @@
+/**
+ * How startSandbox (start.ts) runs: the server, the seed, the clients, snapshots and close. Apart
+ * from start.ts so that kactl's own tests can pass server options the library does not offer and
+ * reach the store (sandboxInternals), without either appearing in kactl/sandbox's declarations.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { UsageError } from '../api/errors.js';
+import { createClient } from '../api/kactl-client.js';
+import { createSeller } from '../api/kactl-seller.js';
+import { logLine } from '../api/logger.js';
+import { changeSandboxClock, getSandboxClock, listSandboxOutbox, listSandboxRequests, type AdminTarget } from '../api/sandbox-admin.js';
+import { SellerApi } from '../api/seller-api.js';
+import { Transport } from '../api/transport.js';
+import { startSandbox as startServer, type RunningSandbox, type SandboxInfo, type SandboxOptions } from '../server/start.js';
+import type { Store } from '../server/store/store.js';
+import { clockStepSeconds } from './duration.js';
+import { applySeed, readSeed } from './seed.js';
+import { restoreSnapshot, takeSnapshot } from './snapshot.js';
+import type { Sandbox, SandboxClock, StartSandboxOptions } from './start.js';
+
+/** What kactl's own tests reach behind the public surface: the store and the full ready line. */
+export interface SandboxInternals {
+  readonly store: Store;
+  readonly info: SandboxInfo;
+  /** Its admin routes, as the library's outbox and clock call them. */
+  readonly admin: AdminTarget;
+}
+
+const internals = new WeakMap<Sandbox, SandboxInternals>();
+
+/** The store and ready line of a sandbox this module started (kactl's tests; not exported by kactl/sandbox). */
+export function sandboxInternals(sandbox: Sandbox): SandboxInternals {
+  const found = internals.get(sandbox);
+  if (found === undefined) throw new Error('Not a sandbox startSandbox made.');
+  return found;
+}
+
+/** Server options the library does not offer (extra handlers, a trusted proxy, the request log's timing): kactl's own tests. */
+export type ServerExtras = Partial<Pick<SandboxOptions, 'handlers' | 'cors' | 'trustProxy' | 'panelUrl' | 'inspectorTiming'>>;
+
+/** startSandbox with server options beyond the public ones; not exported by kactl/sandbox. */
+export async function startSandboxWith(options: StartSandboxOptions, extras: ServerExtras): Promise<Sandbox> {
+  const tlsFolder = options.tls === undefined || options.tls === false ? undefined : tlsDataDir(options.tls);
+  let server: RunningSandbox;
+  try {
+    server = await startServer({
+      data: options.data ?? ':memory:',
+      host: options.host ?? '127.0.0.1',
+      port: options.port ?? 0,
+      rateLimit: options.rateLimit ?? false,
+      ...(options.failureStatus === undefined ? {} : { failureStatus: options.failureStatus }),
+      ...(options.clock === undefined ? {} : { now: options.clock }),
+      ...(options.logLimit === undefined ? {} : { logLimit: options.logLimit }),
+      ...(options.appName === undefined ? {} : { appName: options.appName }),
+      ...(options.ownerid === undefined ? {} : { ownerid: options.ownerid }),
+      ...(options.sellerKey === undefined ? {} : { sellerKey: options.sellerKey }),
+      ...(options.logger === undefined ? {} : { log: logLine(options.logger, 'info') }),
+      ...(tlsFolder === undefined ? {} : { tls: { dataDir: tlsFolder.path, hostname: typeof options.tls === 'object' ? options.tls.hostname : undefined } }),
+      ...extras,
+    });
+  } catch (error) {
+    tlsFolder?.remove();
+    throw error;
+  }
+  const { info, store } = server;
+  const ca = info.caFile === undefined ? undefined : fs.readFileSync(info.caFile, 'utf8');
+  const admin: AdminTarget = { baseUrl: info.baseUrl, adminToken: info.adminToken, transport: new Transport(ca === undefined ? {} : { ca }) };
+  const opened = new Set<{ close(): Promise<void> }>();
+  let closing: Promise<void> | undefined;
+  const close = (): Promise<void> =>
+    (closing ??= (async () => {
+      await Promise.allSettled([...opened].map((client) => client.close()));
+      await admin.transport.close();
+      await server.close();
+      tlsFolder?.remove();
+    })());
+  const track = <T extends { close(): Promise<void> }>(client: T): T => {
+    if (closing !== undefined) throw new UsageError('This sandbox is closed.');
+    opened.add(client);
+    return client;
+  };
+
+  try {
+    if (options.seed !== undefined) {
+      const state = readSeed(options.seed, options.env ?? {});
+      const transport = new Transport(ca === undefined ? {} : { ca });
+      const api = new SellerApi({ baseUrl: info.baseUrl, sellerKey: info.sellerKey, ratePerMinute: 0, transport, warn: logLine(options.logger, 'warn') });
+      try {
+        // A fresh sandbox's domain clock is its time source (no offset yet).
+        const now = options.clock ?? Date.now;
+        await applySeed(api, state, typeof options.seed === 'string' ? options.seed : 'the seed object', () => Math.floor(now() / 1000));
+      } finally {
+        await transport.close();
+      }
+    }
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  // The request log is in the store: what is still buffered is written first, so a snapshot
+  // holds every request made before it and a restore is not followed by older requests' records.
+  const snapshotNow = (): Buffer => {
+    server.flushRequestLog();
+    return takeSnapshot(store);
+  };
+  const putBack = (image: Uint8Array): void => {
+    server.flushRequestLog();
+    restoreSnapshot(store, image);
+  };
+  const seeded = snapshotNow();
+
+  const clock: SandboxClock = {
+    now: async () => new Date((await getSandboxClock(admin)).now * 1000),
+    offset: async () => (await getSandboxClock(admin)).offset,
+    advance: async (step) => new Date((await changeSandboxClock(admin, { advance: clockStepSeconds(step) })).now * 1000),
+    set: async (time) => {
+      const target = Math.floor((typeof time === 'number' ? time : time.getTime()) / 1000);
+      const current = await getSandboxClock(admin);
+      const realNow = current.now - current.offset;
+      return new Date((await changeSandboxClock(admin, { offset: target - realNow })).now * 1000);
+    },
+    reset: async () => new Date((await changeSandboxClock(admin, { offset: 0 })).now * 1000),
+  };
+
+  const sandbox: Sandbox = {
+    baseUrl: info.baseUrl,
+    app: info.app,
+    sellerKey: info.sellerKey,
+    publicKey: info.publicKey,
+    adminToken: info.adminToken,
+    caFile: info.caFile,
+    client: (clientOptions = {}) =>
+      track(
+        createClient({
+          baseUrl: info.baseUrl,
+          appName: info.app.name,
+          ownerid: info.app.ownerid,
+          appVersion: info.app.version,
+          publicKey: info.publicKey,
+          secret: info.app.secret,
+          ...(ca === undefined ? {} : { ca }),
+          ...(options.clock === undefined ? {} : { now: options.clock }),
+          ...(options.logger === undefined ? {} : { logger: options.logger }),
+          ...clientOptions,
+        }),
+      ),
+    seller: (sellerOptions = {}) =>
+      track(
+        createSeller({
+          baseUrl: info.baseUrl,
+          sellerKey: info.sellerKey,
+          // Pacing guards against the server's limit: none unless this sandbox enforces one.
+          ratePerMinute: options.rateLimit === true ? 120 : 0,
+          ...(ca === undefined ? {} : { ca }),
+          ...(options.logger === undefined ? {} : { logger: options.logger }),
+          ...sellerOptions,
+        }),
+      ),
+    outbox: {
+      list: (filter) => listSandboxOutbox(admin, filter),
+      last: async (filter) => (await listSandboxOutbox(admin, filter)).at(-1),
+    },
+    clock,
+    advance: (step) => clock.advance(step),
+    logs: async (filter) => (await listSandboxRequests(admin, filter)).requests,
+    reset: async () => putBack(seeded),
+    snapshot: async () => ({ bytes: snapshotNow(), takenAt: new Date(), publicKey: info.publicKey }),
+    restore: async (snapshot) => {
+      if (snapshot?.publicKey !== info.publicKey || !(snapshot.bytes instanceof Uint8Array)) {
+        throw new UsageError('That snapshot was not taken of this sandbox: a snapshot goes back only into the sandbox that took it.');
+      }
+      putBack(snapshot.bytes);
+    },
+    close,
+    [Symbol.asyncDispose]: close,
+  };
+  internals.set(sandbox, { store, info, admin });
+  return sandbox;
+}
+
+/** The folder a TLS sandbox keeps its certificate authority in, and whether close removes it. */
+function tlsDataDir(tls: true | { readonly dataDir?: string }): { path: string; remove(): void } {
+  const given = tls === true ? undefined : tls.dataDir;
+  if (given !== undefined) return { path: given, remove: () => undefined };
+  const made = fs.mkdtempSync(path.join(os.tmpdir(), 'kactl-sandbox-tls-'));
+  return { path: made, remove: () => fs.rmSync(made, { recursive: true, force: true }) };
+}

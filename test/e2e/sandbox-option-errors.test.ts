@@ -1,0 +1,28 @@
+/**
+ * The sandbox's option errors come from the library in its own words (`ownerid must be…`); the
+ * CLI names its flags (`--ownerid must be…`), as it always has, with the usage line and exit 2.
+ */
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runKactl } from '../helpers/run-kactl.js';
+import { tempDir } from '../helpers/temp-dir.js';
+
+describe('kactl sandbox start with a wrong option', () => {
+  it('names the flag, not the library option', async () => {
+    const configDir = tempDir('kactl-sb-options-');
+    const result = await runKactl(['sandbox', 'start', '--ownerid', 'short', '--data', ':memory:'], { configDir });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe("error: --ownerid must be exactly 10 letters or digits.\nRun 'kactl sandbox start --help' for usage.\n");
+  });
+
+  it('names the flags of a clash with the store', async () => {
+    const configDir = tempDir('kactl-sb-options-');
+    const data = path.join(configDir, 'one.db');
+    const first = await runKactl(['sandbox', 'start', '--data', data, '--app-name', 'one', '--detach'], { configDir });
+    expect(first.code, first.stderr).toBe(0);
+    expect((await runKactl(['sandbox', 'stop', '--all'], { configDir })).code).toBe(0);
+    const clash = await runKactl(['sandbox', 'start', '--data', data, '--app-name', 'two'], { configDir });
+    expect(clash.code).toBe(2);
+    expect(clash.stderr).toContain(`error: The store at ${data} already holds application "one" with another app-name ("one"); drop --app-name or use another --data file.\n`);
+  });
+});
