@@ -13,6 +13,8 @@ import type { Context } from '../../context.js';
 import { ExitCode, InterruptedError, NetworkError, UsageError } from '../../errors.js';
 import { sandboxAdminRequest, sandboxAdminStream } from './admin.js';
 import type { LogFormat, LogRecord } from './log-lines.js';
+import { serverSentEvents } from '../../api/server-sent-events.js';
+import { logLine } from './log-lines.js';
 
 interface LogsOptions {
   follow?: boolean;
@@ -112,7 +114,6 @@ Examples:
     )
     .action(async (options: LogsOptions) => {
       const format = formatOf(ctx);
-      const { logLine } = await import('./log-lines.js');
       const print = (record: LogRecord): void => {
         ctx.io.out(format === 'lines' ? `${logLine(record, { color: ctx.io.stdoutColor, now: ctx.now() })}\n` : `${JSON.stringify(record)}\n`);
       };
@@ -128,7 +129,6 @@ Examples:
 }
 
 async function follow(ctx: Context, options: LogsOptions, print: (record: LogRecord) => void): Promise<void> {
-  const { serverSentEvents } = await import('../../api/server-sent-events.js');
   try {
     const body = await sandboxAdminStream(ctx, { path: query(ctx, options, true), idleMs: FOLLOW_IDLE_MS, ...(options.adminToken ? { adminToken: options.adminToken } : {}) });
     if (ctx.io.isStdoutTTY) ctx.output.note('Following the sandbox\'s requests; Ctrl-C to stop.');
