@@ -18,3 +18,25 @@ export const HEAVY_PACKAGES = [
   'yaml',
   '@peculiar/x509',
 ];
+
+/**
+ * Node built-ins `kactl --help` does not load, each pulling in a cascade of Node's own modules
+ * (node:crypto alone some fifteen, node:child_process dgram and net): measured with
+ * `process.moduleLoadList` against main's build. A module that imports one is heavy too.
+ */
+export const HEAVY_BUILTINS = [
+  'node:crypto',
+  'node:child_process',
+  'node:readline',
+  'node:readline/promises',
+  'node:fs/promises',
+  'node:timers/promises',
+  'node:dgram',
+  'node:dns',
+  'node:http',
+  'node:https',
+  'node:http2',
+  'node:tls',
+  'node:zlib',
+  'node:worker_threads',
+];

@@ -12,7 +12,6 @@ import type { Context } from '../../context.js';
 import { completeFrom } from '../completion/value-source.js';
 import { NetworkError, UsageError } from '../../errors.js';
 import type { PendingFile } from '../../io/place-file.js';
-import { createBeside, placeFile, refuseExisting, saveFailure } from '../../io/place-file.js';
 
 interface DownloadOptions {
   out?: string;
@@ -45,6 +44,7 @@ function looksBinary(bytes: Buffer): boolean {
  * --force, and a file that appears there meanwhile is not overwritten without it.
  */
 async function saveBytes(ctx: Context, out: string, bytes: Buffer, force: boolean): Promise<void> {
+  const { createBeside, placeFile, refuseExisting, saveFailure } = await import('../../io/place-file.js');
   await refuseExisting(out, force);
   let pending: PendingFile | undefined;
   try {

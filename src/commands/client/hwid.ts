@@ -5,13 +5,13 @@
  * default (docs/protocol/client-api.md §6); a Linux machine-id has 32.
  */
 import type { Context } from '../../context.js';
-import { readMachineId } from '../../util/machine-id.js';
 
 /** `flag` is the raw `--hwid` value; an empty one means "send no HWID". */
 export async function resolveHwid(ctx: Context, flag: string | undefined): Promise<string | undefined> {
   if (flag !== undefined) return flag.trim() === '' ? undefined : flag.trim();
   const fromProfile = (await ctx.settings()).hwid.value;
   if (fromProfile !== undefined && fromProfile.trim() !== '') return fromProfile.trim();
+  const { readMachineId } = await import('../../util/machine-id.js');
   const id = await readMachineId();
   if (id === undefined) {
     ctx.output.warn("Could not read this machine's identifier, so no HWID is sent. Give one with --hwid, or save one: kactl profile add NAME --hwid ID.");

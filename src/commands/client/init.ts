@@ -13,7 +13,6 @@ import type { ClientApi } from '../../api/client-api.js';
 import type { Context } from '../../context.js';
 import { AuthError, UsageError } from '../../errors.js';
 import { maskValue } from '../../api/redact.js';
-import { initExtras } from './init-extras.js';
 import { readSession } from './session-state.js';
 
 interface InitOptions {
@@ -62,6 +61,7 @@ async function storedSessionLiveness(ctx: Context, api: ClientApi): Promise<Live
 
 export async function clientInitRun(ctx: Context, options: InitOptions): Promise<void> {
   // Bad flags and unreadable files are reported before anything is sent.
+  const { initExtras } = await import('./init-extras.js');
   const extras = await initExtras(options);
   const api = await ctx.clientApi();
   if (!options.new) {

@@ -10,7 +10,6 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { ApiFailure, NetworkError, UsageError } from '../../errors.js';
-import { saveDownload } from './update-download.js';
 
 interface UpdateOptions {
   out?: string;
@@ -91,6 +90,7 @@ export async function clientUpdateRun(ctx: Context, options: UpdateOptions): Pro
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new NetworkError(`The download link is not http(s): ${url.href}`);
   ctx.output.note(`This version is outdated; downloading ${url.href}`);
   const out = options.out ?? fileNameOf(url);
+  const { saveDownload } = await import('./update-download.js');
   const saved = await saveDownload(ctx, url, out, options.force === true);
   if (ctx.output.wantsJson) return ctx.output.json({ success: true, updated: true, url: url.href, path: out, bytes: saved.bytes, sha256: saved.sha256 });
   ctx.output.record({ path: out, bytes: saved.bytes, sha256: saved.sha256 });

@@ -19,7 +19,6 @@ import type { Context } from '../../context.js';
 import { ApiFailure, AuthError, InterruptedError, KactlError, UsageError } from '../../errors.js';
 import { hwidOption } from './options.js';
 import { oneLine } from '../../io/format.js';
-import { answer, loaderRequests, reasonPhrase } from './web-loader-requests.js';
 import { resolveHwid } from './hwid.js';
 
 interface WebLoaderOptions {
@@ -123,6 +122,7 @@ export async function webLoaderRun(ctx: Context, options: WebLoaderOptions): Pro
   const port = parsePort(options.port);
   const extraOrigins = (options.origin ?? []).map((text) => originOf(text, '--origin'));
   const http = await import('node:http');
+  const { answer, loaderRequests, reasonPhrase } = await import('./web-loader-requests.js');
   const hwid = await resolveHwid(ctx, options.hwid);
   const settings = await ctx.settings();
   const api = await ctx.clientApi();

@@ -16,7 +16,6 @@ import { isSensitiveName } from '../../api/redact.js';
 import { SELLER_GROUP_NAMES } from '../registry.js';
 import { liveValues, offerable } from './live-values.js';
 import { valueSourceOf, type ValueSource } from './value-source.js';
-import { runningSandboxes } from '../sandbox/profile.js';
 
 /** Commands that exist for the shell scripts, not for people. */
 const INTERNAL = new Set(['__complete']);
@@ -59,6 +58,7 @@ async function profileNames(ctx: Context): Promise<string[]> {
 /** The running sandboxes as `sandbox stop` takes them: the profile each saved, else its pid. */
 async function sandboxNames(ctx: Context): Promise<string[]> {
   try {
+    const { runningSandboxes } = await import('../sandbox/profile.js');
     return (await runningSandboxes(ctx)).map((entry) => entry.profile ?? String(entry.pid));
   } catch {
     return [];

@@ -5,7 +5,6 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { resultMark } from './results.js';
-import { runChecks } from './checks.js';
 
 
 export function registerDoctorCommand(program: Command, ctx: Context): void {
@@ -22,6 +21,7 @@ Examples:
   $ kactl doctor --profile prod --json`,
     )
     .action(async () => {
+      const { runChecks } = await import('./checks.js');
       const results = await runChecks(ctx);
       if (results.some((r) => r.status === 'fail')) ctx.exitCode = 1;
       if (ctx.output.wantsJson) return ctx.output.json(results);

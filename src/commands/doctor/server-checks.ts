@@ -12,8 +12,6 @@ import type { ResolvedSettings } from '../../config/settings.js';
 import type { SellerApi } from '../../api/seller-api.js';
 import { describeShape, shapeOf } from './probe.js';
 import { fail, messageOf, pass, skip, type CheckResult } from './results.js';
-import { verifyEd25519 } from '../../api/verify.js';
-import { randomBytes } from 'node:crypto';
 
 /** The server and the values to check against it, and how to reach it. */
 export interface ServerTarget {
@@ -128,6 +126,7 @@ async function clientChecks(target: Probe, base: string, options: ServerCheckOpt
     const why = options.missing.app;
     return [skip('client app', why), skip('signature', why), ...clock(skip('clock', why))];
   }
+  const { randomBytes } = await import('node:crypto');
   const query = new URLSearchParams({ type: 'init', name: appName, ownerid, enckey: randomBytes(8).toString('hex') });
   if (target.appVersion) query.set('ver', target.appVersion);
   let answer: TransportResponse;
@@ -149,6 +148,7 @@ async function clientChecks(target: Probe, base: string, options: ServerCheckOpt
   else if (stamp === undefined) results.push(fail('signature', 'the init answer is not signed', ExitCode.signature));
   else {
     try {
+      const { verifyEd25519 } = await import('../../api/verify.js');
       // Any timestamp passes here: the clock line judges it on its own.
       verifyEd25519({ headers: answer.headers, body: answer.body, publicKey, nowMs: Number(stamp) * 1000 });
       results.push(pass('signature', 'the init answer verifies with the public key'));

@@ -11,7 +11,6 @@ import type { Context } from '../../context.js';
 import type { ProfileData } from '../../config/types.js';
 import { UsageError } from '../../errors.js';
 import type { CheckResult } from '../doctor/results.js';
-import { SellerApi } from '../../api/seller-api.js';
 import { probeSellerKey, serverChecks } from '../doctor/server-checks.js';
 import { resolveSettings } from '../../config/settings.js';
 
@@ -43,6 +42,7 @@ export async function checkProfile(ctx: Context, name: string, profile: ProfileD
         settings,
         transport,
         trySellerKey: async () => {
+          const { SellerApi } = await import('../../api/seller-api.js');
           // One read, paced in memory: a profile not yet saved has no budget shared with others.
           const api = new SellerApi({ baseUrl, sellerKey: settings.sellerKey.value ?? '', ratePerMinute: settings.sellerRate.value, transport, warn: (line) => ctx.output.warn(line), onWait: () => undefined, now: ctx.now, signal: ctx.signal });
           await probeSellerKey(api);

@@ -9,7 +9,6 @@
  */
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { simulateSaleRun } from './simulate-sale.js';
 
 export function registerResellerCommands(program: Command, ctx: Context): void {
   const group = program.command('reseller').description('rehearse a reseller shop integration (Sellix, Shoppy, SellApp) offline');
@@ -38,6 +37,7 @@ Examples:
   $ kactl reseller simulate-sale --shop sellapp --reseller bob --unit lifetime --quantity 1`,
     )
     .action(async (options: Record<string, string | boolean | undefined>) => {
+      const { simulateSaleRun } = await import('./simulate-sale.js');
       await simulateSaleRun(ctx, options);
     });
 }

@@ -8,7 +8,6 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { DEFAULT_TLS_HOSTNAME } from '../../server/tls/names.js';
-import { AuthorityError, loadOrCreateAuthority, readAuthorityCertificate } from '../../server/tls/authority.js';
 
 interface CaOptions {
   pem?: boolean;
@@ -43,6 +42,7 @@ export function registerSandboxCa(group: Command, ctx: Context): void {
 }
 
 async function authorityOf(ctx: Context): Promise<{ authority: { certPem: string; certFile: string; certificate: X509Certificate }; created: boolean }> {
+  const { AuthorityError, loadOrCreateAuthority, readAuthorityCertificate } = await import('../../server/tls/authority.js');
   try {
     const existing = readAuthorityCertificate(ctx.dataDir);
     if (existing !== undefined) return { authority: existing, created: false };

@@ -8,7 +8,6 @@ import type { Context } from '../../context.js';
 import { completeFrom } from '../completion/value-source.js';
 import { UsageError } from '../../errors.js';
 import { FORCE_HWID_OFF, resolveSdk, SDK_IDS, sheetValues, targetSheet, type SandboxValues, type TargetSheet } from './sdk-targets.js';
-import { runningSandboxes } from './profile.js';
 
 export function registerSandboxConnect(group: Command, ctx: Context): void {
   group
@@ -46,6 +45,7 @@ async function runningSandboxValues(ctx: Context): Promise<SandboxValues> {
   if (profile === undefined || baseUrl === undefined) {
     throw new UsageError('No sandbox profile is selected; start one with: kactl sandbox start --detach (or choose one with --profile).');
   }
+  const { runningSandboxes } = await import('./profile.js');
   const entry = (await runningSandboxes(ctx)).find((candidate) => candidate.baseUrl === baseUrl);
   if (entry === undefined) {
     throw new UsageError(`No running sandbox serves profile "${profile}" (${baseUrl}).`, {

@@ -26,10 +26,8 @@ import { announceReady, type ReadyReport } from './ready.js';
 import { checkTlsHostname, DEFAULT_TLS_HOSTNAME } from '../../server/tls/names.js';
 import { pathFailure } from '../../io/storage-errors.js';
 import { nativeModuleFailure } from '../../server/store/native-module.js';
-import { getClockOffset } from '../../server/domain/clock.js';
 import { seedSandbox } from '../state/seed.js';
 import { receiveSecrets, handOver } from './background-pipe.js';
-import { sandboxDetach } from './detach.js';
 
 export interface StartOptions {
   host: string;
@@ -145,6 +143,7 @@ serving it. See the running ones with: kactl sandbox status`,
     .action(async (options: StartOptions, command: Command) => {
       if (options.hostname !== undefined && !options.tls) throw new UsageError('--hostname names the HTTPS certificate: give it with --tls.');
       if (options.detach) {
+        const { sandboxDetach } = await import('./detach.js');
         await sandboxDetach(ctx, command, options);
       } else {
         await sandboxStartRun(ctx, options);
@@ -211,6 +210,7 @@ export async function sandboxStartRun(ctx: Context, startOptions: StartOptions):
       ...(info.caFile !== undefined ? { caFile: info.caFile, hostname: info.hostname ?? null } : {}),
     };
     updateSandbox(ctx.dataDir, entry);
+    const { getClockOffset } = await import('../../server/domain/clock.js');
     const report: ReadyReport = { info, pid: selfPid, data, profile: profile?.name ?? null, active: active ?? null, logFile: options.backgroundLog ?? null, clockOffset: getClockOffset(sandbox.store), lastPort: sandbox.lastPort ?? null };
     if (background) handOver(report);
     else await announceReady(ctx, report, { detached: false });

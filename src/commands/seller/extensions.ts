@@ -4,17 +4,15 @@
  * not simply its flag, and the runner that replaces the generic one. A new hand-written
  * operation adds one record here (keyed by its catalog `type`) and nothing anywhere else.
  *
- * This file is loaded for `--help`, so it imports nothing heavy statically (docs/architecture.md,
- * "Cold start").
+ * This file is loaded for `--help`, so it stays light: what the records do at run time is
+ * imported inside the functions.
  */
 import { Option } from 'commander';
 import type { Context } from '../../context.js';
 import type { SellerOp } from '../../api/seller-catalog/index.js';
 import { UsageError } from '../../errors.js';
 import { readStdinText } from '../../io/ask.js';
-import { createLicenses } from './licenses-create.js';
 import { createReadStream } from 'node:fs';
-import { createHash } from 'node:crypto';
 
 /** What a parameter function sees of the command line. */
 export interface ParamInput {
@@ -53,6 +51,7 @@ function text(value: unknown): string | undefined {
 
 /** MD5 of a file, read as a stream (program builds can be large). */
 async function md5OfFile(path: string): Promise<string> {
+  const { createHash } = await import('node:crypto');
   const hash = createHash('md5');
   try {
     for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
@@ -80,6 +79,7 @@ export const SELLER_EXTENSIONS: Readonly<Record<string, SellerExtension>> = {
     flagDescriptions: { amount: 'How many keys to create: any number, made in calls of at most 100 (default 1)' },
     // Any amount, in calls of at most 100, with a journal instead of retries.
     run: async (ctx, op, params, { opts, dryRun }) => {
+      const { createLicenses } = await import('./licenses-create.js');
       await createLicenses(ctx, op, params, {
         dryRun,
         force: opts.force === true,

@@ -19,7 +19,6 @@ import type { Context } from '../../context.js';
 import type { SellerOp } from '../../api/seller-catalog/index.js';
 import { ApiFailure } from '../../errors.js';
 import { confirmOne, confirmTyped } from '../../io/ask.js';
-import { backupWarnings, readBackupRecords, writeBackup } from './backup.js';
 
 /** `on http://127.0.0.1:38881 (profile cc)`: where a change would go. */
 export async function wherePhrase(ctx: Context): Promise<string> {
@@ -70,13 +69,14 @@ const WARN_BEFORE_ASKING = new Set(['fetchallwebhooks']);
 
 export async function guardBulk(ctx: Context, op: SellerOp, params: Readonly<Record<string, string>>, options: { backup: boolean }): Promise<void> {
   if (op.noBackupReason !== undefined) ctx.output.warn(op.noBackupReason);
+  const backup = await import('./backup.js');
   const asking = !ctx.globals.yes && ctx.io.canPrompt();
   let records: unknown[] | undefined;
   // Read before asking when someone is asked (the question counts them) or when the backup
   // cannot be whole (said first); the backup then writes what was read.
   if (options.backup && op.backupFrom !== undefined && (asking || WARN_BEFORE_ASKING.has(op.backupFrom))) {
-    records = await readBackupRecords(ctx, op, params);
-    for (const line of await backupWarnings(op, records)) ctx.output.warn(line);
+    records = await backup.readBackupRecords(ctx, op, params);
+    for (const line of await backup.backupWarnings(op, records)) ctx.output.warn(line);
   }
   const appName = asking ? await applicationName(ctx) : undefined;
   await confirmTyped(ctx, bulkQuestion(op, await wherePhrase(ctx), appName, asking ? records?.length : undefined), appName ?? '');
@@ -86,7 +86,7 @@ export async function guardBulk(ctx: Context, op: SellerOp, params: Readonly<Rec
     return;
   }
   try {
-    const { path, count } = await writeBackup(ctx, op, params, appName, records);
+    const { path, count } = await backup.writeBackup(ctx, op, params, appName, records);
     ctx.output.note(`Backup of ${count} record${count === 1 ? '' : 's'} written to ${path}`);
   } catch (error) {
     ctx.output.warn('The backup could not be made, so nothing was changed.');

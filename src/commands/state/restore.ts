@@ -17,7 +17,6 @@ import type { BackupFile } from '../seller/backup.js';
 import type { Action, Row, Section } from '../../state/records.js';
 import { confirmOne } from '../../io/ask.js';
 import { parseUrls, resumeCommand, applyState } from './apply.js';
-import { keyFingerprint } from '../../api/pacer.js';
 
 const creates = (section: Section) => (action: Action): boolean => action.section === section && action.verb === 'create';
 
@@ -52,6 +51,7 @@ async function otherOrigin(ctx: Context, file: string, backup: BackupFile): Prom
   const settings = await ctx.settings();
   const server = settings.baseUrl.value;
   const key = settings.sellerKey.value;
+  const { keyFingerprint } = await import('../../api/pacer.js');
   const made = `${file} was made for ${backup.app === undefined ? 'an application' : `application "${backup.app}"`} on ${backup.server ?? 'an unknown server'}`;
   if (backup.server === undefined && backup.sellerKey === undefined) return `${file} does not say which server and application it was made from`;
   if (backup.server !== undefined && server !== undefined && serverOf(backup.server) !== serverOf(server)) return `${made}, and this profile uses ${server}`;

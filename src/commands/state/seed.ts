@@ -6,11 +6,11 @@
 import type { Context } from '../../context.js';
 import type { SandboxInfo } from '../../server/start.js';
 import { readFileSync } from 'node:fs';
-import { SellerApi } from '../../api/seller-api.js';
 import { readStateFile, applyState } from './apply.js';
 
 export async function seedSandbox(ctx: Context, info: SandboxInfo, file: string): Promise<void> {
   const state = await readStateFile(ctx, file);
+  const { SellerApi } = await import('../../api/seller-api.js');
   // An HTTPS sandbox is reached trusting its own authority, as its profile (not saved yet) will.
   const own = info.caFile === undefined ? undefined : new (await import('../../api/transport.js')).Transport({ ca: readFileSync(info.caFile, 'utf8'), signal: ctx.signal });
   const api = new SellerApi({
