@@ -123,35 +123,80 @@ function quotedCa(values: SandboxValues): string {
   return `"${values.caFile ?? ''}"`;
 }
 
-function pythonSheet(values: SandboxValues): TargetSheet {
-  const api13 = apiUrl(values, '1.3');
-  const ca = quotedCa(values);
-  return {
-    sdk: 'python',
-    title: 'Python (official KeyAuth-Python-Example)',
-    api: '1.3',
-    url: api13,
-    code: [],
-    lines: [...hostedStrings('keyauth.py', api13, values), ...appLines('the api(...) arguments in main.py', values), ...secretLine(values)],
-    sendsHwid: true,
-    showsSecret: true,
-    notes: trustNote(values, `run it with REQUESTS_CA_BUNDLE=${ca} (the example uses requests), or trust the authority system-wide (kactl sandbox ca --help).`),
-  };
+/** An official 1.3 example: two strings of its library file, the app's values, how it trusts HTTPS. */
+interface OfficialExample {
+  readonly title: string;
+  readonly libraryFile: string;
+  /** Where the name, ownerid and version go. */
+  readonly appWhere: string;
+  readonly sendsHwid: boolean;
+  /** Older (1.2) editions of the example take the app secret. */
+  readonly showsSecret: boolean;
+  /** Said before the trust note. */
+  readonly notes?: readonly string[];
+  /** How a program on it trusts the sandbox's authority; `ca` is the quoted file. */
+  readonly trust: (ca: string) => string;
 }
 
-function csharpSheet(values: SandboxValues): TargetSheet {
-  const api13 = apiUrl(values, '1.3');
-  const ca = quotedCa(values);
-  return {
-    sdk: 'csharp',
-    title: 'C# (official KeyAuth-CSHARP-Example, Console or Form)',
-    api: '1.3',
-    url: api13,
-    code: [],
-    lines: [...hostedStrings('KeyAuth.cs', api13, values), ...appLines('the new api(...) arguments in Program.cs', values), ...secretLine(values)],
+const OFFICIAL_EXAMPLES: Readonly<Record<'python' | 'csharp' | 'php' | 'go' | 'react', OfficialExample>> = {
+  python: {
+    title: 'Python (official KeyAuth-Python-Example)',
+    libraryFile: 'keyauth.py',
+    appWhere: 'the api(...) arguments in main.py',
     sendsHwid: true,
     showsSecret: true,
-    notes: trustNote(values, `.NET reads the Windows store: certutil -addstore -f Root ${ca} in an administrator's shell.`),
+    trust: (ca) => `run it with REQUESTS_CA_BUNDLE=${ca} (the example uses requests), or trust the authority system-wide (kactl sandbox ca --help).`,
+  },
+  csharp: {
+    title: 'C# (official KeyAuth-CSHARP-Example, Console or Form)',
+    libraryFile: 'KeyAuth.cs',
+    appWhere: 'the new api(...) arguments in Program.cs',
+    sendsHwid: true,
+    showsSecret: true,
+    trust: (ca) => `.NET reads the Windows store: certutil -addstore -f Root ${ca} in an administrator's shell.`,
+  },
+  php: {
+    title: 'PHP (official KeyAuth-PHP-Example)',
+    libraryFile: 'keyauth.php',
+    appWhere: "the example's application settings (its name and ownerid variables)",
+    sendsHwid: false,
+    showsSecret: false,
+    trust: (ca) => `PHP's curl reads curl.cainfo: set curl.cainfo = ${ca} in php.ini, or trust the authority system-wide.`,
+  },
+  go: {
+    title: 'Go (official KeyAuth-Go-Example)',
+    libraryFile: 'KeyAuth/KeyAuth.go',
+    appWhere: 'the KeyAuthApp.Api(...) arguments in main.go',
+    sendsHwid: true,
+    showsSecret: false,
+    trust: (ca) => `on Linux run it with SSL_CERT_FILE=${ca}; on Windows and macOS trust the authority in the system store (kactl sandbox ca --help).`,
+  },
+  react: {
+    title: 'React / Next.js, TypeScript (official KeyAuth-React-Example)',
+    libraryFile: 'src/lib/keyauth.ts',
+    appWhere: 'the application settings the example gives its KeyAuth client',
+    sendsHwid: false,
+    showsSecret: false,
+    notes: ['The browser calls the sandbox directly: a sandbox on loopback already allows it (Access-Control-Allow-Origin: *).'],
+    trust: () => 'the browser reads the system store (Firefox its own): trust the authority there (kactl sandbox ca --help).',
+  },
+};
+
+function officialSheet(sdk: keyof typeof OFFICIAL_EXAMPLES): (values: SandboxValues) => TargetSheet {
+  const example = OFFICIAL_EXAMPLES[sdk];
+  return (values) => {
+    const api13 = apiUrl(values, '1.3');
+    return {
+      sdk,
+      title: example.title,
+      api: '1.3',
+      url: api13,
+      code: [],
+      lines: [...hostedStrings(example.libraryFile, api13, values), ...appLines(example.appWhere, values), ...(example.showsSecret ? secretLine(values) : [])],
+      sendsHwid: example.sendsHwid,
+      showsSecret: example.showsSecret,
+      notes: [...(example.notes ?? []), ...trustNote(values, example.trust(quotedCa(values)))],
+    };
   };
 }
 
@@ -195,56 +240,6 @@ function cppSheet(values: SandboxValues): TargetSheet {
   };
 }
 
-function phpSheet(values: SandboxValues): TargetSheet {
-  const api13 = apiUrl(values, '1.3');
-  const ca = quotedCa(values);
-  return {
-    sdk: 'php',
-    title: 'PHP (official KeyAuth-PHP-Example)',
-    api: '1.3',
-    url: api13,
-    code: [],
-    lines: [...hostedStrings('keyauth.php', api13, values), ...appLines("the example's application settings (its name and ownerid variables)", values)],
-    sendsHwid: false,
-    showsSecret: false,
-    notes: trustNote(values, `PHP's curl reads curl.cainfo: set curl.cainfo = ${ca} in php.ini, or trust the authority system-wide.`),
-  };
-}
-
-function goSheet(values: SandboxValues): TargetSheet {
-  const api13 = apiUrl(values, '1.3');
-  const ca = quotedCa(values);
-  return {
-    sdk: 'go',
-    title: 'Go (official KeyAuth-Go-Example)',
-    api: '1.3',
-    url: api13,
-    code: [],
-    lines: [...hostedStrings('KeyAuth/KeyAuth.go', api13, values), ...appLines('the KeyAuthApp.Api(...) arguments in main.go', values)],
-    sendsHwid: true,
-    showsSecret: false,
-    notes: trustNote(values, `on Linux run it with SSL_CERT_FILE=${ca}; on Windows and macOS trust the authority in the system store (kactl sandbox ca --help).`),
-  };
-}
-
-function reactSheet(values: SandboxValues): TargetSheet {
-  const api13 = apiUrl(values, '1.3');
-  return {
-    sdk: 'react',
-    title: 'React / Next.js, TypeScript (official KeyAuth-React-Example)',
-    api: '1.3',
-    url: api13,
-    code: [],
-    lines: [...hostedStrings('src/lib/keyauth.ts', api13, values), ...appLines("the application settings the example gives its KeyAuth client", values)],
-    sendsHwid: false,
-    showsSecret: false,
-    notes: [
-      'The browser calls the sandbox directly: a sandbox on loopback already allows it (Access-Control-Allow-Origin: *).',
-      ...trustNote(values, 'the browser reads the system store (Firefox its own): trust the authority there (kactl sandbox ca --help).'),
-    ],
-  };
-}
-
 function javaSheet(values: SandboxValues): TargetSheet {
   const api12 = apiUrl(values, '1.2');
   const ca = quotedCa(values);
@@ -285,14 +280,14 @@ function nodeSheet(values: SandboxValues): TargetSheet {
   };
 }
 
-/** What a program on each library changes, one function a library. */
+/** What a program on each library changes. */
 const SHEETS: Readonly<Record<SdkId, (values: SandboxValues) => TargetSheet>> = {
-  python: pythonSheet,
-  csharp: csharpSheet,
+  python: officialSheet('python'),
+  csharp: officialSheet('csharp'),
   cpp: cppSheet,
-  php: phpSheet,
-  go: goSheet,
-  react: reactSheet,
+  php: officialSheet('php'),
+  go: officialSheet('go'),
+  react: officialSheet('react'),
   java: javaSheet,
   node: nodeSheet,
 };
