@@ -5,6 +5,7 @@
  */
 import { PassThrough, Writable } from 'node:stream';
 import type { EnvRecord } from '../../env.js';
+import { main } from '../../cli.js';
 
 export interface InProcessOptions {
   env: EnvRecord;
@@ -42,7 +43,6 @@ function capture(into: string[], combined: string[], options: InProcessOptions):
 }
 
 export async function runInProcess(argv: readonly string[], options: InProcessOptions): Promise<InProcessResult> {
-  const { main } = await import('../../cli.js');
   const out: string[] = [];
   const err: string[] = [];
   const combined: string[] = [];
