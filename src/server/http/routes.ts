@@ -8,6 +8,7 @@ export type Route =
   | { readonly kind: 'outbox' }
   | { readonly kind: 'clock' }
   | { readonly kind: 'requests' }
+  | { readonly kind: 'faults' }
   | { readonly kind: 'page'; readonly pages: readonly MatchedPage[] };
 
 const FIXED: Readonly<Record<string, Route>> = {
@@ -17,6 +18,7 @@ const FIXED: Readonly<Record<string, Route>> = {
   '/sandbox/outbox': { kind: 'outbox' },
   '/sandbox/clock': { kind: 'clock' },
   '/sandbox/requests': { kind: 'requests' },
+  '/sandbox/faults': { kind: 'faults' },
 };
 
 export function matchRoute(path: string, pages: readonly PageRoute[]): Route | undefined {
@@ -32,6 +34,7 @@ export function allowedMethods(route: Route): string[] {
     case 'client':
     case 'seller':
     case 'clock':
+    case 'faults':
       return ['GET', 'POST'];
     case 'outbox':
     case 'requests':
