@@ -26,7 +26,7 @@ async function added(sb: TestSandbox, form: ParamValues): Promise<number> {
 async function listFaults(sb: TestSandbox): Promise<Array<Record<string, unknown>>> {
   const res = await sb.request('/sandbox/faults', { headers: { authorization: `Bearer ${sb.info.adminToken}` } });
   expect(res.status).toBe(200);
-  return res.json.faults;
+  return res.json.faults as Array<Record<string, unknown>>;
 }
 
 /** A raw HTTP/1.1 GET: every byte the socket gave before it closed, and how it closed. */
