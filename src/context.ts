@@ -248,6 +248,7 @@ export class Context {
     const ownerid = requireSetting(settings.ownerid.value, 'application owner id', '--ownerid or KACTL_OWNERID');
     const { ClientApi } = await import('./api/client-api.js');
     const sessions = await this.clientSession();
+    const { ProfileAnswerMemory } = await import('./config/answer-memory.js');
     return new ClientApi({
       baseUrl,
       appName,
@@ -265,6 +266,7 @@ export class Context {
       now: this.now,
       signal: this.signal,
       session: { load: () => sessions.load(), save: (session) => sessions.save(session) },
+      answerMemory: new ProfileAnswerMemory(await this.config(), sessions.profile),
     });
   }
 

@@ -1,7 +1,7 @@
 /**
  * What to offer for the word being completed, given the words before it: subcommands, flags,
- * an option's choices, profile names, or live values from the seller API for the catalog
- * parameters that name their list (`completeFrom`). Never prompts and never fails: a
+ * an option's or an argument's choices, profile names, live values from the seller API for the
+ * catalog parameters that name their list (`completeFrom`), and the running sandbox's fault ids. Never prompts and never fails: a
  * completion that cannot reach the server in time simply offers less. No candidate holds a
  * control character (one a line is the scripts' protocol).
  */
@@ -91,6 +91,10 @@ export async function candidates(ctx: Context, program: Command, words: readonly
   } else if (cmd.commands.length > 0 && positionals === 0) {
     offered = cmd.commands.filter((c) => !INTERNAL.has(c.name())).map((c) => c.name());
     if (cmd === program) offered.push('help');
+  } else if (cmd.registeredArguments[positionals]?.argChoices) {
+    offered = cmd.registeredArguments[positionals]!.argChoices!;
+  } else if (positionals === 0 && path.join(' ') === 'sandbox fault clear') {
+    offered = await (await import('../sandbox/fault.js')).liveFaultIds(ctx, signal);
   } else if (positionals === 0) {
     offered = await valuesFor(ctx, params.find((p) => p.positional), signal);
   } else offered = [];

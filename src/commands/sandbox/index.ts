@@ -9,6 +9,7 @@ import { registerSandboxStop } from './stop.js';
 import { registerSandboxCa } from './ca.js';
 import { registerSandboxConnect } from './connect.js';
 import { registerSandboxLogs } from './logs.js';
+import { registerSandboxFault } from './fault.js';
 
 export function registerSandboxCommands(program: Command, ctx: Context): void {
   const group = program
@@ -28,4 +29,5 @@ email it would send (magic links, one-time codes, password resets) in an outbox.
   registerSandboxCa(group, ctx);
   registerSandboxConnect(group, ctx);
   registerSandboxLogs(group, ctx);
+  registerSandboxFault(group, ctx);
 }

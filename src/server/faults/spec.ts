@@ -43,7 +43,7 @@ export const KIND_ARGUMENTS: Readonly<Record<FaultKind, { readonly arg: 'DURATIO
   delay: { arg: 'DURATION', required: true },
   reset: { arg: undefined, required: false },
   truncate: { arg: undefined, required: false },
-  'rate-limit': { arg: undefined, required: false },
+  'rate-limit': { arg: 'DURATION', required: false },
 };
 
 export interface FaultSpec {
@@ -134,7 +134,9 @@ function checkArgument(kind: FaultKind, arg: string | undefined): string | undef
   if (wants.arg === 'CODE') return /^[1-5]\d\d$/.test(arg) ? undefined : `${kind} takes an HTTP status from 100 to 599; got "${arg.slice(0, 40)}"`;
   const ms = durationMs(arg);
   const max = kind === 'delay' ? MAX_DELAY_MS : MAX_STALE_MS;
-  if (!(ms > 0 && ms <= max)) return `${kind} takes a duration like 500ms, 30s, 10m or 2h${kind === 'delay' ? ' (at most 10m)' : ''}; got "${arg.slice(0, 40)}"`;
+  // Retry-After is whole seconds.
+  const min = kind === 'rate-limit' ? 1000 : 1;
+  if (!(ms >= min && ms <= max)) return `${kind} takes a duration like ${kind === 'rate-limit' ? '30s, 10m' : '500ms, 30s, 10m'} or 2h${kind === 'delay' ? ' (at most 10m)' : ''}; got "${arg.slice(0, 40)}"`;
   return undefined;
 }
 

@@ -6,7 +6,7 @@
 import type { KeyObject } from 'node:crypto';
 import type { Fault, FaultBook } from '../faults/book.js';
 import type { LastAnswers } from '../faults/last-answers.js';
-import { SIGNATURE_KINDS, type FaultApi } from '../faults/spec.js';
+import { durationMs, SIGNATURE_KINDS, type FaultApi } from '../faults/spec.js';
 import { applyFaultKind, type FaultEffect } from '../faults/transform.js';
 import { fail } from '../dispatch/reply.js';
 import { clientIp } from './client-ip.js';
@@ -35,7 +35,7 @@ export interface FaultedAnswer extends FaultEffect {
 }
 
 /** The seconds a rate-limited client is told to wait, as the sandbox's own limits say (one window). */
-const RETRY_AFTER_SECONDS = '60';
+const RETRY_AFTER_SECONDS = 60;
 
 function faultApi(route: Route | undefined): FaultApi | undefined {
   if (route === undefined) return undefined;
@@ -75,7 +75,7 @@ export function faultAnswer(deps: FaultStageDeps, exchange: Exchange, answer: An
     forgeKey: deps.forgeKey,
     nowMs: deps.clock(),
     previous,
-    rateLimited: () => rateLimitedResponse(deps, api, params?.get('ownerid')),
+    rateLimited: () => rateLimitedResponse(deps, api, params?.get('ownerid'), fault.arg === undefined ? RETRY_AFTER_SECONDS : Math.ceil(durationMs(fault.arg) / 1000)),
   });
   return { ...effect, fault };
 }
@@ -84,9 +84,12 @@ function isSigned(response: EncodedResponse): boolean {
   return response.headers['x-signature-ed25519'] !== undefined || response.headers['signature'] !== undefined;
 }
 
-/** The answer the sandbox sends when its own rate limit is reached, for this API and mode. */
-function rateLimitedResponse(deps: FaultStageDeps, api: FaultApi, ownerid: string | undefined): EncodedResponse {
-  const limited = { ...fail(api === 'seller' ? SELLER_MESSAGES.rateLimited : CLIENT_MESSAGES.rateLimited), status: 429, headers: { 'retry-after': RETRY_AFTER_SECONDS } };
+/**
+ * The answer the sandbox sends when its own rate limit is reached, for this API and mode; the
+ * wait it asks for (spec-strict and 1.3: Retry-After) may be set by the fault's argument.
+ */
+function rateLimitedResponse(deps: FaultStageDeps, api: FaultApi, ownerid: string | undefined, retryAfterSeconds: number): EncodedResponse {
+  const limited = { ...fail(api === 'seller' ? SELLER_MESSAGES.rateLimited : CLIENT_MESSAGES.rateLimited), status: 429, headers: { 'retry-after': String(retryAfterSeconds) } };
   if (api === 'seller') return deps.failureStatus === 200 ? genuineRateLimited(SELLER_MESSAGES.rateLimited) : encodeSellerReply(limited, false, deps.failureStatus);
   if (api === '1.2' && deps.failureStatus === 200) return genuineRateLimited(CLIENT_MESSAGES.rateLimited);
   return encodeClientReply(

@@ -1,0 +1,28 @@
+/**
+ * The signed answers a profile has accepted, kept for the client's replay check
+ * (src/api/verify.ts `checkNotReplayed`): in the profile, so the check holds across commands
+ * (each `kactl client …` is its own process), bounded to the most recent.
+ */
+import { ANSWER_MEMORY_SIZE, type AnswerMemory } from '../api/verify.js';
+import type { ConfigStore } from './store.js';
+
+export class ProfileAnswerMemory implements AnswerMemory {
+  constructor(
+    private readonly store: ConfigStore,
+    private readonly profile: string,
+  ) {}
+
+  has(id: string): boolean {
+    return this.store.profile(this.profile)?.seenAnswers?.includes(id) === true;
+  }
+
+  remember(id: string): void {
+    this.store.update((config) => {
+      // Made when missing, as the session is (the implicit profile of flag-only settings).
+      const entry = config.profiles[this.profile] ?? {};
+      const seen = (entry.seenAnswers ?? []).filter((known) => known !== id);
+      seen.push(id);
+      config.profiles[this.profile] = { ...entry, seenAnswers: seen.slice(-ANSWER_MEMORY_SIZE) };
+    });
+  }
+}
