@@ -5,6 +5,7 @@
  */
 import { APP_SETTING_NAMES, APP_SETTINGS, appSetting } from './app-settings.js';
 import { UNIT_PATTERN } from '../util/duration.js';
+import { FAULT_KINDS } from '../server/faults/spec.js';
 
 export type JsonSchema = {
   type?: 'object' | 'array' | 'string' | 'number' | 'integer' | 'boolean' | readonly ('string' | 'number' | 'integer' | 'boolean' | 'object' | 'array')[];
@@ -153,13 +154,30 @@ const ANY: JsonSchema = {};
 const STEP: JsonSchema = {
   type: 'object',
   additionalProperties: false,
-  description: 'One of client, seller, advance or approve, with optional with/code/save/expect/expect_log; or expect_log alone',
+  description: 'One of client, seller, advance, approve or fault, with optional with/code/save/expect/expect_log; or expect_log alone',
   properties: {
     name: TEXT,
     client: { type: 'string', description: 'A client operation (its type), e.g. init, login, license' },
     seller: { type: 'string', description: 'A seller operation, by its wire name (add) or kactl verb (licenses create)' },
     advance: { ...DURATION, description: "Moves the sandbox's clock, e.g. 31d" },
     approve: { type: 'string', enum: ['magic-link'], description: "Approves the last magic link through the sandbox's page" },
+    fault: {
+      description:
+        "Makes the sandbox answer the following steps wrongly (kactl sandbox fault add), e.g. forge-signature, \"stale-timestamp 10m\", { kind: replay, type: check, times: 1 }; clear removes the flow's faults. They are cleared when the flow ends",
+      // A string (`kind [ARG]`, or `clear`), or an object: object rules apply only to an object.
+      type: ['string', 'object'],
+      additionalProperties: false,
+      required: ['kind'],
+      properties: {
+        kind: { type: 'string', enum: [...FAULT_KINDS] },
+        arg: { type: ['string', 'integer'] },
+        type: TEXT,
+        api: { type: ['string', 'number'] },
+        user: TEXT,
+        times: { type: 'integer', minimum: 1 },
+        rate: { type: 'number', exclusiveMinimum: 0, maximum: 1 },
+      },
+    },
     with: { type: 'object', additionalProperties: { type: ['string', 'number', 'boolean'] } },
     code: { type: 'string', enum: ['totp', 'from-outbox'], description: 'Adds `code`: the current TOTP (after 2faenable) or the latest emailed code' },
     save: { type: 'object', additionalProperties: TEXT, description: 'name: path in the answer; later steps use ${name}' },

@@ -141,6 +141,6 @@ function checkArgument(kind: FaultKind, arg: string | undefined): string | undef
 }
 
 /** `forge-signature`, `stale-timestamp 10m`, `status 503`: the kind and its argument, as said. */
-export function faultLabel(spec: Pick<FaultSpec, 'kind' | 'arg'>): string {
+export function faultLabel(spec: { readonly kind: string; readonly arg?: string | undefined }): string {
   return spec.arg === undefined ? spec.kind : `${spec.kind} ${spec.arg}`;
 }
