@@ -8,7 +8,7 @@
 import { Argument, InvalidArgumentError, type Command } from 'commander';
 import type { Context } from '../../context.js';
 import { NetworkError, UsageError } from '../../errors.js';
-import { FAULT_APIS, FAULT_KINDS, KIND_ARGUMENTS, parseFaultSpec, type FaultInput } from '../../server/faults/spec.js';
+import { FAULT_APIS, FAULT_KINDS, parseFaultSpec, type FaultInput } from '../../server/faults/spec.js';
 import { sandboxAdminRequest } from './admin.js';
 
 interface AddOptions {
@@ -84,10 +84,6 @@ export async function liveFaultIds(ctx: Context, signal: AbortSignal): Promise<s
   }
 }
 
-const KIND_HELP = FAULT_KINDS.map((kind) => {
-  const wants = KIND_ARGUMENTS[kind];
-  return wants.arg === undefined ? kind : wants.required ? `${kind} ${wants.arg}` : `${kind} [${wants.arg}]`;
-}).join(', ');
 
 export function registerSandboxFault(group: Command, ctx: Context): void {
   const fault = group
@@ -111,7 +107,7 @@ Examples:
   fault
     .command('add')
     .description('add a fault to the running sandbox (prints its id)')
-    .addArgument(new Argument('<kind>', `what the fault does: ${KIND_HELP}`).choices(FAULT_KINDS).argParser(parseKind))
+    .addArgument(new Argument('<kind>', 'what the fault does: one of the kinds below').choices(FAULT_KINDS).argParser(parseKind))
     .argument('[arg]', 'its argument: a DURATION (500ms, 30s, 10m) or an HTTP status CODE')
     .option('--type <types>', 'only these API types, comma-separated (login,init,check…)')
     .option('--api <apis>', `only these APIs, comma-separated: ${FAULT_APIS.join(', ')}`)
