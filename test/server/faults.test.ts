@@ -240,3 +240,16 @@ describe('which requests a fault hits', () => {
     expect((await sb.client('init')).status).toBe(200);
   });
 });
+
+describe('a delayed answer and shutdown', () => {
+  it('a sandbox stops without waiting out a long delay', async () => {
+    const sb = await startTestSandbox();
+    await added(sb, { kind: 'delay', arg: '10m' });
+    const pending = sb.client('init').catch((error: unknown) => error);
+    // The request has reached the sandbox once the fault counts it as fired.
+    for (let i = 0; i < 100 && (await listFaults(sb))[0]!.fired === 0; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    // Without the fault stage letting go when the connection closes, this waits ten minutes (the test's timeout ends it first).
+    await sb.close();
+    expect(await pending).toBeInstanceOf(Error);
+  }, 90_000);
+});

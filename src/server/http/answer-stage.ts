@@ -28,10 +28,17 @@ export function answerRequest(deps: AnswerStageDeps, exchange: Exchange, answer:
   const faulted = deps.faults === undefined ? undefined : faultAnswer(deps.faults, exchange, answer);
   if (faulted?.delayMs === undefined) return send(deps, exchange, answer, faulted);
   return new Promise<void>((resolve) => {
-    setTimeout(() => {
+    const timer = setTimeout(() => {
+      exchange.res.off('close', gone);
       send(deps, exchange, answer, faulted);
       resolve();
-    }, faulted.delayMs).unref();
+    }, faulted.delayMs);
+    // The client gave up, or shutdown closed the connection: nothing is left to send.
+    const gone = (): void => {
+      clearTimeout(timer);
+      resolve();
+    };
+    exchange.res.once('close', gone);
   });
 }
 
