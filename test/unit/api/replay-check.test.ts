@@ -46,4 +46,14 @@ describe('checkNotReplayed', () => {
     // …and has forgotten the oldest.
     expect(() => checkNotReplayed(later, signature(1000), { success: true, nonce: '0' })).not.toThrow();
   });
+
+  it('a config folder that refuses the write is said once, and the answer still accepted', () => {
+    const refused = Object.assign(new Error('read-only'), { code: 'EROFS' });
+    const store = { profile: () => undefined, update: () => { throw refused; } } as unknown as ConfigStore;
+    const heard: unknown[] = [];
+    const memory = new ProfileAnswerMemory(store, 'p', (error) => heard.push(error));
+    checkNotReplayed(memory, signature(7), { success: true, nonce: 'a' });
+    checkNotReplayed(memory, signature(8), { success: true, nonce: 'b' });
+    expect(heard).toEqual([refused]);
+  });
 });
