@@ -7,7 +7,7 @@
  * a command asks for it. The roots are the SystemDeps (streams, env, signal, clock) and the
  * parsed global options.
  */
-import type { EnvRecord } from './env.js';
+import { readEnv, type EnvRecord } from './env.js';
 import type { IOStreams, InputStream, LazyInput, OutputStream } from './io/streams.js';
 import { createIOStreams } from './io/streams.js';
 import type { OutputFormat } from './io/format.js';
@@ -210,20 +210,30 @@ export class Context {
   }
 
   /**
-   * The certificate authority (PEM) the profile trusts, read from its `caFile`: only while the
-   * base URL in use is the profile's own (a `--base-url` elsewhere keeps the system's roots).
+   * The certificate authority (PEM) to trust instead of the system's, for the server named beside
+   * it only: `KACTL_CA_FILE` for the server `KACTL_BASE_URL` names, a profile's `caFile` for the
+   * profile's own base URL. A `--base-url` elsewhere keeps the system's roots.
    */
   private async trustedAuthority(settings: ResolvedSettings): Promise<string | undefined> {
-    const caFile = settings.caFile.value;
-    if (caFile === undefined) return undefined;
-    const profile = await this.currentProfile();
-    if (profile?.baseUrl !== settings.baseUrl.value) return undefined;
+    if (settings.caFile.value === undefined) return undefined;
+    const inUse = settings.baseUrl.value;
+    const fromEnv = readEnv(this.env, 'KACTL_CA_FILE');
+    let chosen: { file: string; owner: string; hint: string } | undefined;
+    if (fromEnv !== undefined && inUse !== undefined && (await envBaseUrl(this.env)) === inUse) {
+      chosen = { file: fromEnv, owner: 'KACTL_CA_FILE', hint: 'Point KACTL_CA_FILE at the sandbox\'s authority (kactl sandbox ca --path), or unset it.' };
+    } else {
+      const profile = await this.currentProfile();
+      if (profile?.caFile !== undefined && profile.caFile !== '' && profile.baseUrl === inUse) {
+        chosen = { file: profile.caFile, owner: `profile "${settings.profile.value ?? '?'}"`, hint: 'Start its sandbox again (kactl sandbox start --tls) to save it anew, or remove the profile.' };
+      }
+    }
+    if (chosen === undefined) return undefined;
     const fs = await import('node:fs');
     try {
-      return fs.readFileSync(caFile, 'utf8');
+      return fs.readFileSync(chosen.file, 'utf8');
     } catch (error) {
-      throw new UsageError(`The certificate authority of profile "${settings.profile.value ?? '?'}" (${caFile}) cannot be read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.`, {
-        hints: ['Start its sandbox again (kactl sandbox start --tls) to save it anew, or remove the profile.'],
+      throw new UsageError(`The certificate authority of ${chosen.owner} (${chosen.file}) cannot be read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.`, {
+        hints: [chosen.hint],
       });
     }
   }
@@ -347,6 +357,18 @@ export class Context {
 
 export function pacingNote(ms: number): string {
   return `Pacing: waiting ${(ms / 1000).toFixed(1)} s to stay within the seller API budget.`;
+}
+
+/** KACTL_BASE_URL as the settings read it (normalised); undefined when unset or not a URL. */
+async function envBaseUrl(env: EnvRecord): Promise<string | undefined> {
+  const raw = readEnv(env, 'KACTL_BASE_URL');
+  if (raw === undefined) return undefined;
+  const { normaliseBaseUrl } = await import('./config/base-url.js');
+  try {
+    return normaliseBaseUrl(raw);
+  } catch {
+    return undefined;
+  }
 }
 
 function requireSetting<T>(value: T | undefined, what: string, how: string): T {

@@ -12,6 +12,7 @@ import { DEFAULT_GLOBALS } from '../context.js';
 import { OUTPUT_FORMATS } from '../io/format.js';
 import { durationHint, positiveSeconds } from '../util/duration.js';
 import { parseBaseUrl } from '../config/base-url.js';
+import { completeFrom, PROFILE_NAMES } from './completion/value-source.js';
 
 /** Commander parser: `15` (seconds), `15s`, `500ms`, `2m`, `1h`, `7d`, `2w` → seconds above zero; anything else is a usage error. */
 export function parseDurationSeconds(raw: string): number {
@@ -27,7 +28,7 @@ interface GlobalOptionDef {
 }
 
 const DEFS: readonly GlobalOptionDef[] = [
-  { key: 'profile', make: () => new Option('--profile <name>', 'use this profile instead of the active one') },
+  { key: 'profile', make: () => completeFrom(new Option('--profile <name>', 'use this profile instead of the active one'), PROFILE_NAMES) },
   { key: 'json', make: () => new Option('--json', "print the server's JSON (lists: a JSON array)") },
   {
     key: 'output',

@@ -63,6 +63,12 @@ function baseUrlFromEnv(raw: string): string {
   }
 }
 
+/** KACTL_SELLER_RATE: a whole number of calls a minute, 0 turning pacing off. */
+function sellerRateFromEnv(raw: string): number {
+  if (!/^\d{1,6}$/.test(raw.trim())) throw new UsageError(`KACTL_SELLER_RATE: give a whole number of seller calls a minute (0: no pacing), not "${raw}".`);
+  return Number(raw);
+}
+
 /** In resolution order: later entries may depend on earlier ones. */
 export const SETTING_SPECS = [
   spec({ key: 'baseUrl', flag: '--base-url', env: 'KACTL_BASE_URL', description: 'server base URL', parseEnv: baseUrlFromEnv }),
@@ -77,14 +83,18 @@ export const SETTING_SPECS = [
     description: 'Ed25519 key that signs 1.3 answers',
     fallback: (r) => (r.baseUrl && isHostedUrl(r.baseUrl) ? HOSTED_PUBLIC_KEY : undefined),
   }),
-  spec({ key: 'secret', secret: true, description: 'application secret (1.2 HMAC checks)' }),
+  spec({ key: 'secret', env: 'KACTL_APP_SECRET', secret: true, description: 'application secret (1.2 HMAC checks)' }),
   spec({ key: 'api', description: 'client API version (unset: 1.3, chat and user variables on 1.2)' }),
   spec({ key: 'method', description: 'how 1.3 calls are sent', fallback: () => 'get' as const }),
   spec({ key: 'timeout', flag: '--timeout', description: 'request timeout in seconds', fallback: () => DEFAULT_TIMEOUT_SECONDS }),
-  spec({ key: 'sellerRate', description: 'seller calls per minute (0: no pacing)', fallback: () => DEFAULT_SELLER_RATE }),
+  spec({ key: 'sellerRate', env: 'KACTL_SELLER_RATE', description: 'seller calls per minute (0: no pacing)', fallback: () => DEFAULT_SELLER_RATE, parseEnv: sellerRateFromEnv }),
   spec({ key: 'signatureWindow', description: 'largest accepted age of a signed answer, seconds', fallback: () => DEFAULT_SIGNATURE_WINDOW }),
   spec({ key: 'hwid', flag: '--hwid', description: 'HWID sent by client commands (default: this machine)' }),
-  spec({ key: 'caFile', description: "certificate authority trusted for HTTPS to the profile's own server, instead of the system's (a --tls sandbox's)" }),
+  spec({
+    key: 'caFile',
+    env: 'KACTL_CA_FILE',
+    description: "certificate authority trusted for HTTPS to the server named beside it (the profile's, or KACTL_BASE_URL's), instead of the system's (a --tls sandbox's)",
+  }),
 ] as const;
 
 /**

@@ -8,8 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Context } from '../context.js';
 import type { EnvRecord } from '../env.js';
-import { findOpByPath, findSellerOp, SELLER_GROUP_ORDER } from '../api/seller-catalog/index.js';
-import type { SellerGroup } from '../api/seller-catalog/index.js';
+import { resolveClientOp } from '../api/client-catalog/index.js';
 import { runInProcess } from '../commands/demo/in-process.js';
 import type { InProcessResult } from '../commands/demo/in-process.js';
 import { durationDays, escapeDollars } from '../state/load.js';
@@ -19,6 +18,7 @@ import { firstLine, mismatch, show, valueAt } from './values.js';
 import { logFailures, logMark } from './log-expect.js';
 import { approveMagicLink } from './magic-link.js';
 import { faultArgv, faultWords, isClear, type FaultStepValue } from './fault-step.js';
+import { sellerType } from './step-check.js';
 
 type Row = Record<string, unknown>;
 
@@ -112,14 +112,6 @@ function interpolate(value: unknown, state: FlowState, missing: string[]): unkno
     }
     return textOf(found);
   });
-}
-
-/** A seller step names an operation by wire type (`add`) or kactl verb (`licenses create`). */
-function sellerType(name: string): string | undefined {
-  if (findSellerOp(name)) return findSellerOp(name)!.type;
-  const [group, ...command] = name.trim().split(/\s+/);
-  if (!SELLER_GROUP_ORDER.includes(group as SellerGroup)) return undefined;
-  return findOpByPath(group as SellerGroup, command)?.type;
 }
 
 function parseAnswer(result: InProcessResult): unknown {
@@ -224,7 +216,8 @@ async function runAction(ctx: Context, step: Step, state: FlowState, params: Rec
     params.code = code;
   }
   const pairs = Object.entries(params).map(([name, value]) => `${name}=${value}`);
-  if (step.client !== undefined) return kactl(state, ctx, ['client', 'call', step.client, ...pairs, '--json']);
+  // By wire type (`2faenable`) or kactl command (`2fa enable`): step-check.ts let only those through.
+  if (step.client !== undefined) return kactl(state, ctx, ['client', 'call', resolveClientOp(step.client)?.type ?? step.client, ...pairs, '--json']);
   if (step.seller !== undefined) {
     const type = sellerType(step.seller);
     if (type === undefined) return { failure: `"${step.seller}" is not a seller operation (a wire type such as add, or a kactl verb such as "licenses create")` };

@@ -7,14 +7,17 @@ import { clientHandlers } from './client/index.js';
 import { clientPages } from './client/pages.js';
 import { domainNow } from './domain/clock.js';
 import { sweepPanelSignIns } from './domain/panel-sign-ins.js';
+import { homePages } from './home/home-page.js';
 import { panelPages } from './panel/panel-pages.js';
 import { resellerPages } from './reseller/shop-hook.js';
 import type { HandlerTable } from './dispatch/types.js';
 import { createSandboxServer } from './http/server.js';
+import { dashboardPages } from './ui/dashboard-pages.js';
 import { DEFAULT_LOG_LIMIT, RequestRecorder } from './inspector/recorder.js';
 import type { PageRoute } from './http/pages.js';
 import { sellerHandlers } from './seller/index.js';
 import { loadOrCreateIdentity } from './store/identity.js';
+import { readLastPort, recordLastPort } from './store/last-port.js';
 import { SandboxConfigError, seedStore } from './store/seed.js';
 import { openStore, type Store } from './store/store.js';
 
@@ -26,8 +29,13 @@ const PANEL_SWEEP_MS = 60_000;
 export interface SandboxOptions {
   /** Interface to listen on. Default `127.0.0.1`. */
   readonly host?: string;
-  /** Port; 0 picks a free one. Default 0. */
+  /** Port; 0 picks a free one. Default 0 (see `reuseLastPort`). */
   readonly port?: number;
+  /**
+   * Without `port`: listen on the port this store's sandbox last listened on when it is free,
+   * else on a free one (`RunningSandbox.lastPort` says which happened). Default false.
+   */
+  readonly reuseLastPort?: boolean;
   /** Store: a file path (its folder is created) or `:memory:`. */
   readonly data: string;
   /** Fix the seeded app's name / ownerid / seller key (checked against an existing store). */
@@ -91,6 +99,12 @@ export interface SandboxInfo {
   readonly hostname?: string;
 }
 
+/** The store's last port, and whether the sandbox listens on it again (false: it was in use, another was taken). */
+export interface LastPort {
+  readonly port: number;
+  readonly reused: boolean;
+}
+
 export interface RunningSandbox {
   readonly baseUrl: string;
   /** Bound to something other than loopback: other machines can reach it. */
@@ -98,6 +112,8 @@ export interface RunningSandbox {
   readonly info: SandboxInfo;
   /** The open store, for in-process tools and tests (the domain functions take it). */
   readonly store: Store;
+  /** With `reuseLastPort`, when the store had a last port: whether it was taken again, or was busy. */
+  readonly lastPort?: LastPort;
   /** Stops accepting, finishes in-flight requests, closes the store. Safe to call twice. */
   close(): Promise<void>;
 }
@@ -129,23 +145,28 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     const app = seedStore(store, { appName: options.appName, ownerid: options.ownerid, sellerKey: options.sellerKey }, Math.floor(clock() / 1000));
     const identity = loadOrCreateIdentity(store);
     const recorder = new RequestRecorder(store, { limit: logLimit, log, ...options.inspectorTiming });
+    const sellers = { ...sellerHandlers, ...options.handlers?.seller };
+    const runtime = { failureStatus: options.failureStatus ?? 200, rateLimit: options.rateLimit ?? true, trustProxy: options.trustProxy ?? false } as const;
+    const panelUrl = (): string => options.panelUrl ?? baseUrl;
+    const dashboard = dashboardPages({ clock, log, options: runtime, baseUrl: () => baseUrl, panelUrl, sellerHandlers: sellers, recorder, secure: tls !== undefined });
     const sandbox = createSandboxServer({
       store,
       identity,
       clientHandlers: { ...clientHandlers, ...options.handlers?.client },
-      sellerHandlers: { ...sellerHandlers, ...options.handlers?.seller },
-      pages: [...(options.handlers?.pages ?? []), ...clientPages, ...resellerPages, ...panelPages],
-      options: { failureStatus: options.failureStatus ?? 200, rateLimit: options.rateLimit ?? true, trustProxy: options.trustProxy ?? false },
+      sellerHandlers: sellers,
+      pages: [...(options.handlers?.pages ?? []), ...clientPages, ...resellerPages, ...panelPages, ...homePages, ...dashboard],
+      options: runtime,
       clock,
       log,
       baseUrl: () => baseUrl,
       cors: options.cors ?? isLoopbackHost(host),
-      panelUrl: () => options.panelUrl ?? baseUrl,
+      panelUrl,
       recorder,
       ...(tls ? { tls: { cert: tls.certPem, key: tls.keyPem } } : {}),
     });
-    await listen(sandbox.server, host, port);
+    const lastPort = await listenOn(sandbox.server, host, options.port === undefined && options.reuseLastPort === true ? readLastPort(store) : undefined, port);
     const bound = sandbox.server.address() as AddressInfo;
+    recordLastPort(store, bound.port);
     const scheme = tls ? 'https' : 'http';
     baseUrl = formatBaseUrl(scheme, host, bound.port);
     const exposed = !isLoopbackHost(host);
@@ -168,6 +189,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
       exposed,
       info,
       store,
+      ...(lastPort ? { lastPort } : {}),
       close: () => {
         clearInterval(sweeper);
         // The requests answered while shutting down are recorded too: the last batch is written after.
@@ -181,6 +203,27 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   } catch (err) {
     store.close();
     throw err;
+  }
+}
+
+/**
+ * Listens on the store's last port when there is one and it is free, else on `port`. A last port
+ * another program holds (or one this user may not bind) is no error: a free one is taken instead.
+ */
+async function listenOn(server: Server, host: string, last: number | undefined, port: number): Promise<LastPort | undefined> {
+  if (last === undefined) {
+    await listen(server, host, port);
+    return undefined;
+  }
+  try {
+    await listen(server, host, last);
+    return { port: last, reused: true };
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'EADDRINUSE' && code !== 'EACCES') throw error;
+    // node allows listen() again on a server whose first listen() failed.
+    await listen(server, host, 0);
+    return { port: last, reused: false };
   }
 }
 

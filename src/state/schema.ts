@@ -3,6 +3,7 @@
  * complete from them). The loader validates against the same objects (validate.ts), so what
  * the schema says and what `kactl apply` accepts cannot drift apart.
  */
+import { clientCommandNames, clientTypes } from '../api/client-catalog/index.js';
 import { APP_SETTING_NAMES, APP_SETTINGS, appSetting } from './app-settings.js';
 import { UNIT_PATTERN } from '../util/duration.js';
 import { FAULT_KINDS } from '../server/faults/spec.js';
@@ -20,6 +21,8 @@ export type JsonSchema = {
   exclusiveMinimum?: number;
   maximum?: number;
   maxLength?: number;
+  /** Values an editor offers as completions; not checked (validate.ts ignores it). */
+  examples?: readonly (string | number | boolean)[];
   $id?: string;
   $schema?: string;
   title?: string;
@@ -157,7 +160,11 @@ const STEP: JsonSchema = {
   description: 'One of client, seller, advance, approve or fault, with optional with/code/save/expect/expect_log; or expect_log alone',
   properties: {
     name: TEXT,
-    client: { type: 'string', description: 'A client operation (its type), e.g. init, login, license' },
+    client: {
+      type: 'string',
+      description: 'A client operation, by its wire type (init, login, 2faenable) or the kactl command that sends it (2fa enable, var set); `with:` gives its wire parameters (login: username, pass, hwid)',
+      examples: [...clientTypes(), ...clientCommandNames()],
+    },
     seller: { type: 'string', description: 'A seller operation, by its wire name (add) or kactl verb (licenses create)' },
     advance: { ...DURATION, description: "Moves the sandbox's clock, e.g. 31d" },
     approve: { type: 'string', enum: ['magic-link'], description: "Approves the last magic link through the sandbox's page" },
@@ -178,7 +185,11 @@ const STEP: JsonSchema = {
         rate: { type: 'number', exclusiveMinimum: 0, maximum: 1 },
       },
     },
-    with: { type: 'object', additionalProperties: { type: ['string', 'number', 'boolean'] } },
+    with: {
+      type: 'object',
+      description: "The operation's parameters by their wire names (pass, not password); a client step's are checked against the client catalog when the file loads",
+      additionalProperties: { type: ['string', 'number', 'boolean'] },
+    },
     code: { type: 'string', enum: ['totp', 'from-outbox'], description: 'Adds `code`: the current TOTP (after 2faenable) or the latest emailed code' },
     save: { type: 'object', additionalProperties: TEXT, description: 'name: path in the answer; later steps use ${name}' },
     expect: {

@@ -1,7 +1,9 @@
 /**
  * The completion scripts run in the real shells (bash, zsh, fish from Debian packages): each is
  * loaded as a user would, asked for the candidates of a command line, and must offer commands,
- * flags, option choices, profile names, and live subscription names from a sandbox.
+ * flags, option choices, profile names, live subscription names from a sandbox, and the values
+ * of positional arguments that name something kactl or the server knows (profiles, running
+ * sandboxes, users, variables, channels, keys, operation types).
  *
  * Subscription names are the server's to choose: one with a control character or a leading `-`
  * is never offered, and the rest are inserted quoted — typed with Tab in each shell on a real
@@ -30,6 +32,12 @@ beforeAll(async () => {
   sb = await startE2ESandbox();
   await sb.ok(['subs', 'create', '--name', 'gold-tier', '--level', '3']);
   for (const name of HOSTILE) await sb.ok(['subs', 'create', `--name=${name}`, '--level', '1']);
+  // Records the positional arguments name: a channel, a global variable, a user with a variable, a key.
+  await sb.ok(['chats', 'create', '--name', 'lobby', '--delay-seconds', '1']);
+  await sb.ok(['vars', 'create', '--name', 'download-url', '--data', 'https://example.test/app']);
+  await sb.ok(['users', 'create', '--username', 'carol', '--password', 'carol-pass-1', '--sub', 'default', '--expiry', '30']);
+  await sb.ok(['uservars', 'set', 'carol', '--name', 'theme', '--data', 'dark']);
+  await sb.ok(['licenses', 'create', '--mask', 'TABKEY-0001', '--expiry', '30']);
   // `kactl` on the PATH, as after `npm link`: the scripts call it by name.
   binDir = tempDir('kactl-bin-');
   fs.writeFileSync(path.join(binDir, 'kactl'), `#!/bin/sh\nexec "${process.execPath}" "${KACTL_BIN}" "$@"\n`, { mode: 0o755 });
@@ -95,12 +103,57 @@ describe('bash completion', () => {
   });
 });
 
+describe('positional arguments that name something kactl or the server knows (bash)', () => {
+  it('profiles: profile use, show, remove', () => {
+    expect(bashOffers(['profile', 'use', 'sa'])).toEqual(['sandbox']);
+    expect(bashOffers(['profile', 'show', ''])).toEqual(['sandbox']);
+    expect(bashOffers(['profile', 'remove', ''])).toEqual(['sandbox']);
+    // One argument only: nothing after it.
+    expect(bashOffers(['profile', 'use', 'sandbox', ''])).toEqual([]);
+  });
+
+  it('running sandboxes: sandbox stop', () => {
+    expect(bashOffers(['sandbox', 'stop', ''])).toEqual(['sandbox']);
+  });
+
+  it("seller records: users, variables, keys, channels; a key is never kept in the cache", () => {
+    expect(bashOffers(['users', 'get', 'ca'])).toEqual(['carol']);
+    expect(bashOffers(['uservars', 'get', ''])).toEqual(['carol']);
+    expect(bashOffers(['vars', 'delete', 'down'])).toEqual(['download-url']);
+    expect(bashOffers(['chats', 'clear', ''])).toEqual(['lobby']);
+    expect(bashOffers(['licenses', 'get', 'TAB'])).toEqual(['TABKEY-0001']);
+    expect(fs.readdirSync(path.join(sb.configDir, 'data', 'completion')).filter((file) => file.includes('fetchallkeys'))).toEqual([]);
+  });
+
+  it('client commands: channels, global and user variables, operation types', () => {
+    expect(bashOffers(['client', 'chat', 'read', ''])).toEqual(['lobby']);
+    expect(bashOffers(['client', 'chat', 'send', 'lobby', ''])).toEqual([]);
+    expect(bashOffers(['client', 'global-var', 'get', ''])).toEqual(['download-url']);
+    expect(bashOffers(['client', 'var', 'get', ''])).toEqual(['theme']);
+    expect(bashOffers(['client', 'call', 'fetchS'])).toEqual(['fetchStats']);
+    expect(bashOffers(['seller', 'call', 'fetchallk'])).toEqual(['fetchallkeys']);
+    expect(bashOffers(['client', 'magic-link', ''])).toEqual(['wait']);
+  });
+
+  it('names kactl knows: SDKs, schema kinds', () => {
+    expect(bashOffers(['sandbox', 'connect', 'py'])).toEqual(['python']);
+    expect(bashOffers(['schema', ''])).toEqual(['state', 'flows']);
+  });
+});
+
 describe('zsh completion', () => {
   it('completes commands, flags, profiles and live values', () => {
     expect(zshOffers(['sand'])).toEqual(['sandbox']);
     expect(zshOffers(['licenses', 'list', '--li'])).toEqual(['--limit']);
     expect(zshOffers(['--profile', 's'])).toEqual(['sandbox']);
     expect(zshOffers(['subs', 'delete', ''])).toEqual(expect.arrayContaining(['gold-tier']));
+  });
+
+  it('completes positional arguments: profiles, sandboxes, channels, variables', () => {
+    expect(zshOffers(['profile', 'use', 's'])).toEqual(['sandbox']);
+    expect(zshOffers(['sandbox', 'stop', ''])).toEqual(['sandbox']);
+    expect(zshOffers(['client', 'chat', 'read', ''])).toEqual(['lobby']);
+    expect(zshOffers(['vars', 'get', ''])).toEqual(['download-url']);
   });
 });
 
@@ -118,6 +171,13 @@ describe('fish completion', () => {
   it('completes commands and live values', () => {
     expect(fishOffers('kactl doc')).toEqual(['doctor']);
     expect(fishOffers('kactl subs delete gold')).toEqual(['gold-tier']);
+  });
+
+  it('completes positional arguments: profiles, sandboxes, channels, users', () => {
+    expect(fishOffers('kactl profile use sa')).toEqual(['sandbox']);
+    expect(fishOffers('kactl sandbox stop ')).toEqual(['sandbox']);
+    expect(fishOffers('kactl client chat read lo')).toEqual(['lobby']);
+    expect(fishOffers('kactl users ban ca')).toEqual(['carol']);
   });
 });
 

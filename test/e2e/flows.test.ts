@@ -88,6 +88,58 @@ describe('kactl test', () => {
     expect(report.files[0]!.flows[2]).toMatchObject({ name: 'never reached with --bail', skipped: true });
   });
 
+  it('refuses an unknown client operation or parameter when the file loads: line, sentence, nearest name, exit 2', async () => {
+    const dir = tempDir('kactl-flows-');
+    const typo = write(dir, 'typo.yaml', 'flows:\n  - name: x\n    steps:\n      - client: init\n      - client: regster\n        with: { username: a, pass: b, key: K }\n');
+    const result = await runKactl(['test', typo], { configDir: dir });
+    expect(result.code).toBe(2);
+    expect(result.stderr.split('\n')[0]).toBe(`error: ${typo}, line 5: No client operation is called "regster". Did you mean register?`);
+    expect(result.stdout).toBe('');
+
+    const flag = write(dir, 'flag.yaml', 'flows:\n  - name: x\n    steps:\n      - client: init\n      - client: login\n        with:\n          username: alice\n          password: alice-pass\n');
+    const named = await runKactl(['test', flag], { configDir: dir });
+    expect(named.code).toBe(2);
+    expect(named.stderr.split('\n')[0]).toBe(`error: ${flag}, line 8: The client operation login has no parameter "password". Did you mean pass?`);
+  });
+
+  it("runs steps named by the CLI's own commands as their operations", async () => {
+    const dir = tempDir('kactl-flows-');
+    const file = write(
+      dir,
+      'verbs.yaml',
+      `seed:
+  subscriptions: [ { name: default, level: 1 } ]
+  licenses: [ { key: VERB-KEY-0001, level: 1, expiry: 1d } ]
+  channels: [ { name: lobby } ]
+flows:
+  - name: the kactl commands
+    steps:
+      - client: init
+      - client: license
+        with: { key: VERB-KEY-0001, hwid: HWID-VERB-TEST-000001 }
+      - client: var set
+        with: { var: theme, data: dark }
+      - client: var get
+        with: { var: theme }
+        expect: { success: true, response: dark }
+      - client: chat send
+        with: { channel: lobby, message: hello }
+      - client: chat read
+        with: { channel: lobby }
+        expect: { "messages[0].message": hello }
+      - client: 2fa enable
+        expect: { success: true }
+      - client: stats
+        expect: { success: true }
+`,
+    );
+    const result = await runKactl(['test', file], { configDir: dir, timeoutMs: 60_000 });
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    expect(result.stdout).toContain('    ok client var set');
+    expect(result.stdout).toContain('    ok client 2fa enable');
+    expect(result.stdout).toContain('1 flow: 1 passed, 0 failed.');
+  });
+
   it('refuses a flows file with the line and what was expected, and runs nothing', async () => {
     const dir = tempDir('kactl-flows-');
     const file = write(dir, 'bad.yaml', 'flows:\n  - name: x\n    steps:\n      - client: init\n        expcet: { success: true }\n');

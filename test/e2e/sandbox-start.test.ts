@@ -1,6 +1,7 @@
 /** `kactl sandbox start`: the ready line contract, the saved profile, and a clean stop. */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
@@ -125,5 +126,86 @@ describe('kactl sandbox start', () => {
       expect(result.stderr).toContain(`"${value}" ${why}`);
       expect(result.stderr).not.toMatch(/at .*\.js:\d+/);
     }
+  });
+});
+
+describe('the port of a restarted sandbox', () => {
+  const portOf = (line: string): number => Number(new URL((JSON.parse(line) as { baseUrl: string }).baseUrl).port);
+
+  it('is the port its store used last time, said on stderr; --port 0 takes a random one', async () => {
+    const configDir = tempDir();
+    const data = path.join(tempDir(), 'sandbox.db');
+    const first = await start(configDir, ['--data', data, '--json']);
+    const port = portOf(first.line);
+    const firstStop = await first.stop('SIGTERM');
+    expect(firstStop.code).toBe(0);
+    // A new store has no last port: nothing to say.
+    expect(firstStop.stderr).not.toContain('again');
+
+    const second = await start(configDir, ['--data', data, '--json']);
+    expect(portOf(second.line)).toBe(port);
+    const secondStop = await second.stop('SIGINT');
+    expect(secondStop.stderr).toContain(`Using port ${port} again, as last time for this store (--port 0 for a random one).`);
+    // stdout is still exactly the ready line.
+    expect(secondStop.stdout.trim().split('\n')).toHaveLength(1);
+
+    const random = await start(configDir, ['--data', data, '--port', '0', '--json']);
+    const randomPort = portOf(random.line);
+    const randomStop = await random.stop('SIGTERM');
+    expect(randomStop.stderr).not.toContain('again');
+    expect(randomPort).not.toBe(port);
+
+    // The last port is now the random one: a start without --port takes that.
+    const third = await start(configDir, ['--data', data]);
+    const thirdStop = await third.stop('SIGTERM');
+    expect(thirdStop.stderr).toContain(`Sandbox listening on http://127.0.0.1:${randomPort}`);
+    expect(thirdStop.stderr).toContain(`Using port ${randomPort} again`);
+  });
+
+  it('falls back to a free port, and says so, when the last one is in use', async () => {
+    const configDir = tempDir();
+    const data = path.join(tempDir(), 'sandbox.db');
+    const first = await start(configDir, ['--data', data, '--json']);
+    const port = portOf(first.line);
+    expect((await first.stop('SIGTERM')).code).toBe(0);
+
+    const blocker = net.createServer();
+    await new Promise<void>((resolve) => blocker.listen(port, '127.0.0.1', resolve));
+    try {
+      const second = await start(configDir, ['--data', data, '--json']);
+      const other = portOf(second.line);
+      expect(other).not.toBe(port);
+      const stopped = await second.stop('SIGTERM');
+      expect(stopped.code).toBe(0);
+      expect(stopped.stderr).toContain(`Port ${port}, the one this store used last time, is in use; listening on ${other} instead (--port N to choose one).`);
+    } finally {
+      await new Promise<void>((resolve) => blocker.close(() => resolve()));
+    }
+  });
+
+  it('is kept by a --detach sandbox too, said by the command that started it', async () => {
+    const configDir = tempDir();
+    const data = path.join(tempDir(), 'sandbox.db');
+    const first = await runKactl(['sandbox', 'start', '--detach', '--data', data, '--json'], { configDir, timeoutMs: 60_000 });
+    expect(first.code, first.stderr).toBe(0);
+    const port = portOf(first.stdout.trim());
+    expect((await runKactl(['sandbox', 'stop'], { configDir, timeoutMs: 60_000 })).code).toBe(0);
+
+    const second = await runKactl(['sandbox', 'start', '--detach', '--data', data], { configDir, timeoutMs: 60_000 });
+    try {
+      expect(second.code, second.stderr).toBe(0);
+      expect(second.stderr).toContain(`Sandbox listening on http://127.0.0.1:${port} in the background`);
+      expect(second.stderr).toContain(`Using port ${port} again, as last time for this store (--port 0 for a random one).`);
+    } finally {
+      expect((await runKactl(['sandbox', 'stop', '--all'], { configDir, timeoutMs: 60_000 })).code).toBe(0);
+    }
+  });
+
+  it('of an in-memory store is a free one each time, with nothing said', async () => {
+    const configDir = tempDir();
+    const sandbox = await start(configDir, ['--data', ':memory:', '--json']);
+    const stopped = await sandbox.stop('SIGTERM');
+    expect(stopped.stderr).not.toContain('again');
+    expect(stopped.stderr).not.toContain('in use');
   });
 });

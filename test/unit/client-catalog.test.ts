@@ -8,18 +8,25 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import {
   CLIENT_CATALOG,
   apiVersionFor,
+  clientCommandNames,
   clientEffect,
   clientTypes,
   findClientOp,
   hasLargeAnswer,
   mayAnswerEmpty,
   refusalAsSuccess,
+  resolveClientOp,
   successFields,
 } from '../../src/api/client-catalog/index.js';
+import { Context } from '../../src/context.js';
+import { buildProgram } from '../../src/program.js';
+import { tempDir } from '../helpers/temp-dir.js';
 import type { ClientOp, ClientParam } from '../../src/api/client-catalog/index.js';
 import { isSensitiveName } from '../../src/api/redact.js';
 import { foreignImports, itHoldsItsChecks } from '../helpers/catalog-checks.js';
@@ -56,6 +63,27 @@ const GLANCE = new Map(
     .filter((row) => row.heading.startsWith('4.30 '))
     .map((row) => [row.cells['type']!, new Set(row.cells['Main params']!.split(',').map((p) => p.trim().split(/\s/)[0]!).filter((p) => p !== '—'))]),
 );
+
+/**
+ * What may follow `kactl client` as a record's `command`: every command under it, and a command
+ * followed by one of its first argument's choices (`magic-link wait`).
+ */
+async function clientCommandLines(): Promise<Set<string>> {
+  const ctx = new Context({ stdin: new PassThrough(), stdout: new PassThrough(), stderr: new PassThrough(), env: { KACTL_CONFIG_DIR: tempDir('kactl-catalog-') }, signal: new AbortController().signal, now: Date.now });
+  const client = (await buildProgram(ctx, [])).commands.find((command) => command.name() === 'client')!;
+  const lines = new Set<string>();
+  const walk = (command: Command, path: readonly string[]): void => {
+    for (const sub of command.commands) {
+      const here = [...path, sub.name()];
+      lines.add(here.join(' '));
+      for (const choice of sub.registeredArguments[0]?.argChoices ?? []) lines.add([...here, choice].join(' '));
+      walk(sub, here);
+    }
+  };
+  walk(client, []);
+  return lines;
+}
+const CLIENT_COMMAND_LINES = await clientCommandLines();
 
 /** Parameters every call carries, added by the caller: no record may list them. */
 const COMMON_PARAMS = new Set(['type', 'name', 'ownerid', 'sessionid']);
@@ -141,6 +169,21 @@ const checks = {
       const extra = [...mine].filter((p) => !listed.has(p));
       return missing.length + extra.length === 0 ? [] : [`${op.type}: §4.30 lists ${[...listed].join(', ') || 'none'}, the record ${[...mine].join(', ') || 'none'}`];
     }),
+
+  commandsAreKactlCommands: (ops) =>
+    ops.flatMap((op) => (op.command === undefined || CLIENT_COMMAND_LINES.has(op.command.join(' ')) ? [] : [`${op.type}: kactl client has no command "${op.command.join(' ')}"`])),
+
+  commandsNameOneRecord: (ops) =>
+    ops.flatMap((op, i) => {
+      const line = op.command?.join(' ');
+      if (line === undefined) return [];
+      const problems: string[] = [];
+      if (ops.findIndex((o) => o.command?.join(' ') === line) !== i) problems.push(`${op.type}: "${line}" is another record's command`);
+      // A flows step looks a name up as a wire type first: a command spelled as another type would never be reached.
+      const other = ops.find((o) => o.type === line && o !== op);
+      if (other !== undefined) problems.push(`${op.type}: its command "${line}" is the wire type of ${other.type}`);
+      return problems;
+    }),
 } satisfies Record<string, Check>;
 
 // ---------------------------------------------------------------- broken copies
@@ -187,6 +230,10 @@ const BROKEN: readonly Broken<ClientOp, keyof typeof checks>[] = [
   ['docsSectionNamesTheType', 'onlyOn13 dropped', (ops) => patch(ops, 'loginEmail', (op) => withoutKey(op, 'onlyOn13'))],
   ['paramsAsTheProtocolTable', 'a parameter dropped', (ops) => patch(ops, 'register', (op) => ({ ...op, params: op.params.filter((p) => p.wire !== 'email') }))],
   ['paramsAsTheProtocolTable', 'a type the table lacks', (ops) => patch(ops, 'check', (op) => ({ ...op, type: 'checkAgain' }))],
+  ['commandsAreKactlCommands', 'a command kactl does not have', (ops) => patch(ops, 'getvar', (op) => ({ ...op, command: ['var', 'fetch'] }))],
+  ['commandsAreKactlCommands', 'an argument value the command does not take', (ops) => patch(ops, 'magicLinkCheck', (op) => ({ ...op, command: ['magic-link', 'resume'] }))],
+  ['commandsNameOneRecord', 'two records on one command', (ops) => patch(ops, 'getvar', (op) => ({ ...op, command: ['var', 'set'] }))],
+  ['commandsNameOneRecord', 'a command spelled as another type', (ops) => patch(ops, 'fetchStats', (op) => ({ ...op, command: ['check'] }))],
 ];
 
 // ---------------------------------------------------------------- tests
@@ -241,5 +288,18 @@ describe('lookups', () => {
     expect(hasLargeAnswer('file')).toBe(true);
     expect(hasLargeAnswer('var')).toBe(false);
     expect(findClientOp('Login')).toBeUndefined();
+  });
+
+  it('finds a record by its wire type or by the kactl command that sends it', () => {
+    expect(resolveClientOp('2faenable')?.type).toBe('2faenable');
+    expect(resolveClientOp('2fa enable')?.type).toBe('2faenable');
+    expect(resolveClientOp(' var   set ')?.type).toBe('setvar');
+    expect(resolveClientOp('var')?.type).toBe('var');
+    expect(resolveClientOp('global-var get')?.type).toBe('var');
+    expect(resolveClientOp('magic-link wait')?.type).toBe('magicLinkCheck');
+    expect(resolveClientOp('stats')?.type).toBe('fetchStats');
+    expect(resolveClientOp('2fa')).toBeUndefined();
+    expect(resolveClientOp('regster')).toBeUndefined();
+    expect(clientCommandNames()).toContain('chat send');
   });
 });

@@ -556,6 +556,17 @@ const checks = {
       return problems;
     }),
 
+  // Completion calls the list with nothing but the seller key, in one request (src/commands/completion/).
+  completeFromIsAnArgumentFreeList: (ops) =>
+    ops.flatMap((op) =>
+      op.params.flatMap((p) => {
+        if (p.completeFrom === undefined) return [];
+        const list = firstOfType(ops, p.completeFrom);
+        if (!list || list.response.kind !== 'list' || list.effect !== 'read' || list.response.columns.length === 0) return [`${opKey(op)}: ${p.wire} completes from ${p.completeFrom}, not a list`];
+        return list.params.filter((q) => q.required).map((q) => `${opKey(op)}: ${p.wire} completes from ${list.type}, which needs ${q.wire}`);
+      }),
+    ),
+
   bulkBacksUpFromItsGroupsList: (ops) =>
     ops
       .filter((op) => op.effect === 'bulk')
@@ -657,6 +668,8 @@ const BROKEN: readonly Broken<SellerOp, keyof typeof checks>[] = [
   ['sharedTypesAreSelectorVariants', 'first entry fixes user=all', (ops) => patch(ops, 'subtract', (op) => ({ ...op, fixedParams: { user: 'all' } }))],
   ['backupFromIsUsableList', 'backup from a delete', (ops) => patch(ops, 'delused', (op) => ({ ...op, backupFrom: 'del' }))],
   ['backupFromIsUsableList', 'backup list needs an argument the op lacks', (ops) => patch(ops, 'delexpusers', (op) => ({ ...op, backupFrom: 'usersub' }))],
+  ['completeFromIsAnArgumentFreeList', 'completes from a delete', (ops) => editParam(ops, 'del', 'key', { completeFrom: 'del' })],
+  ['completeFromIsAnArgumentFreeList', 'completes from a list that needs a user', (ops) => editParam(ops, 'deluser', 'user', { completeFrom: 'usersub' })],
   ['bulkBacksUpFromItsGroupsList', 'a list added to the group, the reason left stale', (ops) => [
     ...ops,
     { ...ops.find((op) => op.type === 'fetchallblacks')!, type: 'fetchallwhites', group: 'whitelists', command: ['list'], example: 'kactl whitelists list' },

@@ -14,6 +14,7 @@ const MESSAGE_ONLY = { unchecked: 'Only a message.' } as const;
 export const ACCOUNT_OPS: readonly ClientOp[] = [
   {
     type: 'checkblacklist',
+    command: ['blacklist', 'check'],
     api: '1.3',
     params: [HWID],
     effect: 'read',
@@ -24,6 +25,7 @@ export const ACCOUNT_OPS: readonly ClientOp[] = [
   },
   {
     type: 'ban',
+    command: ['ban'],
     api: '1.3',
     params: [{ wire: 'reason', description: 'Why, stored as the ban reason' }, HWID],
     effect: 'write',
@@ -32,6 +34,7 @@ export const ACCOUNT_OPS: readonly ClientOp[] = [
   },
   {
     type: 'changeUsername',
+    command: ['change-username'],
     api: '1.3',
     params: [{ wire: 'newUsername', description: 'The new name' }],
     effect: 'write',
@@ -40,6 +43,7 @@ export const ACCOUNT_OPS: readonly ClientOp[] = [
   },
   {
     type: 'forgot',
+    command: ['forgot'],
     api: '1.3',
     params: [{ wire: 'username', description: 'The user\'s name' }, EMAIL],
     // Each call mails another reset link.
@@ -49,6 +53,7 @@ export const ACCOUNT_OPS: readonly ClientOp[] = [
   },
   {
     type: '2faenable',
+    command: ['2fa', 'enable'],
     api: '1.3',
     params: [{ ...TOTP_CODE, description: 'The 6-digit code that confirms the new secret; absent on the first call' }],
     effect: 'write',
@@ -58,6 +63,7 @@ export const ACCOUNT_OPS: readonly ClientOp[] = [
   },
   {
     type: '2fadisable',
+    command: ['2fa', 'disable'],
     api: '1.3',
     params: [TOTP_CODE],
     effect: 'write',
@@ -67,6 +73,7 @@ export const ACCOUNT_OPS: readonly ClientOp[] = [
   },
   {
     type: 'magicLinkSend',
+    command: ['magic-link'],
     api: '1.3',
     params: [EMAIL, HWID],
     effect: 'write',
@@ -75,6 +82,7 @@ export const ACCOUNT_OPS: readonly ClientOp[] = [
   },
   {
     type: 'magicLinkCheck',
+    command: ['magic-link', 'wait'],
     api: '1.3',
     params: [{ ...TOTP_CODE, description: 'The 6-digit two-factor code, when the account has 2FA on' }],
     effect: 'read',
@@ -83,6 +91,7 @@ export const ACCOUNT_OPS: readonly ClientOp[] = [
   },
   {
     type: 'emailCodeSend',
+    command: ['email-code', 'send'],
     api: '1.3',
     params: [EMAIL, HWID],
     effect: 'write',
@@ -91,6 +100,7 @@ export const ACCOUNT_OPS: readonly ClientOp[] = [
   },
   {
     type: 'emailCodeVerify',
+    command: ['email-code', 'verify'],
     api: '1.3',
     params: [
       EMAIL,

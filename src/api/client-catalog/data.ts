@@ -11,6 +11,7 @@ const CHANNEL = { wire: 'channel', description: 'The chat channel\'s name' } as 
 export const DATA_OPS: readonly ClientOp[] = [
   {
     type: 'var',
+    command: ['global-var', 'get'],
     api: '1.3',
     params: [{ wire: 'varid', description: 'The global variable\'s name' }],
     effect: 'read',
@@ -20,6 +21,7 @@ export const DATA_OPS: readonly ClientOp[] = [
   },
   {
     type: 'getvar',
+    command: ['var', 'get'],
     api: '1.2',
     params: [{ wire: 'var', description: 'The user variable\'s name' }],
     effect: 'read',
@@ -28,6 +30,7 @@ export const DATA_OPS: readonly ClientOp[] = [
   },
   {
     type: 'setvar',
+    command: ['var', 'set'],
     api: '1.2',
     params: [
       { wire: 'var', description: 'The user variable\'s name' },
@@ -40,6 +43,7 @@ export const DATA_OPS: readonly ClientOp[] = [
   },
   {
     type: 'chatget',
+    command: ['chat', 'read'],
     api: '1.2',
     params: [CHANNEL],
     effect: 'read',
@@ -48,6 +52,7 @@ export const DATA_OPS: readonly ClientOp[] = [
   },
   {
     type: 'chatsend',
+    command: ['chat', 'send'],
     api: '1.2',
     params: [CHANNEL, { wire: 'message', description: 'The text to post' }],
     effect: 'write',
@@ -56,6 +61,7 @@ export const DATA_OPS: readonly ClientOp[] = [
   },
   {
     type: 'webhook',
+    command: ['webhook'],
     api: '1.3',
     params: [
       { wire: 'webid', description: 'The webhook\'s id' },
@@ -70,6 +76,7 @@ export const DATA_OPS: readonly ClientOp[] = [
   },
   {
     type: 'file',
+    command: ['file', 'download'],
     api: '1.3',
     params: [{ wire: 'fileid', description: 'The file\'s 6-digit id' }],
     effect: 'read',
@@ -79,6 +86,7 @@ export const DATA_OPS: readonly ClientOp[] = [
   },
   {
     type: 'log',
+    command: ['log'],
     api: '1.3',
     params: [
       { wire: 'message', description: 'The line to log' },
@@ -91,6 +99,7 @@ export const DATA_OPS: readonly ClientOp[] = [
   },
   {
     type: 'fetchOnline',
+    command: ['online'],
     api: '1.3',
     params: [],
     effect: 'read',
@@ -99,6 +108,7 @@ export const DATA_OPS: readonly ClientOp[] = [
   },
   {
     type: 'fetchStats',
+    command: ['stats'],
     api: '1.3',
     params: [],
     effect: 'read',

@@ -25,6 +25,21 @@ export function findClientOp(type: string): ClientOp | undefined {
   return BY_TYPE.get(type);
 }
 
+const BY_COMMAND = new Map(CLIENT_CATALOG.filter((op) => op.command !== undefined).map((op) => [op.command!.join(' '), op]));
+
+/**
+ * The record a flows step names: by its wire `type` (exact case), else by the kactl command
+ * that sends it (`2fa enable`, spaces as typed).
+ */
+export function resolveClientOp(name: string): ClientOp | undefined {
+  return BY_TYPE.get(name) ?? BY_COMMAND.get(name.trim().split(/\s+/).join(' '));
+}
+
+/** The kactl command of every record that has one, as typed after `kactl client` (`2fa enable`). */
+export function clientCommandNames(): readonly string[] {
+  return [...BY_COMMAND.keys()];
+}
+
 /** Every wire type the catalog describes. */
 export function clientTypes(): readonly string[] {
   return [...BY_TYPE.keys()];

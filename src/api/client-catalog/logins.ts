@@ -13,6 +13,7 @@ const TOTP_CODE = { wire: 'code', description: 'The 6-digit two-factor code, whe
 export const LOGIN_OPS: readonly ClientOp[] = [
   {
     type: 'init',
+    command: ['init'],
     api: '1.3',
     params: [
       { wire: 'ver', description: 'The app version this client runs; none skips the version check' },
@@ -28,6 +29,7 @@ export const LOGIN_OPS: readonly ClientOp[] = [
   },
   {
     type: 'login',
+    command: ['login'],
     api: '1.3',
     params: [
       { wire: 'username', description: 'The user\'s name' },
@@ -51,6 +53,7 @@ export const LOGIN_OPS: readonly ClientOp[] = [
   },
   {
     type: 'license',
+    command: ['license'],
     api: '1.3',
     params: [{ wire: 'key', description: 'The license key', secret: true }, HWID, TOTP_CODE],
     // A fresh key registers, but a repeat then just logs in: no duplicate is possible.
@@ -60,6 +63,7 @@ export const LOGIN_OPS: readonly ClientOp[] = [
   },
   {
     type: 'register',
+    command: ['register'],
     api: '1.3',
     params: [
       { wire: 'username', description: 'The new user\'s name' },
@@ -74,6 +78,7 @@ export const LOGIN_OPS: readonly ClientOp[] = [
   },
   {
     type: 'upgrade',
+    command: ['upgrade'],
     api: '1.3',
     params: [
       { wire: 'username', description: 'The user whose subscription the key extends' },
@@ -85,6 +90,7 @@ export const LOGIN_OPS: readonly ClientOp[] = [
   },
   {
     type: 'logout',
+    command: ['logout'],
     api: '1.3',
     params: [],
     effect: 'write',
@@ -93,6 +99,7 @@ export const LOGIN_OPS: readonly ClientOp[] = [
   },
   {
     type: 'check',
+    command: ['check'],
     api: '1.3',
     params: [],
     effect: 'read',

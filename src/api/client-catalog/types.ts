@@ -63,6 +63,13 @@ export interface ClientOp {
   /** The `type` value on the wire, exact case. */
   readonly type: string;
   /**
+   * The `kactl client` command that sends it (`['2fa', 'enable']`; a last word may be the
+   * command's argument, as `magic-link wait`), so a flows step may name it either way. None
+   * when no command sends it alone (loginEmail is `client login --email`). Checked against the
+   * command tree by test/unit/client-catalog.test.ts.
+   */
+  readonly command?: readonly string[];
+  /**
    * Where kactl sends it when the profile leaves `api` unset: 1.2 for the types the interface
    * specification describes only under /api/1.2/ (chat and user variables), else 1.3.
    */

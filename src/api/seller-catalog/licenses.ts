@@ -18,7 +18,7 @@ export const KEY_STATUSES: Readonly<Record<string, string>> = { unused: 'Not Use
  */
 export const ADD_KEYS_EXTENSION = 'addkeys';
 
-const KEY_ARG: ParamSpec = { wire: 'key', flag: 'key', positional: true, type: 'string', required: true, description: 'The license key' };
+const KEY_ARG: ParamSpec = { wire: 'key', flag: 'key', positional: true, type: 'string', required: true, description: 'The license key', completeFrom: 'fetchallkeys' };
 
 export const LICENSES_OPS: readonly SellerOp[] = [
   {

@@ -25,7 +25,7 @@ export const SESSIONS_OPS: readonly SellerOp[] = [
     group: 'sessions',
     command: ['kill'],
     summary: 'End one session',
-    params: [{ wire: 'sessid', flag: 'session-id', positional: true, type: 'string', required: true, description: 'Session id (10 characters)' }],
+    params: [{ wire: 'sessid', flag: 'session-id', positional: true, type: 'string', required: true, description: 'Session id (10 characters)', completeFrom: 'fetchallsessions' }],
     response: { kind: 'message' },
     effect: 'delete-one',
     backupFrom: 'fetchallsessions',

@@ -7,7 +7,7 @@ import type { ParamSpec } from './types.js';
 
 /** The end user an operation acts on, as the positional `<username>`. */
 export function usernameArg(wire: string, description = 'Username of the end user'): ParamSpec {
-  return { wire, flag: 'username', positional: true, type: 'string', required: true, description };
+  return { wire, flag: 'username', positional: true, type: 'string', required: true, description, completeFrom: 'fetchallusernames' };
 }
 
 /** A new or target end user given as `--username` (creates, assignments). */

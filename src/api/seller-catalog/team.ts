@@ -12,7 +12,7 @@ import { col } from './columns.js';
 
 /** An account to act on: `user` on deleteAccount, `username` on the balance types. */
 function accountArg(wire: string): ParamSpec {
-  return { wire, flag: 'username', positional: true, type: 'string', required: true, description: 'Reseller or manager username' };
+  return { wire, flag: 'username', positional: true, type: 'string', required: true, description: 'Reseller or manager username', completeFrom: 'fetchteam' };
 }
 
 /** A count of keys of one duration added to a reseller's balance. */

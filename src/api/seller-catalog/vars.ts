@@ -7,7 +7,7 @@ import type { ParamSpec, SellerOp } from './types.js';
 import { col } from './columns.js';
 
 function nameArg(wire: string): ParamSpec {
-  return { wire, flag: 'name', positional: true, type: 'string', required: true, description: 'Variable name' };
+  return { wire, flag: 'name', positional: true, type: 'string', required: true, description: 'Variable name', completeFrom: 'fetchallvars' };
 }
 
 // `--value` is what people type first for a variable's value (`uservars set` takes it as well).

@@ -43,7 +43,7 @@ export const WEBHOOKS_OPS: readonly SellerOp[] = [
     group: 'webhooks',
     command: ['delete'],
     summary: 'Delete a webhook',
-    params: [{ wire: 'webid', flag: 'id', positional: true, type: 'string', required: true, description: 'Webhook id' }],
+    params: [{ wire: 'webid', flag: 'id', positional: true, type: 'string', required: true, description: 'Webhook id', completeFrom: 'fetchallwebhooks' }],
     response: { kind: 'message' },
     effect: 'delete-one',
     backupFrom: 'fetchallwebhooks',

@@ -3,8 +3,12 @@
  * The way to reach an operation a server has that no command covers. `name`, `ownerid` and the
  * stored `sessionid` are added; `init` stores the new session like `kactl client init`.
  */
-import type { Command } from 'commander';
+import { Argument, type Command } from 'commander';
 import type { Context } from '../../context.js';
+import { completeFrom } from '../completion/value-source.js';
+
+/** The types the client catalog knows, loaded only when completion asks. */
+const CLIENT_TYPES = { kind: 'names', names: async () => (await import('../../api/client-catalog/index.js')).clientTypes() } as const;
 import { ApiFailure, AuthError, UsageError } from '../../errors.js';
 import { parseKeyValues, rejectReserved } from '../raw-params.js';
 
@@ -17,7 +21,7 @@ export function registerClientCall(group: Command, ctx: Context): void {
   group
     .command('call')
     .description('send any client API operation and print its JSON answer')
-    .argument('<type>', 'the operation (the `type` parameter), e.g. fetchStats')
+    .addArgument(completeFrom(new Argument('<type>', 'the operation (the `type` parameter), e.g. fetchStats'), CLIENT_TYPES))
     .argument('[params...]', 'parameters as key=value')
     .option('--api <version>', 'send to this API version (1.3 or 1.2) instead of the usual one')
     .option('--stdin-param <name>', 'read the value of this parameter from stdin (keeps passwords out of argv)')

@@ -2,8 +2,9 @@
  * `kactl client chat read CHANNEL` and `kactl client chat send CHANNEL MESSAGE` (`chatget`,
  * `chatsend`; 1.2 POST form unless the profile's api is 1.3, as for user variables).
  */
-import type { Command } from 'commander';
+import { Argument, type Command } from 'commander';
 import type { Context } from '../../context.js';
+import { completeFrom } from '../completion/value-source.js';
 
 export function registerClientChat(group: Command, ctx: Context): void {
   const chat = group.command('chat').description('read and send chat messages as the logged-in user');
@@ -11,7 +12,7 @@ export function registerClientChat(group: Command, ctx: Context): void {
   chat
     .command('read')
     .description("list a channel's messages, oldest first")
-    .argument('<channel>', 'channel name')
+    .addArgument(completeFrom(new Argument('<channel>', 'channel name'), { kind: 'seller-list', list: 'fetchallchats' }))
     .addHelpText('after', '\nExamples:\n  $ kactl client chat read general\n  $ kactl client chat read general --json      # the messages as a JSON array')
     .action(async (channel: string) => {
       const body = await (await ctx.clientApi()).call('chatget', { channel });
@@ -22,7 +23,7 @@ export function registerClientChat(group: Command, ctx: Context): void {
   chat
     .command('send')
     .description('send a message to a channel')
-    .argument('<channel>', 'channel name')
+    .addArgument(completeFrom(new Argument('<channel>', 'channel name'), { kind: 'seller-list', list: 'fetchallchats' }))
     .argument('<message>', 'the message (at most 2000 characters)')
     .addHelpText('after', '\nExamples:\n  $ kactl client chat send general "hello from the test rig"')
     .action(async (channel: string, message: string) => {

@@ -7,8 +7,9 @@
  * `-o` is the output format here as everywhere (`-o json` prints the answer); the file goes to
  * `--out`, which has no short form so that nobody writes a file named `json`.
  */
-import type { Command } from 'commander';
+import { Argument, type Command } from 'commander';
 import type { Context } from '../../context.js';
+import { completeFrom } from '../completion/value-source.js';
 import { NetworkError, UsageError } from '../../errors.js';
 import type { PendingFile } from '../../io/place-file.js';
 
@@ -23,7 +24,7 @@ export function registerClientFile(group: Command, ctx: Context): void {
     .description("the app's files")
     .command('download')
     .description('download a file through the server')
-    .argument('<id>', 'file id (6 digits)')
+    .addArgument(completeFrom(new Argument('<id>', 'file id (6 digits)'), { kind: 'seller-list', list: 'fetchallfiles' }))
     .option('--out <path>', 'write the file here instead of stdout')
     .option('--force', 'overwrite PATH if it exists')
     .addHelpText('after', '\nExamples:\n  $ kactl client file download 482913 --out app.zip\n  $ kactl client file download 482913 > app.zip')

@@ -2,8 +2,9 @@
  * `kactl client global-var get NAME`: an app-wide variable (`var`). Its value comes back in
  * `message`, not in a field of its own (docs/protocol/client-api.md §4.11).
  */
-import type { Command } from 'commander';
+import { Argument, type Command } from 'commander';
 import type { Context } from '../../context.js';
+import { completeFrom } from '../completion/value-source.js';
 
 export function registerClientGlobalVar(group: Command, ctx: Context): void {
   group
@@ -11,7 +12,7 @@ export function registerClientGlobalVar(group: Command, ctx: Context): void {
     .description('app-wide variables set by the seller')
     .command('get')
     .description('print a global variable (some need a logged-in session)')
-    .argument('<name>', 'variable id')
+    .addArgument(completeFrom(new Argument('<name>', 'variable id'), { kind: 'seller-list', list: 'fetchallvars' }))
     .addHelpText('after', '\nExamples:\n  $ kactl client global-var get motd')
     .action(async (name: string) => {
       const body = await (await ctx.clientApi()).call('var', { varid: name });

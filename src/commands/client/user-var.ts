@@ -4,8 +4,12 @@
  * unless the profile's api is 1.3 (src/api/client-catalog/). `getvar` returns the value in
  * `response` (docs/protocol/client-api.md §4.12).
  */
-import type { Command } from 'commander';
+import { Argument, type Command } from 'commander';
 import type { Context } from '../../context.js';
+import { completeFrom } from '../completion/value-source.js';
+
+/** The variable names users have (every user's: the seller API has no list of one user's). */
+const USER_VARIABLE_NAMES = { kind: 'seller-list', list: 'fetchalluservars', field: 'name' } as const;
 
 export function registerClientUserVar(group: Command, ctx: Context): void {
   const vars = group.command('var').description("the logged-in user's own variables");
@@ -13,7 +17,7 @@ export function registerClientUserVar(group: Command, ctx: Context): void {
   vars
     .command('get')
     .description("print one of the user's variables")
-    .argument('<name>', 'variable name')
+    .addArgument(completeFrom(new Argument('<name>', 'variable name'), USER_VARIABLE_NAMES))
     .addHelpText('after', '\nExamples:\n  $ kactl client var get theme\n  $ kactl client var get theme --json')
     .action(async (name: string) => {
       const body = await (await ctx.clientApi()).call('getvar', { var: name });
@@ -25,7 +29,7 @@ export function registerClientUserVar(group: Command, ctx: Context): void {
   vars
     .command('set')
     .description("set one of the user's variables (at most 500 characters)")
-    .argument('<name>', 'variable name')
+    .addArgument(completeFrom(new Argument('<name>', 'variable name'), USER_VARIABLE_NAMES))
     .argument('<value>', 'the value')
     .addHelpText('after', '\nExamples:\n  $ kactl client var set theme dark')
     .action(async (name: string, value: string) => {

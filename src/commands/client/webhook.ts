@@ -3,8 +3,9 @@
  * one of the app's hidden URLs and print what it answered (`response`, docs/protocol/client-api.md §4.16).
  * `--params` is appended to the stored URL as is: start it with `?` or `&` as that URL needs.
  */
-import type { Command } from 'commander';
+import { Argument, type Command } from 'commander';
 import type { Context } from '../../context.js';
+import { completeFrom } from '../completion/value-source.js';
 
 interface WebhookOptions {
   params?: string;
@@ -16,7 +17,7 @@ export function registerClientWebhook(group: Command, ctx: Context): void {
   group
     .command('webhook')
     .description("have the server call one of the app's webhooks and print the remote answer")
-    .argument('<webid>', 'webhook id')
+    .addArgument(completeFrom(new Argument('<webid>', 'webhook id'), { kind: 'seller-list', list: 'fetchallwebhooks' }))
     .option('--params <params>', 'appended to the stored URL as is, e.g. "&user=alice" or "?q=1"')
     .option('--body <body>', 'request body; with one the server POSTs, without it GETs')
     .option('--content-type <type>', 'Content-Type of the body, e.g. application/json')

@@ -17,7 +17,7 @@ export const COMPLETION_DEADLINE_MS = 2_000;
 export function registerCompletionCommands(program: Command, ctx: Context): void {
   program
     .command('completion')
-    .description('print a shell completion script (commands, flags, profiles, and subscription, channel and file names)')
+    .description('print a shell completion script (commands, flags, and the names arguments take: profiles, sandboxes, users, keys, variables, channels, files)')
     .addArgument(new Argument('<shell>', 'the shell to complete in').choices(SHELLS))
     .addHelpText(
       'after',
@@ -27,8 +27,9 @@ Examples:
   $ source <(kactl completion zsh)         # in ~/.zshrc, after compinit
   $ kactl completion fish > ~/.config/fish/completions/kactl.fish
 
-Live values (subscription, channel and file names) come from the active profile's seller API
-and are kept for a minute in the data folder.`,
+Live values (subscription, user, variable, channel, file and webhook names, license keys) come
+from the active profile's seller API in one request of at most 2 s, and are kept for a minute in
+the data folder (license keys and session ids are never kept).`,
     )
     .action((shell: Shell) => {
       ctx.io.out(COMPLETION_SCRIPTS[shell]);

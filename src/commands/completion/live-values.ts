@@ -1,6 +1,7 @@
 /**
- * Live completion values (subscription, channel and file names) from the active profile's
- * seller API, cached for a minute in the data folder so pressing Tab twice asks the server once.
+ * Live completion values (subscription, channel, file, variable and user names, license keys…)
+ * from the active profile's seller API, cached for a minute in the data folder so pressing Tab
+ * twice asks the server once (secret values, license keys and session ids, are never cached).
  * Completion must never hang or ask: one request, no retry, no pacing wait (a used-up budget or
  * a rate limit offers nothing), ended by the caller's deadline, and no prompt.
  *
@@ -33,8 +34,8 @@ function offerableServerValue(value: string): boolean {
   return offerable(value) && !value.startsWith('-');
 }
 
-function cacheFile(ctx: Context, profile: string, type: string): string {
-  return path.join(ctx.dataDir, 'completion', `${encodeURIComponent(profile)}.${type}.json`);
+function cacheFile(ctx: Context, profile: string, type: string, field: string): string {
+  return path.join(ctx.dataDir, 'completion', `${encodeURIComponent(profile)}.${type}${field === '' ? '' : `.${encodeURIComponent(field)}`}.json`);
 }
 
 function readCache(file: string, nowMs: number): string[] | undefined {
@@ -55,16 +56,23 @@ function writeCache(file: string, entry: CacheEntry): void {
   }
 }
 
-export async function liveValues(ctx: Context, list: SellerOp, signal: AbortSignal): Promise<string[]> {
+/** Which values of the list: a field of each record (default: the first column), and whether they are secret. */
+export interface LiveValueOptions {
+  readonly field?: string | undefined;
+  /** License keys, session ids: offered, but never written to the cache on disk. */
+  readonly secret?: boolean | undefined;
+}
+
+export async function liveValues(ctx: Context, list: SellerOp, signal: AbortSignal, options: LiveValueOptions = {}): Promise<string[]> {
   if (list.response.kind !== 'list') return [];
   const { key, columns } = list.response;
-  const first = columns[0]?.key;
+  const first = options.field ?? columns[0]?.key;
   if (first === undefined) return [];
   try {
     const settings = await ctx.settings();
     const profile = settings.profile.value ?? `url:${settings.baseUrl.value ?? 'none'}`;
-    const file = cacheFile(ctx, profile, list.type);
-    const cached = readCache(file, ctx.now());
+    const file = options.secret === true ? undefined : cacheFile(ctx, profile, list.type, options.field ?? '');
+    const cached = file === undefined ? undefined : readCache(file, ctx.now());
     if (cached) return cached;
     const api = await ctx.sellerApi({ onWait: () => undefined });
     const body = await api.call(list.type, {}, { effect: 'read', noWait: true, signal, ...responseOptions(list) });
@@ -74,7 +82,7 @@ export async function liveValues(ctx: Context, list: SellerOp, signal: AbortSign
       .filter((v): v is string | number => typeof v === 'string' || typeof v === 'number')
       .map(String)
       .filter(offerableServerValue);
-    writeCache(file, { at: ctx.now(), values });
+    if (file !== undefined) writeCache(file, { at: ctx.now(), values });
     return values;
   } catch {
     return [];

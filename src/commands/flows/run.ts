@@ -8,8 +8,11 @@ export async function testRun(ctx: Context, files: readonly string[], options: {
   const { loadFile } = await import('../../state/load.js');
   const { FLOWS_SCHEMA } = await import('../../state/schema.js');
   const { runFile } = await import('../../flows/runner.js');
+  const { checkFlowSteps } = await import('../../flows/step-check.js');
   // A seed is a state body: `!env NAME` reads the environment, `$$` is `$` (src/state/load.ts).
   const loaded = files.map((file) => loadFile(file, FLOWS_SCHEMA, { env: ctx.env, stateAt: [['seed']] }));
+  // Operation and parameter names too, so a slip is refused before the first file runs.
+  for (const file of loaded) checkFlowSteps(file);
   const json = ctx.output.wantsJson;
   const mark = (passed: boolean): string => (ctx.io.isStdoutTTY ? (passed ? '✓' : '✗') : passed ? 'ok' : 'FAIL');
   const reports: FileReport[] = [];

@@ -21,6 +21,14 @@ export function environmentTopic(): string {
   const lines = ['Environment variables kactl reads (an empty value counts as unset):', ''];
   for (const name of names) lines.push(`  ${name}`, ...wrap(ENV_VARS[name], 96, '      '));
   lines.push('', 'A flag wins over its variable, and the variable over the profile.');
+  lines.push(
+    '',
+    ...wrap(
+      '`kactl sandbox exec -- COMMAND` gives COMMAND its sandbox in the server variables above (KACTL_BASE_URL, KACTL_APP_NAME, KACTL_OWNERID, KACTL_APP_VERSION, KACTL_APP_SECRET, KACTL_PUBLIC_KEY, KACTL_SELLER_KEY, KACTL_ADMIN_TOKEN, KACTL_SELLER_RATE), and with --tls KACTL_CA_FILE and NODE_EXTRA_CA_CERTS (Node adds that certificate to the ones it trusts). KACTL_CONFIG_DIR names a config folder of the run, removed when COMMAND ends, so kactl inside keeps its sessions there and leaves your profiles alone.',
+      96,
+      '',
+    ),
+  );
   return `${lines.join('\n')}\n`;
 }
 

@@ -1,6 +1,7 @@
 /** `kactl profile remove NAME`: delete a profile (y/N on a terminal, --yes without one). */
-import type { Command } from 'commander';
+import { Argument, type Command } from 'commander';
 import type { Context } from '../../context.js';
+import { completeFrom, PROFILE_NAMES } from '../completion/value-source.js';
 import { UsageError } from '../../errors.js';
 
 export function registerProfileRemove(group: Command, ctx: Context): void {
@@ -8,7 +9,7 @@ export function registerProfileRemove(group: Command, ctx: Context): void {
     .command('remove')
     .alias('rm')
     .description('delete a profile and the session and seller key it holds')
-    .argument('<name>', 'profile name')
+    .addArgument(completeFrom(new Argument('<name>', 'profile name'), PROFILE_NAMES))
     .addHelpText('after', '\nExample:\n  $ kactl profile remove staging --yes')
     .action(async (name: string) => {
       const store = await ctx.config();

@@ -1,6 +1,7 @@
 /** `kactl profile show [NAME]`: every effective setting, its source, secrets masked. */
-import type { Command } from 'commander';
+import { Argument, type Command } from 'commander';
 import type { Context } from '../../context.js';
+import { completeFrom, PROFILE_NAMES } from '../completion/value-source.js';
 import { SETTING_SPECS } from '../../config/settings.js';
 import type { SettingKey } from '../../config/settings.js';
 
@@ -8,7 +9,7 @@ export function registerProfileShow(group: Command, ctx: Context): void {
   group
     .command('show')
     .description('show every effective setting and where it came from (flag, env, profile, default)')
-    .argument('[name]', 'profile to show (default: the one in use)')
+    .addArgument(completeFrom(new Argument('[name]', 'profile to show (default: the one in use)'), PROFILE_NAMES))
     .addHelpText('after', '\nExamples:\n  $ kactl profile show\n  $ KACTL_BASE_URL=http://127.0.0.1:9000 kactl profile show prod --json')
     .action(async (name: string | undefined) => {
       if (name !== undefined) ctx.setGlobals({ ...ctx.globals, profile: name });

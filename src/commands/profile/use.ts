@@ -1,13 +1,14 @@
 /** `kactl profile use NAME`: make a profile the active one. */
-import type { Command } from 'commander';
+import { Argument, type Command } from 'commander';
 import type { Context } from '../../context.js';
+import { completeFrom, PROFILE_NAMES } from '../completion/value-source.js';
 import { UsageError } from '../../errors.js';
 
 export function registerProfileUse(group: Command, ctx: Context): void {
   group
     .command('use')
     .description('make a profile the active one')
-    .argument('<name>', 'profile name')
+    .addArgument(completeFrom(new Argument('<name>', 'profile name'), PROFILE_NAMES))
     .addHelpText('after', '\nExample:\n  $ kactl profile use prod')
     .action(async (name: string) => {
       const store = await ctx.config();

@@ -1,9 +1,11 @@
 /**
  * Calls to a sandbox's admin routes (`/sandbox/outbox`, `/sandbox/clock`, `/sandbox/requests`),
- * authenticated with the admin token `kactl sandbox start` saved in the sandbox profile (or
- * `--admin-token`).
+ * authenticated with the admin token: `--admin-token`, else `KACTL_ADMIN_TOKEN` (what
+ * `kactl sandbox exec` gives its command, which has no profile), else the one `kactl sandbox
+ * start` saved in the sandbox profile.
  */
 import type { Context } from '../../context.js';
+import { readEnv } from '../../env.js';
 import { AuthError, NetworkError, UsageError } from '../../errors.js';
 
 export interface AdminRequest {
@@ -14,13 +16,13 @@ export interface AdminRequest {
   adminToken?: string;
 }
 
-/** The sandbox's base URL and admin token, from the settings and the profile (or the flag). */
+/** The sandbox's base URL and admin token: the flag, else the variable, else the profile's. */
 async function adminTarget(ctx: Context, adminToken: string | undefined): Promise<{ baseUrl: string; token: string }> {
   const settings = await ctx.settings();
   const baseUrl = settings.baseUrl.value;
   if (!baseUrl) throw new UsageError('No sandbox URL is configured; start one with `kactl sandbox start` or pass --base-url.');
-  const token = adminToken ?? (await ctx.currentProfile())?.adminToken;
-  if (!token) throw new UsageError('No admin token: pass --admin-token, or use the profile `kactl sandbox start` saved (--profile sandbox).');
+  const token = adminToken ?? readEnv(ctx.env, 'KACTL_ADMIN_TOKEN') ?? (await ctx.currentProfile())?.adminToken;
+  if (!token) throw new UsageError('No admin token: pass --admin-token, set KACTL_ADMIN_TOKEN, or use the profile `kactl sandbox start` saved (--profile sandbox).');
   return { baseUrl, token };
 }
 

@@ -3,8 +3,9 @@
  * libraries (sdk-targets.ts) so it talks to the running sandbox of the selected profile, with
  * every value filled in, so nobody copies a key by hand.
  */
-import type { Command } from 'commander';
+import { Argument, type Command } from 'commander';
 import type { Context } from '../../context.js';
+import { completeFrom } from '../completion/value-source.js';
 import { UsageError } from '../../errors.js';
 import { FORCE_HWID_OFF, resolveSdk, SDK_IDS, sheetValues, targetSheet, type SandboxValues, type TargetSheet } from './sdk-targets.js';
 
@@ -12,7 +13,7 @@ export function registerSandboxConnect(group: Command, ctx: Context): void {
   group
     .command('connect')
     .description("print what to change in your program (URL, public key, app) to test it against the running sandbox")
-    .argument('<sdk>', `the client library: ${SDK_IDS.join(', ')}`)
+    .addArgument(completeFrom(new Argument('<sdk>', `the client library: ${SDK_IDS.join(', ')}`), { kind: 'names', names: () => Promise.resolve(SDK_IDS) }))
     .addHelpText(
       'after',
       `

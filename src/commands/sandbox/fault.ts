@@ -9,6 +9,7 @@ import { Argument, InvalidArgumentError, type Command } from 'commander';
 import type { Context } from '../../context.js';
 import { NetworkError, UsageError } from '../../errors.js';
 import { FAULT_APIS, FAULT_KINDS, parseFaultSpec, type FaultInput } from '../../server/faults/spec.js';
+import { completeFrom } from '../completion/value-source.js';
 import { sandboxAdminRequest } from './admin.js';
 
 interface AddOptions {
@@ -72,13 +73,10 @@ export function describeFilters(fault: FaultJson): string {
 }
 
 /** The ids of the running sandbox's faults, for completion; none when it cannot be asked in time. */
-export async function liveFaultIds(ctx: Context, signal: AbortSignal): Promise<string[]> {
+async function liveFaultIds(ctx: Context): Promise<string[]> {
+  // Completion bounds the request with its own timeout (completion/index.ts).
   try {
-    const abandoned = new Promise<never>((_resolve, reject) => signal.addEventListener('abort', () => reject(new Error('deadline')), { once: true }));
-    // The deadline may come after the answer: nothing then waits for this rejection.
-    abandoned.catch(() => undefined);
-    const body = await Promise.race([sandboxAdminRequest(ctx, { method: 'GET', path: '/sandbox/faults' }), abandoned]);
-    return readFaults(body).map((one) => String(one.id));
+    return readFaults(await sandboxAdminRequest(ctx, { method: 'GET', path: '/sandbox/faults' })).map((one) => String(one.id));
   } catch {
     return [];
   }
@@ -166,7 +164,7 @@ Examples:
   fault
     .command('clear')
     .description('remove one fault by id, or all of them')
-    .argument('[id]', 'the fault to remove (default: all)', parseFaultId)
+    .addArgument(completeFrom(new Argument('[id]', 'the fault to remove (default: all)').argParser(parseFaultId), { kind: 'names', names: liveFaultIds }))
     .option('--admin-token <token>', ADMIN_TOKEN_HELP)
     .addHelpText('after', '\nExamples:\n  $ kactl sandbox fault clear       # all\n  $ kactl sandbox fault clear 2')
     .action(async (id: string | undefined, options: { adminToken?: string }) => {

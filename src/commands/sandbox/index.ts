@@ -10,11 +10,15 @@ import { registerSandboxCa } from './ca.js';
 import { registerSandboxConnect } from './connect.js';
 import { registerSandboxLogs } from './logs.js';
 import { registerSandboxFault } from './fault.js';
+import { registerSandboxExec } from './exec.js';
+import { registerSandboxUi } from './ui.js';
 
 export function registerSandboxCommands(program: Command, ctx: Context): void {
   const group = program
     .command('sandbox')
     .description('run a local compatible server (client API 1.3/1.2 and seller API) for offline tests')
+    // `sandbox exec` passes everything after its command on to it (the program sets this too).
+    .enablePositionalOptions()
     .addHelpText(
       'after',
       `
@@ -30,4 +34,6 @@ email it would send (magic links, one-time codes, password resets) in an outbox.
   registerSandboxConnect(group, ctx);
   registerSandboxLogs(group, ctx);
   registerSandboxFault(group, ctx);
+  registerSandboxExec(group, ctx);
+  registerSandboxUi(group, ctx);
 }

@@ -14,8 +14,8 @@
  *   second; argv joined by spaces).
  * - Windows: PowerShell's Win32_Process `CreationDate` (to the microsecond) and `CommandLine`.
  *
- * The command must also read as kactl's `sandbox start`: a script named kactl… (kactl.js), then
- * `sandbox start`. The store path is covered by the digest (the argv names it as it was typed,
+ * The command must also read as a kactl that serves a sandbox: a script named kactl… (kactl.js),
+ * then `sandbox start` or `sandbox exec` (which serves one while its command runs). The store path is covered by the digest (the argv names it as it was typed,
  * or, without --data, the default), as a relative --data cannot be resolved from outside.
  */
 import { execFileSync } from 'node:child_process';
@@ -63,7 +63,7 @@ export function sandboxIdentity(pid: number, platform: NodeJS.Platform = process
   return identity?.isSandbox ? identity.identity : undefined;
 }
 
-/** The identity of any running process, and whether its command reads as a kactl `sandbox start`. */
+/** The identity of any running process, and whether its command reads as a kactl `sandbox start` or `sandbox exec`. */
 export function processIdentity(pid: number, platform: NodeJS.Platform = process.platform): { identity: ProcessIdentity; isSandbox: boolean } | undefined {
   if (!isSignallablePid(pid)) return undefined;
   const raw = readerFor(platform)(pid);
@@ -75,12 +75,12 @@ export function sameIdentity(a: ProcessIdentity | undefined, b: ProcessIdentity)
   return a !== undefined && a.start === b.start && a.command === b.command;
 }
 
-/** `… kactl[.js] … sandbox start …`: the script, then the command (global options may sit between). */
+/** `… kactl[.js] … sandbox start|exec …`: the script, then the command (global options may sit between). */
 export function isSandboxCommand(words: readonly string[]): boolean {
   // A packager may name the script kactl-cli or kactl.mjs; the identity check does the rest.
   const script = words.findIndex((word) => /^kactl[\w.-]*$/i.test(baseName(word)));
   if (script < 0) return false;
-  for (let i = script + 1; i < words.length - 1; i++) if (words[i] === 'sandbox' && words[i + 1] === 'start') return true;
+  for (let i = script + 1; i < words.length - 1; i++) if (words[i] === 'sandbox' && (words[i + 1] === 'start' || words[i + 1] === 'exec')) return true;
   return false;
 }
 

@@ -11,7 +11,7 @@ import { listSandboxes, type SandboxEntry } from './registry.js';
 export const SANDBOX_PROFILE = 'sandbox';
 
 /** Seller calls a sandbox allows per minute when its rate limit is on. */
-const SANDBOX_SELLER_RATE = 120;
+export const SANDBOX_SELLER_RATE = 120;
 
 export function sandboxProfileFields(info: SandboxInfo, options: { rateLimited: boolean }): ProfileData {
   return {

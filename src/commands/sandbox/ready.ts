@@ -4,7 +4,7 @@
  * stop it. The foreground server and `start --detach` print the same thing.
  */
 import type { Context } from '../../context.js';
-import type { SandboxInfo } from '../../server/start.js';
+import type { LastPort, SandboxInfo } from '../../server/start.js';
 
 /** What the serving process knows once it is ready (passed from the background server to `--detach`). */
 export interface ReadyReport {
@@ -18,6 +18,8 @@ export interface ReadyReport {
   readonly logFile: string | null;
   /** Seconds the domain clock runs from real time (kept in the store across restarts). */
   readonly clockOffset: number;
+  /** Started without `--port` on a store that had a last port: taken again, or in use. */
+  readonly lastPort?: LastPort | null;
 }
 
 export function isReadyReport(value: unknown): value is ReadyReport {
@@ -31,6 +33,8 @@ export async function announceReady(ctx: Context, report: ReadyReport, options: 
   if (info.listen !== undefined) {
     ctx.output.warn(`The sandbox listens on ${info.listen}: other machines can reach it (seller API, pages, password-less upgrade). Use --host 127.0.0.1 unless you mean that.`);
   }
+  const port = lastPortNote(report);
+  if (port !== undefined) ctx.output.note(port);
   if (ctx.globals.json) {
     ctx.io.out(`${JSON.stringify(info)}\n`);
     return;
@@ -55,6 +59,15 @@ export async function announceReady(ctx: Context, report: ReadyReport, options: 
       .filter(Boolean)
       .join('\n'),
   );
+}
+
+/** What happened to the store's last port, on stderr even with --json (stdout holds only the ready line). */
+function lastPortNote(report: ReadyReport): string | undefined {
+  const last = report.lastPort;
+  if (last === undefined || last === null) return undefined;
+  if (last.reused) return `Using port ${last.port} again, as last time for this store (--port 0 for a random one).`;
+  const now = new URL(report.info.baseUrl).port;
+  return `Port ${last.port}, the one this store used last time, is in use; listening on ${now} instead (--port N to choose one).`;
 }
 
 function profileLine(report: ReadyReport): string {

@@ -27,7 +27,8 @@ import { checkTlsHostname, DEFAULT_TLS_HOSTNAME } from '../../server/tls/names.j
 
 export interface StartOptions {
   host: string;
-  port: number;
+  /** Not given: the store's last port when it is free (server/store/last-port.ts), else a free one. */
+  port?: number;
   data?: string;
   appName?: string;
   ownerid?: string;
@@ -51,7 +52,7 @@ export interface StartOptions {
 }
 
 /** `--hostname`: a host name for the HTTPS certificate (names.ts says what one is). */
-function parseHostname(raw: string): string {
+export function parseHostname(raw: string): string {
   try {
     return checkTlsHostname(raw);
   } catch (error) {
@@ -82,7 +83,7 @@ export function registerSandboxStart(group: Command, ctx: Context): void {
     .command('start')
     .description('start the sandbox server: in the foreground until Ctrl-C, or in the background with --detach')
     .option('--host <host>', 'address to bind (only loopback unless you say otherwise)', '127.0.0.1')
-    .option('--port <port>', 'port to listen on; 0 picks a free one', parsePort, 0)
+    .option('--port <port>', 'port to listen on (default: the port this store used last time, when it is free; 0 picks a free one)', parsePort)
     .option('--data <file>', 'SQLite store (default: sandbox.db in the data folder); ":memory:" keeps nothing')
     .option('--app-name <name>', 'name of the application created in an empty store')
     .option('--ownerid <id>', 'ownerid (10 characters) of the application created in an empty store')
@@ -109,7 +110,7 @@ export function registerSandboxStart(group: Command, ctx: Context): void {
       'after',
       `
 Examples:
-  $ kactl sandbox start --detach                          # background, free port; kactl sandbox stop ends it
+  $ kactl sandbox start --detach                          # background; kactl sandbox stop ends it
   $ kactl sandbox start --port 8787 --data ./sandbox.db   # foreground until Ctrl-C
   $ kactl sandbox start --port 0 --data :memory: --json   # one JSON ready line, for scripts and CI
   $ kactl sandbox start --failure-status 400              # spec-strict statuses instead of the hosted ones
@@ -128,6 +129,10 @@ leaves that folder). Programs must trust that authority: \`kactl sandbox ca --he
 \`kactl sandbox connect <sdk>\` prints the lines to change in your program. Port 443 needs
 root (or CAP_NET_BIND_SERVICE) on Linux and macOS before 10.14; Windows needs nothing.
 
+Without --port a sandbox listens on the port its store used last time, so a program under
+test keeps its URL across restarts; when that port is in use (or the store is :memory:) it
+takes a free one and says so. --port 0 always takes a free one.
+
 One sandbox per store file: a second start on the same file is refused and names the one
 serving it. See the running ones with: kactl sandbox status`,
     )
@@ -143,7 +148,7 @@ serving it. See the running ones with: kactl sandbox status`,
 }
 
 /** The store as an absolute path (the registry compares paths), or `:memory:`. */
-function resolveData(ctx: Context, data: string | undefined): string {
+export function resolveData(ctx: Context, data: string | undefined): string {
   if (data === undefined) return path.join(ctx.dataDir, 'sandbox.db');
   return data === MEMORY_STORE ? data : path.resolve(data);
 }
@@ -164,7 +169,7 @@ export async function sandboxStartRun(ctx: Context, startOptions: StartOptions):
     if (options.profile) await chooseProfile(ctx, options, claim.id, undefined);
     sandbox = await startSandbox({
       host: options.host,
-      port: options.port,
+      ...(options.port === undefined ? { reuseLastPort: true } : { port: options.port }),
       data,
       failureStatus: options.failureStatus === '200' ? 200 : 400,
       rateLimit: options.rateLimit,
@@ -202,7 +207,7 @@ export async function sandboxStartRun(ctx: Context, startOptions: StartOptions):
     };
     updateSandbox(ctx.dataDir, entry);
     const { getClockOffset } = await import('../../server/domain/clock.js');
-    const report: ReadyReport = { info, pid: selfPid, data, profile: profile?.name ?? null, active: active ?? null, logFile: options.backgroundLog ?? null, clockOffset: getClockOffset(sandbox.store) };
+    const report: ReadyReport = { info, pid: selfPid, data, profile: profile?.name ?? null, active: active ?? null, logFile: options.backgroundLog ?? null, clockOffset: getClockOffset(sandbox.store), lastPort: sandbox.lastPort ?? null };
     if (background) (await import('./background-pipe.js')).handOver(report);
     else await announceReady(ctx, report, { detached: false });
     await untilAborted(ctx.signal);
@@ -223,7 +228,7 @@ export async function sandboxStartRun(ctx: Context, startOptions: StartOptions):
  * What the listen or the seed failed on, as the usage error it is; a store module built for
  * another Node, or a store file that cannot be written, as the one sentence that says what to do.
  */
-async function startFailure(ctx: Context, error: unknown, options: StartOptions, data: string): Promise<unknown> {
+export async function startFailure(ctx: Context, error: unknown, options: Pick<StartOptions, 'host' | 'port'>, data: string): Promise<unknown> {
   const { SandboxConfigError } = await import('../../server/start.js');
   if (error instanceof SandboxConfigError) return new UsageError(error.message);
   const { nativeModuleFailure } = await import('../../server/store/native-module.js');
@@ -234,12 +239,12 @@ async function startFailure(ctx: Context, error: unknown, options: StartOptions,
     const { pathFailure } = await import('../../io/storage-errors.js');
     return pathFailure(error, data, ctx);
   }
-  const where = `port ${options.port} on ${options.host}`;
+  const where = `port ${options.port ?? 0} on ${options.host}`;
   if (code === 'EADDRINUSE') return new UsageError(`The ${where} is already in use; pick another with --port N, or --port 0 for a free one.`);
   if (code === 'EACCES') {
     return new UsageError(`The ${where} needs privileges kactl does not have; pick a port above 1023, or --port 0 for a free one.`, {
       hints:
-        options.port < 1024
+        (options.port ?? 0) < 1024
           ? [
               'Ports below 1024 need root on Linux: run it with sudo, or once: sudo setcap cap_net_bind_service=+ep "$(command -v node)", or lower the floor: sudo sysctl net.ipv4.ip_unprivileged_port_start=443',
             ]

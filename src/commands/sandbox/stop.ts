@@ -8,8 +8,9 @@
  * it is checked again right before the signal (registry.ts, process-identity.ts): a pid that
  * was reused by another process is left alone and its entry dropped.
  */
-import type { Command } from 'commander';
+import { Argument, type Command } from 'commander';
 import type { Context } from '../../context.js';
+import { completeFrom, RUNNING_SANDBOXES } from '../completion/value-source.js';
 import { ExitCode, KactlError, UsageError } from '../../errors.js';
 import { forgetAutoProfile, runningSandboxes } from './profile.js';
 import { forgetSandbox, isRegistered, isSameSandbox, type SandboxEntry } from './registry.js';
@@ -23,7 +24,7 @@ export function registerSandboxStop(group: Command, ctx: Context): void {
   group
     .command('stop')
     .description('stop a running sandbox (by profile name or pid) and wait for its store to close')
-    .argument('[name]', 'profile name the sandbox saved, or its pid (default: the selected profile\'s, or the only one running)')
+    .addArgument(completeFrom(new Argument('[name]', 'profile name the sandbox saved, or its pid (default: the selected profile\'s, or the only one running)'), RUNNING_SANDBOXES))
     .option('--all', 'stop every running sandbox')
     .addHelpText('after', '\nExamples:\n  $ kactl sandbox stop\n  $ kactl sandbox stop sandbox-8794\n  $ kactl sandbox stop --all')
     .action(async (name: string | undefined, options: { all?: boolean }) => {

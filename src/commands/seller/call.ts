@@ -3,10 +3,11 @@
  * (JSON, or the text of `format=text`). Operations the catalog knows keep their list and retry
  * behaviour; unknown ones are treated as writes (never retried blindly).
  */
-import type { Command } from 'commander';
+import { Argument, type Command } from 'commander';
 import type { Context } from '../../context.js';
 import { ApiFailure, AuthError } from '../../errors.js';
-import { findSellerOp } from '../../api/seller-catalog/index.js';
+import { findSellerOp, knownSellerTypes } from '../../api/seller-catalog/index.js';
+import { completeFrom } from '../completion/value-source.js';
 import { parseKeyValues, rejectReserved } from '../raw-params.js';
 import { responseOptions } from './call-options.js';
 
@@ -15,7 +16,7 @@ export function registerSellerCall(program: Command, ctx: Context): void {
   group
     .command('call')
     .description('send any seller API operation and print its answer')
-    .argument('<type>', 'the operation (the `type` parameter), e.g. fetchallkeys')
+    .addArgument(completeFrom(new Argument('<type>', 'the operation (the `type` parameter), e.g. fetchallkeys'), { kind: 'names', names: () => Promise.resolve(knownSellerTypes()) }))
     .argument('[params...]', 'parameters as key=value')
     .addHelpText(
       'after',

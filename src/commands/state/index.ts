@@ -2,8 +2,23 @@
  * `kactl apply`, `kactl export`, `kactl restore` and `kactl schema`: application state as a
  * file. Everything heavy (yaml, the planner) is imported inside the actions.
  */
-import { Option, type Command } from 'commander';
+import { Argument, Option, type Command } from 'commander';
 import type { Context } from '../../context.js';
+import { completeFrom, type ValueSource } from '../completion/value-source.js';
+
+/** The backups kactl wrote, as paths (`<data folder>/backups/…`), newest last. */
+const BACKUP_FILES: ValueSource = {
+  kind: 'names',
+  names: async (ctx) => {
+    const [fs, path] = await Promise.all([import('node:fs'), import('node:path')]);
+    const dir = path.join(ctx.dataDir, 'backups');
+    try {
+      return fs.readdirSync(dir).filter((name) => name.endsWith('.json')).sort().map((name) => path.join(dir, name));
+    } catch {
+      return [];
+    }
+  },
+};
 
 /** commander's way to take an option more than once. */
 function collect(value: string, previous: string[]): string[] {
@@ -37,7 +52,7 @@ export function registerStateCommands(program: Command, ctx: Context): void {
   program
     .command('restore')
     .description('put back the records of backups kactl wrote before destructive changes (only what is missing)')
-    .argument('<backup...>', 'the backup files (in the data folder, backups/)')
+    .addArgument(completeFrom(new Argument('<backup...>', 'the backup files (in the data folder, backups/)'), BACKUP_FILES))
     .option('--dry-run', 'print what would be put back and change nothing')
     .option('--url <id=url>', 'the whole URL of a webhook the backup holds only the start of (repeatable)', collect, [])
     .option('--force', 'restore into another server or application than the backup was made from')
@@ -50,7 +65,7 @@ export function registerStateCommands(program: Command, ctx: Context): void {
   program
     .command('schema')
     .description('print the JSON Schema of state files or flows files')
-    .argument('[kind]', 'state or flows', 'state')
+    .addArgument(completeFrom(new Argument('[kind]', 'state or flows').default('state'), { kind: 'names', names: () => Promise.resolve(['state', 'flows']) }))
     .addHelpText('after', '\nExample:\n  $ kactl schema state > kactl.schema.json')
     .action(async (kind: string) => {
       const { STATE_SCHEMA, FLOWS_SCHEMA } = await import('../../state/schema.js');

@@ -8,7 +8,8 @@
  */
 import type { PageReply } from '../http/pages.js';
 
-const PAGE_HEADERS = {
+/** Headers every sandbox page carries (the dashboard's pages add their own policy with a nonce). */
+export const PAGE_HEADERS = {
   'cache-control': 'no-store',
   'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
   'x-frame-options': 'DENY',
@@ -32,6 +33,11 @@ export function html(strings: TemplateStringsArray, ...values: readonly (string 
     out += piece + (strings[i + 1] ?? '');
   });
   return new Html(out);
+}
+
+/** Pieces of a page made one by one (table rows, list items), as one. */
+export function joinHtml(pieces: readonly Html[], separator = ''): Html {
+  return new Html(pieces.map((piece) => piece.text).join(separator));
 }
 
 /**
@@ -75,16 +81,21 @@ export interface PageOptions {
   readonly status?: number;
 }
 
-export function renderPage(options: PageOptions): PageReply {
-  const page = html`<!doctype html>
+/** A page's doctype and head, up to `<body>`: never indexed, laid out for small screens; `style` is its style element. */
+export function documentHead(title: string, style: Html): Html {
+  return html`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
-<title>${options.title} · kactl sandbox</title>
-<style>${new Html(STYLE)}</style>
-</head>
+<title>${title}</title>
+${style}
+</head>`;
+}
+
+export function renderPage(options: PageOptions): PageReply {
+  const page = html`${documentHead(`${options.title} · kactl sandbox`, html`<style>${new Html(STYLE)}</style>`)}
 <body>
 <main>
 <h1>${options.title}</h1>

@@ -52,9 +52,17 @@ function send(deps: AnswerStageDeps, exchange: Exchange, answer: Answer, faulted
   const fault = faulted === undefined ? undefined : `#${faulted.fault.id} ${faultLabel(faulted.fault)}`;
   deps.log(requestLogLine(req.method, exchange.path, answer.type, response.status, elapsed) + (fault === undefined ? '' : ` [fault ${fault}]`));
   // Reading the records is not itself recorded: a follower would fill the log with its own reads.
-  if (deps.recorder?.recording === true && exchange.route?.kind !== 'requests') {
+  if (deps.recorder?.recording === true && !unrecorded(exchange)) {
     const faultedAnswer = faulted === undefined ? answer : { ...answer, response };
     deps.recorder.record({ ...recordSource(exchange, faultedAnswer, elapsed, deps.trustProxy), ...(fault === undefined ? {} : { fault }) });
   }
   return undefined;
+}
+
+/** The admin route of the records, or a page marked unrecorded (the dashboard's views). */
+function unrecorded(exchange: Exchange): boolean {
+  const { route } = exchange;
+  if (route?.kind === 'requests') return true;
+  const method = exchange.req.method ?? 'GET';
+  return route?.kind === 'page' && route.pages.some((matched) => matched.page.method === method && matched.page.unrecorded === true);
 }

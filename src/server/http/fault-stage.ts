@@ -17,6 +17,7 @@ import type { Answer, Exchange } from './exchange.js';
 import { genuineRateLimited } from './rate-limited.js';
 import type { Route } from './routes.js';
 import { encodeSellerReply, SELLER_MESSAGES } from './seller-endpoint.js';
+import { UI_BASE } from '../ui/ui-sessions.js';
 
 export interface FaultStageDeps {
   readonly book: FaultBook;
@@ -37,10 +38,12 @@ export interface FaultedAnswer extends FaultEffect {
 /** The seconds a rate-limited client is told to wait, as the sandbox's own limits say (one window). */
 const RETRY_AFTER_SECONDS = 60;
 
-function faultApi(route: Route | undefined): FaultApi | undefined {
+/** The API a fault may hit; undefined for the admin routes and the dashboard, which are never faulted. */
+function faultApi(route: Route | undefined, path: string): FaultApi | undefined {
   if (route === undefined) return undefined;
   if (route.kind === 'client') return route.version;
-  return route.kind === 'seller' || route.kind === 'page' ? route.kind : undefined;
+  if (route.kind === 'page') return path === UI_BASE || path.startsWith(`${UI_BASE}/`) ? undefined : 'page';
+  return route.kind === 'seller' ? 'seller' : undefined;
 }
 
 /**
@@ -48,7 +51,7 @@ function faultApi(route: Route | undefined): FaultApi | undefined {
  * answer is remembered for a later replay.
  */
 export function faultAnswer(deps: FaultStageDeps, exchange: Exchange, answer: Answer): FaultedAnswer | undefined {
-  const api = faultApi(exchange.route);
+  const api = faultApi(exchange.route, exchange.path);
   if (api === undefined) return undefined;
   const params = exchange.input?.params;
   const client = api === '1.3' || api === '1.2' ? `${clientIp(exchange.req, deps.trustProxy)}\u0000${api}\u0000${params?.get('ownerid') ?? ''}\u0000${params?.get('name') ?? ''}` : undefined;

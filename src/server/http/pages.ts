@@ -47,6 +47,11 @@ export interface PageRoute {
   readonly path: string;
   /** A JSON body is accepted and handed over as `ctx.request.body` (a shop's webhook). */
   readonly acceptsJson?: boolean;
+  /**
+   * Its requests are not recorded by the request inspector: the dashboard's pages, whose reads
+   * would fill the log with the tester's own visits (its forms, which change things, are recorded).
+   */
+  readonly unrecorded?: boolean;
   /** Params as the APIs read them: form body first, then query string. */
   readonly handle: (ctx: PageContext, params: Params) => PageReply | Promise<PageReply>;
 }

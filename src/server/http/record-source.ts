@@ -36,6 +36,7 @@ function apiOf(route: Route | undefined): RecordApi {
     case 'clock':
     case 'requests':
     case 'faults':
+    case 'uiCode':
       return 'admin';
   }
 }

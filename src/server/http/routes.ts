@@ -9,6 +9,7 @@ export type Route =
   | { readonly kind: 'clock' }
   | { readonly kind: 'requests' }
   | { readonly kind: 'faults' }
+  | { readonly kind: 'uiCode' }
   | { readonly kind: 'page'; readonly pages: readonly MatchedPage[] };
 
 const FIXED: Readonly<Record<string, Route>> = {
@@ -19,6 +20,7 @@ const FIXED: Readonly<Record<string, Route>> = {
   '/sandbox/clock': { kind: 'clock' },
   '/sandbox/requests': { kind: 'requests' },
   '/sandbox/faults': { kind: 'faults' },
+  '/sandbox/ui-code': { kind: 'uiCode' },
 };
 
 export function matchRoute(path: string, pages: readonly PageRoute[]): Route | undefined {
@@ -39,6 +41,8 @@ export function allowedMethods(route: Route): string[] {
     case 'outbox':
     case 'requests':
       return ['GET'];
+    case 'uiCode':
+      return ['POST'];
     case 'page':
       return [...new Set(route.pages.map((matched) => matched.page.method))];
   }

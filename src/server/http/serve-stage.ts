@@ -18,6 +18,7 @@ import type { RequestSignals } from './request-signals.js';
 import type { RequestInput } from './request-input.js';
 import type { Route } from './routes.js';
 import { serveSeller, type SellerEndpointDeps } from './seller-endpoint.js';
+import { serveUiCode, type UiCodeDeps } from './ui-code-endpoint.js';
 
 export interface ServeStageDeps {
   readonly client: ClientEndpointDeps;
@@ -27,6 +28,7 @@ export interface ServeStageDeps {
   readonly clock: ClockDeps;
   readonly requests: RequestsDeps;
   readonly faults: FaultsDeps;
+  readonly uiCode: UiCodeDeps;
   /** Take the client IP from X-Forwarded-For. */
   readonly trustProxy: boolean;
   readonly signals: RequestSignals;
@@ -55,6 +57,8 @@ export function serveRoute(deps: ServeStageDeps, route: Route, exchange: Exchang
       return adminAnswer(serveRequests(deps.requests, req, input.params));
     case 'faults':
       return adminAnswer(serveFaults(deps.faults, req, input.params));
+    case 'uiCode':
+      return adminAnswer(serveUiCode(deps.uiCode, req));
     case 'page':
       return servePage(deps.page, route.pages, req.method ?? 'GET', input.params, basics);
   }

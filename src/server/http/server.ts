@@ -115,6 +115,7 @@ function requestPathDeps(deps: ServerDeps, signals: RequestSignals, closing: () 
       clock: { store, adminToken, clock },
       requests: { recorder: deps.recorder, adminToken },
       faults: { book: faultBook, adminToken },
+      uiCode: { store, adminToken, clock, baseUrl: deps.baseUrl },
       trustProxy: options.trustProxy,
       signals,
     },

@@ -49,6 +49,8 @@ describe('isSandboxCommand', () => {
     [['kactl-sandbox', '600'], false],
     [['sleep', '600', 'sandbox', 'start'], false],
     [['node', '/srv/kactl/bin/kactl.js', 'sandbox', 'stop'], false],
+    [['node', '/srv/kactl/bin/kactl.js', 'sandbox', 'exec', '--', 'sh', '-c', 'exit 3'], true],
+    [['node', '/srv/kactl/bin/kactl.js', 'sandbox', 'logs', '--follow'], false],
     [['node', '/srv/other.js', 'sandbox', 'start'], false],
     [['node', '/srv/kactl/bin/kactl.js', 'start', 'sandbox'], false],
     [['node', '/usr/lib/node_modules/kactl/bin/kactl-cli.mjs', 'sandbox', 'start'], true],

@@ -1,0 +1,164 @@
+/**
+ * `kactl sandbox exec [options] -- COMMAND [ARGS…]`: a fresh sandbox for the length of one
+ * command, as a test run wants it. The sandbox is served from kactl's own process (in memory
+ * unless --data), seeded (--seed, as `sandbox start --seed`), and the command runs as a child with
+ * the sandbox's coordinates in its environment (exec-env.ts). When it ends the sandbox is
+ * stopped, its state written if asked (--export-on-exit), and kactl exits with the command's
+ * status (exec-child.ts). A failed command gets the sandbox's last refusals printed under it
+ * (exec-report.ts).
+ *
+ * Nothing outlives the run and nothing is saved but the export: no profile, no config change; a
+ * memory sandbox is not even listed in the registry (no one else can use it). A --data store is
+ * registered as `sandbox start` registers it, so two sandboxes never serve one file.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Option, type Command } from 'commander';
+import type { Context } from '../../context.js';
+import { ExitCode, InterruptedError, KactlError } from '../../errors.js';
+import type { RunningSandbox } from '../../server/start.js';
+import { parsePositiveInt } from '../profile/validate.js';
+import { DEFAULT_TLS_HOSTNAME } from '../../server/tls/names.js';
+import { parseHostname, resolveData, startFailure } from './start.js';
+
+export interface ExecOptions {
+  seed?: string;
+  exportOnExit?: string;
+  data?: string;
+  tls?: boolean;
+  hostname?: string;
+  failureStatus: '200' | '400';
+  rateLimit: boolean;
+  logLimit: number;
+}
+
+export function registerSandboxExec(group: Command, ctx: Context): void {
+  group
+    .command('exec')
+    .description('run a command against a fresh sandbox, then stop it; exits with the command\'s status')
+    .argument('<command...>', 'the command and its arguments (after --)')
+    .passThroughOptions()
+    .option('--seed <file>', 'apply this state file (kactl apply) before the command starts')
+    .option('--export-on-exit <file>', 'when the command ends, write the sandbox\'s state there (as kactl export; JSON for a .json name, else YAML), replacing the file')
+    .option('--data <file>', 'SQLite store to serve and keep (default: in memory, gone when the command ends)')
+    .option('--tls', "serve HTTPS with a certificate signed by this data folder's own authority (KACTL_CA_FILE and NODE_EXTRA_CA_CERTS name it)")
+    .option('--hostname <name>', `with --tls: the host name the certificate names besides localhost, 127.0.0.1 and ::1 (default ${DEFAULT_TLS_HOSTNAME})`, parseHostname)
+    .addOption(
+      new Option('--failure-status <status>', 'HTTP status of business failures: 200 as the hosted service answers them, 400 for the spec-strict mode')
+        .choices(['200', '400'])
+        .default('200'),
+    )
+    .option('--no-rate-limit', 'turn off the seller (120/min) and client (200/min) rate limits')
+    .option('--log-limit <n>', 'requests the request inspector keeps; 0 records nothing (and shows no refusals)', parsePositiveInt, 10_000)
+    .addHelpText(
+      'after',
+      `
+The command gets the sandbox in its environment, under the names kactl reads, so \`kactl client …\`
+and \`kactl seller …\` work inside it with no profile (kactl help environment lists them):
+  KACTL_BASE_URL, KACTL_APP_NAME, KACTL_OWNERID, KACTL_APP_VERSION, KACTL_APP_SECRET,
+  KACTL_PUBLIC_KEY, KACTL_SELLER_KEY, KACTL_ADMIN_TOKEN, KACTL_SELLER_RATE; with --tls also
+  KACTL_CA_FILE and NODE_EXTRA_CA_CERTS (the authority's certificate, PEM).
+
+kactl exits with the command's status: its exit code, 128 + N when signal N ended it, 127 when
+it cannot be found, 4 when the sandbox fails. Ctrl-C and SIGTERM sent to kactl are passed on to
+the command. When the command fails, the sandbox's last refused requests are printed on stderr
+with their reasons. kactl run inside the command keeps its sessions in a folder of this run
+(KACTL_CONFIG_DIR), removed at the end: your profiles are not read or changed. Nothing is left
+running and no profile is saved.
+
+Examples:
+  $ kactl sandbox exec -- npm test
+  $ kactl sandbox exec --seed state.yaml --export-on-exit after.yaml -- ./run-tests.sh
+  $ kactl sandbox exec -- sh -c 'kactl client init && kactl client login alice hunter2'
+  $ kactl sandbox exec --tls -- node test/license.mjs     # HTTPS; Node trusts the sandbox's authority`,
+    )
+    .action(async (words: string[], options: ExecOptions) => {
+      await sandboxExecRun(ctx, words, options);
+    });
+}
+
+export async function sandboxExecRun(ctx: Context, words: readonly string[], options: ExecOptions): Promise<void> {
+  const { UsageError } = await import('../../errors.js');
+  const [command, ...args] = words;
+  if (command === undefined || command === '') throw new UsageError('Give the command to run after --, e.g. kactl sandbox exec -- npm test.');
+  if (options.hostname !== undefined && !options.tls) throw new UsageError('--hostname names the HTTPS certificate: give it with --tls.');
+  const served = await serveSandbox(ctx, options);
+  let status: number;
+  try {
+    const { info } = served.sandbox;
+    if (options.seed !== undefined) await (await import('../state/seed.js')).seedSandbox(ctx, info, options.seed);
+    if (ctx.signal.aborted) throw new InterruptedError();
+    ctx.verbose(`sandbox exec: ${info.baseUrl} serves ${command}`);
+    const { execEnvironment } = await import('./exec-env.js');
+    const { runChild } = await import('./exec-child.js');
+    const started = ctx.now();
+    const configDir = privateFolder();
+    let end: Awaited<ReturnType<typeof runChild>>;
+    try {
+      end = await runChild(command, args, execEnvironment(ctx.env, info, { rateLimited: options.rateLimit, configDir, dataDir: ctx.dataDir }), ctx.signal);
+    } finally {
+      fs.rmSync(configDir, { recursive: true, force: true });
+    }
+    status = end.status;
+    if (end.notStarted !== undefined) ctx.output.error(end.notStarted);
+    const report = await import('./exec-report.js');
+    if (status !== 0 && end.notStarted === undefined) await report.reportRefusals(ctx, info, status, started);
+    if (options.exportOnExit !== undefined) {
+      try {
+        await report.writeExport(ctx, info, options.exportOnExit);
+      } catch (error) {
+        // A failed command's status says more than the export's failure; a passed one must not read as a success.
+        if (status === 0) throw error;
+        ctx.output.warn(`The export was not written: ${(error as Error).message}`);
+      }
+    }
+  } finally {
+    await served.stop();
+  }
+  ctx.exitCode = status;
+}
+
+/** The command's own kactl config folder (exec-env.ts says why), private to this user, removed after the command. */
+function privateFolder(): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), 'kactl-exec-'));
+}
+
+/** Starts the sandbox (registered when it serves a file); `stop` closes it and unregisters it. */
+async function serveSandbox(ctx: Context, options: ExecOptions): Promise<{ sandbox: RunningSandbox; stop: () => Promise<void> }> {
+  const { startSandbox } = await import('../../server/start.js');
+  const registry = await import('./registry.js');
+  const data = options.data === undefined ? registry.MEMORY_STORE : resolveData(ctx, options.data);
+  const { selfPid } = await import('./self-process.js');
+  const claim = data === registry.MEMORY_STORE ? undefined : registry.claimSandbox(ctx.dataDir, { pid: selfPid, data, startedAt: new Date(ctx.now()).toISOString(), logFile: null }, () => undefined);
+  const host = '127.0.0.1';
+  let sandbox: RunningSandbox;
+  try {
+    sandbox = await startSandbox({
+      host,
+      port: 0,
+      data,
+      failureStatus: options.failureStatus === '200' ? 200 : 400,
+      rateLimit: options.rateLimit,
+      ...(options.tls ? { tls: { dataDir: ctx.dataDir, hostname: options.hostname } } : {}),
+      logLimit: options.logLimit,
+      log: (line: string) => ctx.verbose(line),
+    });
+  } catch (error) {
+    if (claim !== undefined) registry.releaseSandbox(ctx.dataDir, claim);
+    const failure = await startFailure(ctx, error, { host, port: 0 }, data);
+    if (failure instanceof KactlError) throw failure;
+    throw new KactlError(`The sandbox could not start: ${(failure as Error).message ?? String(failure)}.`, ExitCode.network, { cause: failure });
+  }
+  if (claim !== undefined) registry.updateSandbox(ctx.dataDir, { ...claim, state: 'ready', baseUrl: sandbox.info.baseUrl, profile: null, autoProfile: false, adminTokenDigest: null });
+  return {
+    sandbox,
+    stop: async () => {
+      try {
+        await sandbox.close();
+      } finally {
+        if (claim !== undefined) registry.releaseSandbox(ctx.dataDir, claim);
+      }
+    },
+  };
+}

@@ -1,0 +1,81 @@
+/**
+ * The request inspector (inspector/): the newest records that match the filter, newest first,
+ * each with its reason. With JavaScript on, new records appear as the sandbox serves them: the
+ * page follows `GET /sandbox/ui/requests/live` (server-sent events, the same follower as the
+ * admin route `GET /sandbox/requests?follow=1`, behind the dashboard's cookie) and adds rows
+ * made with `textContent`, never as HTML.
+ */
+import { filterOf, type RecordFilter } from '../../inspector/filter.js';
+import { RECORD_APIS, type RequestRecord } from '../../inspector/records.js';
+import { html, joinHtml, type Html } from '../../client/page-layout.js';
+import type { Params } from '../../dispatch/params.js';
+import { table, viewPath } from '../layout.js';
+import type { DashboardView, ViewContext } from '../view.js';
+
+/** Records the page shows at first; the live ones are added above them. */
+export const SHOWN_RECORDS = 100;
+export const LIVE_PATH = `${viewPath('requests')}/live`;
+
+/** The filter the query asks for; a wrong value is said, and nothing filtered by it. */
+export function requestFilter(params: Params): { filter: RecordFilter; problem?: string } {
+  const filter = filterOf(params);
+  return 'error' in filter ? { filter: {}, problem: filter.error } : { filter };
+}
+
+function time(at: number): string {
+  return new Date(at).toISOString().replace('T', ' ').slice(0, 23);
+}
+
+function row(record: RequestRecord): Html {
+  const outcome = record.success === null ? '' : record.success ? 'ok' : 'refused';
+  return html`<tr><td>${String(record.id)}</td><td>${time(record.at)}</td><td>${record.api}</td><td>${record.type ?? ''}</td><td>${record.user ?? ''}</td><td>${String(record.status)}</td><td>${outcome}</td><td>${record.reason ?? record.message ?? ''}</td><td>${record.ip}</td><td>${`${record.durationMs} ms`}</td></tr>`;
+}
+
+function filterForm(params: Params): Html {
+  const api = params.raw('api') ?? '';
+  const apis = ['', ...RECORD_APIS].map((value) => html`<option value="${value}"${value === api ? html` selected` : html``}>${value === '' ? 'any' : value}</option>`);
+  const failed = params.raw('failed') === '1' ? html` checked` : html``;
+  return html`<form method="get" action="${viewPath('requests')}" class="inline-fields"><label>API<select name="api">${joinHtml(apis)}</select></label><label>Types (comma list)<input name="type" value="${params.raw('type') ?? ''}"></label><label>User<input name="user" value="${params.raw('user') ?? ''}"></label><label><span>Refused only</span><input type="checkbox" name="failed" value="1"${failed}></label><button type="submit">Filter</button></form>`;
+}
+
+function show(ctx: ViewContext): { body: Html; script?: string } {
+  const { recorder } = ctx.deps;
+  const { filter, problem } = requestFilter(ctx.params);
+  const records = recorder.list(filter, { limit: SHOWN_RECORDS }).reverse();
+  const lastId = records[0]?.id ?? 0;
+  const query = new URLSearchParams();
+  for (const name of ['api', 'type', 'user', 'failed']) {
+    const value = ctx.params.raw(name);
+    if (value !== undefined && value !== '' && problem === undefined) query.set(name, value);
+  }
+  query.set('after', String(lastId));
+  const off = recorder.recording ? html`` : html`<p role="alert">The request inspector is off (the sandbox was started with --log-limit 0).</p>`;
+  const body = html`${off}${problem === undefined ? html`` : html`<p role="alert">${problem}</p>`}${filterForm(ctx.params)}
+<p class="note">The newest ${String(SHOWN_RECORDS)} that match, newest first; the sandbox keeps ${String(recorder.limit)}. Also <code>kactl sandbox logs</code>. <span id="live-status" class="live" role="status" aria-live="polite" data-source="${`${LIVE_PATH}?${query.toString()}`}">Reload the page to see new requests.</span></p>
+${table('Requests', ['#', 'Time (UTC)', 'API', 'Type', 'User', 'Status', 'Answer', 'Reason', 'Client IP', 'Took'], records.map(row), { bodyId: 'request-rows' })}`;
+  return { body, script: LIVE_SCRIPT };
+}
+
+/** Follows the live stream; each record becomes a row built from text nodes. */
+const LIVE_SCRIPT = `
+(() => {
+  const status = document.getElementById('live-status');
+  const rows = document.getElementById('request-rows');
+  if (!status || !rows || !window.EventSource) return;
+  const source = new EventSource(status.dataset.source);
+  const cell = (text) => { const td = document.createElement('td'); td.textContent = text; return td; };
+  source.addEventListener('open', () => { status.textContent = 'Live: new requests appear at the top.'; });
+  source.addEventListener('request', (event) => {
+    const r = JSON.parse(event.data);
+    const tr = document.createElement('tr');
+    const outcome = r.success === null ? '' : r.success ? 'ok' : 'refused';
+    for (const text of [String(r.id), r.time.replace('T', ' ').slice(0, 23), r.api, r.type ?? '', r.user ?? '', String(r.status), outcome, r.reason ?? r.message ?? '', r.ip, r.durationMs + ' ms']) tr.append(cell(text));
+    rows.prepend(tr);
+    while (rows.rows.length > 500) rows.deleteRow(-1);
+  });
+  source.addEventListener('end', (event) => { status.textContent = 'Stopped: ' + JSON.parse(event.data).message; source.close(); });
+  source.addEventListener('error', () => { if (source.readyState === EventSource.CLOSED) status.textContent = 'Not live: reload the page.'; });
+})();
+`;
+
+export const requestsView: DashboardView = { id: 'requests', label: 'Requests', show };
