@@ -205,6 +205,8 @@ describe('which requests a fault hits', () => {
     expect((await sb.client('login', { sessionid: sid, username: 'bob', pass: 'bob-password', hwid: HWID })).status).toBe(418);
     expect((await sb.client('login', { sessionid: sid, username: 'bob', pass: 'bob-password', hwid: HWID }, { api: '1.2', method: 'POST' })).status).toBe(200);
     await added(sb, { kind: 'status', arg: '500' });
+    // Neither the admin routes nor the dashboard are hit: the faults can always be listed and cleared.
+    expect((await sb.request('/sandbox/ui')).status).toBe(401);
     expect((await listFaults(sb)).map((fault) => fault.fired)).toEqual([1, 0]);
   });
 
