@@ -258,6 +258,9 @@ export class Context {
     const ownerid = requireSetting(settings.ownerid.value, 'application owner id', '--ownerid or KACTL_OWNERID');
     const { ClientApi } = await import('./api/client-api.js');
     const sessions = await this.clientSession();
+    const { ProfileAnswerMemory } = await import('./config/answer-memory.js');
+    const { skippedWrite } = await import('./io/storage-errors.js');
+    const config = await this.config();
     return new ClientApi({
       baseUrl,
       appName,
@@ -276,6 +279,9 @@ export class Context {
       now: this.now,
       signal: this.signal,
       session: { load: () => sessions.load(), save: (session) => sessions.save(session) },
+      answerMemory: new ProfileAnswerMemory(config, sessions.profile, (error) => {
+        this.output.warn(skippedWrite(error, 'Signed answers are not remembered for the replay check in this run', config.path, this));
+      }),
     });
   }
 

@@ -26,7 +26,8 @@ export async function testRun(ctx: Context, files: readonly string[], options: {
       onStep: (_flow: string, step: StepReport) => {
         if (json) return;
         const why = step.passed ? '' : `: ${step.failures.join('; ')}`;
-        ctx.output.line(`    ${mark(step.passed)} ${step.label}${why}`);
+        const faulted = step.faults === undefined ? '' : ` (with fault ${step.faults.join(', ')})`;
+        ctx.output.line(`    ${mark(step.passed)} ${step.label}${faulted}${why}`);
       },
       onFlow: (flow) => {
         if (json) return;
