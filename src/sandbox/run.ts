@@ -11,6 +11,7 @@ import { createClient } from '../api/kactl-client.js';
 import { createSeller } from '../api/kactl-seller.js';
 import { logLine } from '../api/logger.js';
 import { changeSandboxClock, getSandboxClock, listSandboxOutbox, listSandboxRequests, type AdminTarget } from '../api/sandbox-admin.js';
+import { addSandboxFault, clearSandboxFaults, listSandboxFaults } from '../api/sandbox-faults.js';
 import { SellerApi } from '../api/seller-api.js';
 import { Transport } from '../api/transport.js';
 import { startSandbox as startServer, type RunningSandbox, type SandboxInfo, type SandboxOptions } from '../server/start.js';
@@ -18,7 +19,7 @@ import type { Store } from '../server/store/store.js';
 import { clockStepSeconds } from './duration.js';
 import { applySeed, readSeed } from './seed.js';
 import { restoreSnapshot, takeSnapshot } from './snapshot.js';
-import type { Sandbox, SandboxClock, StartSandboxOptions } from './start.js';
+import type { Sandbox, SandboxClock, SandboxFaults, StartSandboxOptions } from './start.js';
 
 /** What kactl's own tests reach behind the public surface: the store and the full ready line. */
 export interface SandboxInternals {
@@ -101,6 +102,7 @@ export async function startSandboxWith(options: StartSandboxOptions, extras: Ser
       list: (filter) => listSandboxOutbox(admin, filter),
       last: async (filter) => (await listSandboxOutbox(admin, filter)).at(-1),
     },
+    faults: adminFaults(admin),
     clock,
     advance: (step) => clock.advance(step),
     logs: async (filter) => (await listSandboxRequests(admin, filter)).requests,
@@ -165,6 +167,15 @@ function adminClock(admin: AdminTarget): SandboxClock {
       return new Date((await changeSandboxClock(admin, { offset: target - realNow })).now * 1000);
     },
     reset: async () => new Date((await changeSandboxClock(admin, { offset: 0 })).now * 1000),
+  };
+}
+
+/** The sandbox's faults through its admin route (as `kactl sandbox fault`). */
+function adminFaults(admin: AdminTarget): SandboxFaults {
+  return {
+    add: (fault) => addSandboxFault(admin, fault),
+    list: () => listSandboxFaults(admin),
+    clear: async (id) => (await clearSandboxFaults(admin, id)).cleared,
   };
 }
 

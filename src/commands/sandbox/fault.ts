@@ -7,10 +7,10 @@
  */
 import { Argument, InvalidArgumentError, type Command } from 'commander';
 import type { Context } from '../../context.js';
-import { NetworkError, UsageError } from '../../errors.js';
-import { FAULT_APIS, FAULT_KINDS, parseFaultSpec, type FaultInput } from '../../server/faults/spec.js';
+import { UsageError } from '../../errors.js';
+import { FAULT_APIS, FAULT_KINDS, parseFaultSpec } from '../../server/faults/spec.js';
 import { completeFrom } from '../completion/value-source.js';
-import { sandboxAdminRequest } from '../../api/sandbox-admin.js';
+import { addSandboxFault, clearSandboxFaults, listSandboxFaults, type FaultRequest, type SandboxFault } from '../../api/sandbox-faults.js';
 import { adminTarget } from './admin.js';
 
 interface AddOptions {
@@ -20,19 +20,6 @@ interface AddOptions {
   times?: string;
   rate?: string;
   adminToken?: string;
-}
-
-/** A fault as `/sandbox/faults` sends it. */
-export interface FaultJson {
-  id: number;
-  kind: string;
-  arg: string | null;
-  types: string[] | null;
-  apis: string[] | null;
-  user: string | null;
-  times: number | null;
-  rate: number | null;
-  fired: number;
 }
 
 const ADMIN_TOKEN_HELP = "the sandbox's admin token (default: saved in the sandbox profile)";
@@ -47,22 +34,23 @@ function parseFaultId(raw: string): string {
   return raw.trim();
 }
 
-/** The spec checked here with the sandbox's own rules: a mistake is exit 2 before any request. */
-function checkedForm(kind: string, arg: string | undefined, options: AddOptions): Record<string, string> {
-  const input: FaultInput = { kind, arg, type: options.type, api: options.api, user: options.user, times: options.times, rate: options.rate };
-  const spec = parseFaultSpec(input);
+/** The fault asked for, checked here with the sandbox's own rules: a mistake is exit 2 before any request. */
+function checkedRequest(kind: string, arg: string | undefined, options: AddOptions): FaultRequest {
+  const spec = parseFaultSpec({ kind, arg, type: options.type, api: options.api, user: options.user, times: options.times, rate: options.rate });
   if ('error' in spec) throw new UsageError(`${spec.error}.`);
-  return Object.fromEntries(Object.entries(input).filter((entry): entry is [string, string] => entry[1] !== undefined));
-}
-
-function readFaults(body: unknown): FaultJson[] {
-  const faults = (body as { faults?: unknown } | null)?.faults;
-  if (!Array.isArray(faults)) throw new NetworkError('The sandbox answered the faults request with an unexpected shape; is it a kactl sandbox new enough to inject faults?');
-  return faults as FaultJson[];
+  return {
+    kind,
+    ...(arg === undefined ? {} : { arg }),
+    ...(options.type === undefined ? {} : { type: options.type }),
+    ...(options.api === undefined ? {} : { api: options.api }),
+    ...(options.user === undefined ? {} : { user: options.user }),
+    ...(spec.times === undefined ? {} : { times: spec.times }),
+    ...(spec.rate === undefined ? {} : { rate: spec.rate }),
+  };
 }
 
 /** `type=login api=1.3 user=alice`, `times 1/3`: a fault's filters and limit in a few words. */
-export function describeFilters(fault: FaultJson): string {
+export function describeFilters(fault: SandboxFault): string {
   const parts = [
     fault.types === null ? undefined : `type=${fault.types.join(',')}`,
     fault.apis === null ? undefined : `api=${fault.apis.join(',')}`,
@@ -77,7 +65,7 @@ export function describeFilters(fault: FaultJson): string {
 async function liveFaultIds(ctx: Context): Promise<string[]> {
   // Completion bounds the request with its own timeout (completion/index.ts).
   try {
-    return readFaults(await sandboxAdminRequest(await adminTarget(ctx), { method: 'GET', path: '/sandbox/faults' })).map((one) => String(one.id));
+    return (await listSandboxFaults(await adminTarget(ctx))).map((one) => String(one.id));
   } catch {
     return [];
   }
@@ -143,10 +131,7 @@ Examples:
   $ kactl sandbox fault add --user alice delay 3s`,
     )
     .action(async (kind: string, arg: string | undefined, options: AddOptions) => {
-      const form = checkedForm(kind, arg, options);
-      const body = await sandboxAdminRequest(await adminTarget(ctx, options.adminToken), { method: 'POST', path: '/sandbox/faults', form });
-      const added = (body as { fault?: FaultJson } | null)?.fault;
-      if (added === undefined || typeof added.id !== 'number') throw new NetworkError('The sandbox answered the faults request with an unexpected shape.');
+      const added = await addSandboxFault(await adminTarget(ctx, options.adminToken), checkedRequest(kind, arg, options));
       if (ctx.output.wantsJson) return ctx.output.json(added);
       ctx.output.success(`Fault ${added.id} added: ${added.arg === null ? added.kind : `${added.kind} ${added.arg}`} on ${describeFilters(added)}.`);
       ctx.output.note(`Clear it with: kactl sandbox fault clear ${added.id}`);
@@ -160,7 +145,7 @@ function registerFaultList(fault: Command, ctx: Context): void {
     .option('--admin-token <token>', ADMIN_TOKEN_HELP)
     .addHelpText('after', '\nExamples:\n  $ kactl sandbox fault list\n  $ kactl sandbox fault list --json')
     .action(async (options: { adminToken?: string }) => {
-      const faults = readFaults(await sandboxAdminRequest(await adminTarget(ctx, options.adminToken), { method: 'GET', path: '/sandbox/faults' }));
+      const faults = await listSandboxFaults(await adminTarget(ctx, options.adminToken));
       if (ctx.output.wantsJson) return ctx.output.json(faults);
       if (faults.length === 0) return ctx.output.note('No faults: the sandbox answers as it should.');
       await ctx.output.list(
@@ -178,10 +163,8 @@ function registerFaultClear(fault: Command, ctx: Context): void {
     .option('--admin-token <token>', ADMIN_TOKEN_HELP)
     .addHelpText('after', '\nExamples:\n  $ kactl sandbox fault clear       # all\n  $ kactl sandbox fault clear 2')
     .action(async (id: string | undefined, options: { adminToken?: string }) => {
-      const body = await sandboxAdminRequest(await adminTarget(ctx, options.adminToken), { method: 'POST', path: '/sandbox/faults', form: { clear: id ?? 'all' } });
-      const cleared = (body as { cleared?: unknown } | null)?.cleared;
-      if (typeof cleared !== 'number') throw new NetworkError('The sandbox answered the faults request with an unexpected shape.');
-      if (ctx.output.wantsJson) return ctx.output.json({ cleared, faults: readFaults(body) });
+      const { cleared, faults } = await clearSandboxFaults(await adminTarget(ctx, options.adminToken), id);
+      if (ctx.output.wantsJson) return ctx.output.json({ cleared, faults });
       ctx.output.success(id === undefined ? `Cleared ${cleared} fault${cleared === 1 ? '' : 's'}.` : `Fault ${id} cleared.`);
     });
 }
