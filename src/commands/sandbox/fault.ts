@@ -8,7 +8,7 @@
 import { Argument, InvalidArgumentError, type Command } from 'commander';
 import type { Context } from '../../context.js';
 import { NetworkError, UsageError } from '../../errors.js';
-import { FAULT_APIS, FAULT_KINDS, parseFaultSpec, type FaultInput } from '../../server/faults/spec.js';
+import { describeFilters, FAULT_APIS, FAULT_KINDS, parseFaultSpec, type FaultInput } from '../../server/faults/spec.js';
 import { completeFrom } from '../completion/value-source.js';
 import { sandboxAdminRequest } from '../../api/sandbox-admin.js';
 import { adminTarget } from './admin.js';
@@ -59,18 +59,6 @@ function readFaults(body: unknown): FaultJson[] {
   const faults = (body as { faults?: unknown } | null)?.faults;
   if (!Array.isArray(faults)) throw new NetworkError('The sandbox answered the faults request with an unexpected shape; is it a kactl sandbox new enough to inject faults?');
   return faults as FaultJson[];
-}
-
-/** `type=login api=1.3 user=alice`, `times 1/3`: a fault's filters and limit in a few words. */
-export function describeFilters(fault: FaultJson): string {
-  const parts = [
-    fault.types === null ? undefined : `type=${fault.types.join(',')}`,
-    fault.apis === null ? undefined : `api=${fault.apis.join(',')}`,
-    fault.user === null ? undefined : `user=${fault.user}`,
-    fault.times === null ? undefined : `times=${fault.times}`,
-    fault.rate === null ? undefined : `rate=${fault.rate}`,
-  ].filter((part): part is string => part !== undefined);
-  return parts.length === 0 ? 'every request' : parts.join(' ');
 }
 
 /** The ids of the running sandbox's faults, for completion; none when it cannot be asked in time. */

@@ -6,6 +6,7 @@
 import { appView } from './views/app.js';
 import { chatView } from './views/chat.js';
 import { clockView } from './views/clock.js';
+import { faultsView } from './views/faults.js';
 import { filesView } from './views/files.js';
 import { licensesView } from './views/licenses.js';
 import { outboxView } from './views/outbox.js';
@@ -26,4 +27,5 @@ export const DASHBOARD_VIEWS: readonly DashboardView[] = [
   outboxView,
   requestsView,
   clockView,
+  faultsView,
 ];
