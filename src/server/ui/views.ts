@@ -1,7 +1,7 @@
 /**
  * The dashboard's views, in the order of its navigation. Each is one entry: its routes
- * (dashboard-pages.ts) and its navigation link come from this list, so a new view (faults) is a
- * file in views/ and one line here.
+ * (dashboard-pages.ts) and its navigation link come from this list, so a new view is a file in
+ * views/ and one line here.
  */
 import { appView } from './views/app.js';
 import { chatView } from './views/chat.js';
