@@ -13,6 +13,7 @@ import { resellerPages } from './reseller/shop-hook.js';
 import type { HandlerTable } from './dispatch/types.js';
 import { createSandboxServer } from './http/server.js';
 import { dashboardPages } from './ui/dashboard-pages.js';
+import { FaultBook } from './faults/book.js';
 import { DEFAULT_LOG_LIMIT, RequestRecorder } from './inspector/recorder.js';
 import type { PageRoute } from './http/pages.js';
 import { sellerHandlers } from './seller/index.js';
@@ -154,7 +155,9 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     const sellers = { ...sellerHandlers, ...options.handlers?.seller };
     const runtime = { failureStatus: options.failureStatus ?? 200, rateLimit: options.rateLimit ?? true, trustProxy: options.trustProxy ?? false } as const;
     const panelUrl = (): string => options.panelUrl ?? baseUrl;
-    const dashboard = dashboardPages({ clock, log, options: runtime, baseUrl: () => baseUrl, panelUrl, sellerHandlers: sellers, recorder, secure: tls !== undefined });
+    // One book of faults: the admin route /sandbox/faults and the dashboard's faults view both use it.
+    const faultBook = new FaultBook();
+    const dashboard = dashboardPages({ clock, log, options: runtime, baseUrl: () => baseUrl, panelUrl, sellerHandlers: sellers, recorder, faultBook, secure: tls !== undefined });
     const sandbox = createSandboxServer({
       store,
       identity,
@@ -168,6 +171,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
       cors: options.cors ?? isLoopbackHost(host),
       panelUrl,
       recorder,
+      faultBook,
       ...(tls ? { tls: { cert: tls.certPem, key: tls.keyPem } } : {}),
     });
     const lastPort = await listenOn(sandbox.server, host, options.port === undefined && options.reuseLastPort === true ? readLastPort(store) : undefined, port);

@@ -48,6 +48,7 @@ const EXPECTED: Readonly<Record<string, readonly string[]>> = {
   outbox: [`${TAGS} subject`, `${TAGS} text`],
   requests: [`${P} user`],
   clock: ['Sandbox time', 'Back to real time'],
+  faults: [`user=${P} fault`, 'Add fault'],
 };
 
 async function sellerOk(type: string, params: Record<string, string>): Promise<void> {
@@ -78,6 +79,13 @@ async function seed(): Promise<void> {
   // The ban reason is a free-text field too (on another user: a ban ends the user's sessions).
   await sellerOk('adduser', { user: `${P} banned`, sub: 'default', expiry: '30', pass: PASSWORD });
   await sellerOk('banuser', { user: `${P} banned`, reason: `${P} ban` });
+  // A fault's user filter, through the admin route (a user no request names: it never fires).
+  const fault = await sb.request('/sandbox/faults', {
+    method: 'POST',
+    headers: { authorization: `Bearer ${sb.info.adminToken}`, 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ kind: 'text', user: `${P} fault` }).toString(),
+  });
+  expect(fault.status, fault.text).toBe(200);
 
   const { store } = sb;
   const appId = sb.app().id;
@@ -202,6 +210,31 @@ describe.skipIf(CHROMIUM === undefined)('sandbox dashboard in headless Chromium 
     expect((await sb.clock()).offset).toBe(7 * 86_400);
     await Promise.all([page.waitForNavigation(), page.click('::-p-aria(Back to real time)')]);
     expect((await sb.clock()).offset).toBe(0);
+  }, SLOW);
+
+  it('faults: a mistake refused, one added through the form, cleared, then all', async () => {
+    const notice = (): Promise<string | null> => page.$eval('p[role="status"], p[role="alert"]', (el) => (el as unknown as { textContent: string | null }).textContent);
+    await page.goto(`${sb.baseUrl}/sandbox/ui/faults`);
+    await page.select('select[name="kind"]', 'status');
+    await Promise.all([page.waitForNavigation(), page.click('::-p-aria(Add fault)')]);
+    expect(await notice()).toBe('status needs a CODE, e.g. 503.');
+    await page.select('select[name="kind"]', 'status');
+    await (await page.waitForSelector('::-p-aria(Argument[role="textbox"])'))!.type('503');
+    await (await page.waitForSelector('::-p-aria(Types[role="textbox"])'))!.type('check');
+    await (await page.waitForSelector('::-p-aria(User[role="textbox"])'))!.type(`${P} form`);
+    await Promise.all([page.waitForNavigation(), page.click('::-p-aria(Add fault)')]);
+    await shot('faults-added');
+    expect(await notice()).toMatch(/^Fault \d+ added: status 503 on type=check user=x" onmouseover=/);
+    expect(await text(page)).toContain(`type=check user=${P} form`);
+    await nothingInjected();
+    const listed = (await sb.request('/sandbox/faults', { headers: { authorization: `Bearer ${sb.info.adminToken}` } })).json.faults as Array<{ id: number; user: string | null }>;
+    const added = listed.find((one) => one.user === `${P} form`)!;
+    await Promise.all([page.waitForNavigation(), page.click(`::-p-aria(Clear fault ${added.id})`)]);
+    expect(await notice()).toBe(`Fault ${added.id} cleared.`);
+    await Promise.all([page.waitForNavigation(), page.click('::-p-aria(Clear all faults)')]);
+    await shot('faults-cleared');
+    expect(await notice()).toBe('Cleared 1 fault: the sandbox answers as it should.');
+    expect(await text(page)).toContain('No faults: the sandbox answers as it should.');
   }, SLOW);
 
   it('the request inspector adds new requests live when JavaScript is on', async () => {

@@ -79,6 +79,9 @@ describe(`the README (${path.basename(README)}) as pasted`, () => {
     const stopped = await run('bash', ['-c', 'kactl sandbox stop --all'], { cwd: work!, env, timeoutMs: 30_000 });
     expect(result.code, `README block failed (the last "::: README.md block" line names it):\n${result.stderr}`).toBe(0);
     expect(result.stderr).toContain('::: README.md: every block ran');
+    // "Testing your program": the wrong password is exit 1, the forged login answer exit 5.
+    expect(result.stdout).toContain('exit status 1');
+    expect(result.stdout).toContain('exit status 5');
     expect(stopped.code, stopped.stderr).toBe(0);
     expect(fs.readdirSync(path.join(data!, 'sandboxes')).filter((name) => name.endsWith('.json'))).toEqual([]);
   }, 200_000);

@@ -62,6 +62,8 @@ describe('docs/testing-your-program.md', () => {
     expect(result.code, `a block failed (the last "::: docs/testing-your-program.md block" line names it):\n${result.stderr}`).toBe(0);
     expect(result.stderr).toContain('::: docs/testing-your-program.md: every block ran');
     expect(result.stdout).toContain('"forcehwid": false');
+    // The CI section's faulted run: the forged signature refused with exit 5.
+    expect(result.stdout).toContain('exit status 5');
     expect(result.stdout).toMatch(/std::string url = skCrypt\("https:\/\/kactl\.test:\d+\/api\/1\.3\/"\)\.decrypt\(\);/);
     expect(stopped.code, stopped.stderr).toBe(0);
   }, 180_000);

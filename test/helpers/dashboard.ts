@@ -2,6 +2,7 @@
  * Signing in to the sandbox's dashboard (`/sandbox/ui`) as `kactl sandbox ui` does: a one-time
  * code from the admin route `POST /sandbox/ui-code`, spent at the link it comes in.
  */
+import { expect } from 'vitest';
 import type { TestSandbox } from './sandbox.js';
 
 export interface DashboardSignIn {
@@ -42,4 +43,19 @@ export function postDashboard(sb: TestSandbox, signIn: Pick<DashboardSignIn, 'co
     headers: { cookie: signIn.cookie, 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams(form).toString(),
   });
+}
+
+/**
+ * Posts a dashboard form with its token; returns the notice the page it redirects to shows, as
+ * `status: …` or `alert: …`, and checks it is shown once (a reload has none).
+ */
+export async function postForNotice(sb: TestSandbox, signIn: DashboardSignIn, path: string, form: Readonly<Record<string, string>>): Promise<string> {
+  const res = await postDashboard(sb, signIn, path, { form_token: signIn.formToken, ...form });
+  expect(res.status, await res.clone().text()).toBe(303);
+  const page = await sb.request(res.headers.get('location')!, { headers: { cookie: signIn.cookie } });
+  const notice = /<p role="(status|alert)">([^<]*)<\/p>/.exec(page.text);
+  if (notice === null) throw new Error(`no notice after ${path}`);
+  const reload = await sb.request(res.headers.get('location')!, { headers: { cookie: signIn.cookie } });
+  expect(reload.text).not.toMatch(/<p role="(status|alert)">/);
+  return `${notice[1]}: ${notice[2]}`;
 }

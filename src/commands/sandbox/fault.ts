@@ -8,9 +8,9 @@
 import { Argument, InvalidArgumentError, type Command } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { FAULT_APIS, FAULT_KINDS, parseFaultSpec } from '../../server/faults/spec.js';
+import { describeFilters, FAULT_APIS, FAULT_KINDS, parseFaultSpec } from '../../server/faults/spec.js';
 import { completeFrom } from '../completion/value-source.js';
-import { addSandboxFault, clearSandboxFaults, listSandboxFaults, type FaultRequest, type SandboxFault } from '../../api/sandbox-faults.js';
+import { addSandboxFault, clearSandboxFaults, listSandboxFaults, type FaultRequest } from '../../api/sandbox-faults.js';
 import { adminTarget } from './admin.js';
 
 interface AddOptions {
@@ -47,18 +47,6 @@ function checkedRequest(kind: string, arg: string | undefined, options: AddOptio
     ...(spec.times === undefined ? {} : { times: spec.times }),
     ...(spec.rate === undefined ? {} : { rate: spec.rate }),
   };
-}
-
-/** `type=login api=1.3 user=alice`, `times 1/3`: a fault's filters and limit in a few words. */
-export function describeFilters(fault: SandboxFault): string {
-  const parts = [
-    fault.types === null ? undefined : `type=${fault.types.join(',')}`,
-    fault.apis === null ? undefined : `api=${fault.apis.join(',')}`,
-    fault.user === null ? undefined : `user=${fault.user}`,
-    fault.times === null ? undefined : `times=${fault.times}`,
-    fault.rate === null ? undefined : `rate=${fault.rate}`,
-  ].filter((part): part is string => part !== undefined);
-  return parts.length === 0 ? 'every request' : parts.join(' ');
 }
 
 /** The ids of the running sandbox's faults, for completion; none when it cannot be asked in time. */

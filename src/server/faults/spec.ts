@@ -144,3 +144,25 @@ function checkArgument(kind: FaultKind, arg: string | undefined): string | undef
 export function faultLabel(spec: { readonly kind: string; readonly arg?: string | undefined }): string {
   return spec.arg === undefined ? spec.kind : `${spec.kind} ${spec.arg}`;
 }
+
+/** The filters and limit of a fault, as the admin route sends them (null) or the book holds them (undefined). */
+export interface FaultFilters {
+  readonly types?: readonly string[] | null | undefined;
+  readonly apis?: readonly string[] | null | undefined;
+  readonly user?: string | null | undefined;
+  readonly times?: number | null | undefined;
+  readonly rate?: number | null | undefined;
+}
+
+/** `type=login api=1.3 user=alice times=3`: a fault's filters and limit in a few words (`fault list`, the dashboard). */
+export function describeFilters(fault: FaultFilters): string {
+  const { types, apis, user, times, rate } = { ...fault };
+  const parts = [
+    types ? `type=${types.join(',')}` : undefined,
+    apis ? `api=${apis.join(',')}` : undefined,
+    typeof user === 'string' ? `user=${user}` : undefined,
+    typeof times === 'number' ? `times=${times}` : undefined,
+    typeof rate === 'number' ? `rate=${rate}` : undefined,
+  ].filter((part): part is string => part !== undefined);
+  return parts.length === 0 ? 'every request' : parts.join(' ');
+}

@@ -13,7 +13,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Params } from '../dispatch/params.js';
 import type { Fault, FaultBook } from '../faults/book.js';
-import { parseFaultSpec } from '../faults/spec.js';
+import { parseFaultSpec, type FaultInput } from '../faults/spec.js';
 import { adminUnauthorized, isAdmin } from './admin-auth.js';
 import { JSON_CONTENT_TYPE, type EncodedResponse } from './encoded-response.js';
 import { plainError } from './error-shapes.js';
@@ -39,6 +39,19 @@ export function faultJson(fault: Fault): Record<string, unknown> {
   };
 }
 
+/** A fault's fields as a form sends them (the admin route's and the dashboard's): empty means not given. */
+export function faultInputOf(params: Params): FaultInput {
+  return {
+    kind: params.get('kind'),
+    arg: params.get('arg'),
+    type: params.get('type'),
+    api: params.get('api'),
+    user: params.get('user'),
+    times: params.get('times'),
+    rate: params.get('rate'),
+  };
+}
+
 function ok(body: unknown): EncodedResponse {
   return { status: 200, headers: { 'content-type': JSON_CONTENT_TYPE, 'cache-control': 'no-store' }, body: Buffer.from(asciiJson(body)) };
 }
@@ -56,15 +69,7 @@ export function serveFaults(deps: FaultsDeps, req: IncomingMessage, params: Para
     if (cleared === 0) return plainError(400, `No fault has id ${id} (GET /sandbox/faults lists them)`);
     return ok({ cleared, faults: book.list().map(faultJson) });
   }
-  const spec = parseFaultSpec({
-    kind: params.get('kind'),
-    arg: params.get('arg'),
-    type: params.get('type'),
-    api: params.get('api'),
-    user: params.get('user'),
-    times: params.get('times'),
-    rate: params.get('rate'),
-  });
+  const spec = parseFaultSpec(faultInputOf(params));
   if ('error' in spec) return plainError(400, spec.error);
   return ok({ fault: faultJson(book.add(spec)) });
 }

@@ -3,6 +3,7 @@
  * endpoint only its part, as a narrower named type (ClientEndpointDeps, PageEndpointDeps…).
  */
 import type { HandlerTable, RuntimeOptions } from '../dispatch/types.js';
+import type { FaultBook } from '../faults/book.js';
 import type { RequestRecorder } from '../inspector/recorder.js';
 import type { SandboxIdentity } from '../store/identity.js';
 import type { Store } from '../store/store.js';
@@ -26,6 +27,8 @@ export interface ServerDeps {
   readonly panelUrl?: () => string;
   /** The request inspector (inspector/recorder.ts): every answered request is recorded in it. */
   readonly recorder: RequestRecorder;
+  /** The faults this server injects (in memory: a restart clears them); the dashboard adds and clears the same ones. */
+  readonly faultBook: FaultBook;
   /** Serve HTTPS with this certificate and key (PEM) instead of plain HTTP. */
   readonly tls?: { readonly cert: string; readonly key: string };
 }

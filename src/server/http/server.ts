@@ -16,7 +16,6 @@ import { generateKeyPairSync } from 'node:crypto';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import https from 'node:https';
 import type { Duplex } from 'node:stream';
-import { FaultBook } from '../faults/book.js';
 import { LastAnswers } from '../faults/last-answers.js';
 import { answerParserError, lastResort } from './error-shapes.js';
 import { createPageLimits } from './page-limits.js';
@@ -92,8 +91,8 @@ function requestPathDeps(deps: ServerDeps, signals: RequestSignals, closing: () 
   const handlerContext = { store, clock, log, options, baseUrl: deps.baseUrl, ...(deps.panelUrl ? { panelUrl: deps.panelUrl } : {}) };
   const limiter = (limit: number) => new FixedWindowLimiter(limit, RATE_WINDOW_MS, clock);
   const adminToken = deps.identity.adminToken;
-  // The faults this server holds (in memory: a restart clears them), and what they are made with.
-  const faultBook = new FaultBook();
+  // The faults this server holds (start.ts makes the book: the dashboard shares it), and what they are made with.
+  const faultBook = deps.faultBook;
   const faults = {
     book: faultBook,
     lastAnswers: new LastAnswers(),

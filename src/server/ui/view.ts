@@ -5,6 +5,7 @@
  */
 import type { Params } from '../dispatch/params.js';
 import type { HandlerTable } from '../dispatch/types.js';
+import type { FaultBook } from '../faults/book.js';
 import type { AppRow } from '../domain/rows.js';
 import type { HandlerContextDeps } from '../http/handler-context.js';
 import type { PageContext } from '../http/pages.js';
@@ -17,6 +18,8 @@ export interface DashboardDeps extends Omit<HandlerContextDeps, 'store'> {
   /** The seller API's handlers: the dashboard's seller actions run the very same code. */
   readonly sellerHandlers: HandlerTable;
   readonly recorder: RequestRecorder;
+  /** The faults the sandbox injects: the same book as the admin route `/sandbox/faults`. */
+  readonly faultBook: FaultBook;
   /** Served over HTTPS: the cookie is Secure. */
   readonly secure: boolean;
 }

@@ -1,11 +1,12 @@
 /**
  * The dashboard's views, in the order of its navigation. Each is one entry: its routes
- * (dashboard-pages.ts) and its navigation link come from this list, so a new view (faults) is a
- * file in views/ and one line here.
+ * (dashboard-pages.ts) and its navigation link come from this list, so a new view is a file in
+ * views/ and one line here.
  */
 import { appView } from './views/app.js';
 import { chatView } from './views/chat.js';
 import { clockView } from './views/clock.js';
+import { faultsView } from './views/faults.js';
 import { filesView } from './views/files.js';
 import { licensesView } from './views/licenses.js';
 import { outboxView } from './views/outbox.js';
@@ -26,4 +27,5 @@ export const DASHBOARD_VIEWS: readonly DashboardView[] = [
   outboxView,
   requestsView,
   clockView,
+  faultsView,
 ];

@@ -7,22 +7,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js';
-import { dashboardSignIn, postDashboard, type DashboardSignIn } from '../../helpers/dashboard.js';
+import { dashboardSignIn, postForNotice, type DashboardSignIn } from '../../helpers/dashboard.js';
 
 let sb: TestSandbox;
 let me: DashboardSignIn;
 
-/** Posts a dashboard form; returns the notice the page it redirects to shows. */
-async function act(path: string, form: Record<string, string>): Promise<string> {
-  const res = await postDashboard(sb, me, path, { form_token: me.formToken, ...form });
-  expect(res.status, await res.clone().text()).toBe(303);
-  const page = await sb.request(res.headers.get('location')!, { headers: { cookie: me.cookie } });
-  const notice = /<p role="(?:status|alert)">([^<]*)<\/p>/.exec(page.text)?.[1];
-  if (notice === undefined) throw new Error(`no notice after ${path}`);
-  // Shown once: a reload has none.
-  const reload = await sb.request(res.headers.get('location')!, { headers: { cookie: me.cookie } });
-  expect(reload.text).not.toMatch(/<p role="(status|alert)">/);
-  return `${/<p role="(status|alert)">/.exec(page.text)![1]}: ${notice}`;
+function act(path: string, form: Record<string, string>): Promise<string> {
+  return postForNotice(sb, me, path, form);
 }
 
 async function login(): Promise<string> {
