@@ -8,6 +8,7 @@ export async function testRun(ctx: Context, files: readonly string[], options: {
   const { loadFile } = await import('../../state/load.js');
   const { FLOWS_SCHEMA } = await import('../../state/schema.js');
   const { runFile } = await import('../../flows/runner.js');
+  const { runInProcess } = await import('../demo/in-process.js');
   const { checkFlowSteps } = await import('../../flows/step-check.js');
   // A seed is a state body: `!env NAME` reads the environment, `$$` is `$` (src/state/load.ts).
   const loaded = files.map((file) => loadFile(file, FLOWS_SCHEMA, { env: ctx.env, stateAt: [['seed']] }));
@@ -22,6 +23,7 @@ export async function testRun(ctx: Context, files: readonly string[], options: {
     if (!json) ctx.output.line(file.file);
     const report = await runFile(ctx, file.file, file.value, {
       bail: options.bail ?? false,
+      runKactl: runInProcess,
       onStep: (_flow: string, step: StepReport) => {
         if (json) return;
         const why = step.passed ? '' : `: ${step.failures.join('; ')}`;
