@@ -22,7 +22,7 @@ const LAYERS: readonly { name: string; rank: number; paths: readonly string[] }[
   { name: 'base', rank: 2, paths: ['errors.ts', 'error-hints.ts', 'env.ts'] },
   { name: 'io', rank: 3, paths: ['io/'] },
   { name: 'config', rank: 3, paths: ['config/'] },
-  { name: 'context', rank: 4, paths: ['context.ts'] },
+  { name: 'context', rank: 4, paths: ['context.ts', 'context/'] },
   { name: 'state', rank: 5, paths: ['state/'] },
   { name: 'library', rank: 6, paths: ['index.ts', 'client.ts', 'seller.ts', 'sandbox.ts', 'sandbox/'] },
   { name: 'flows', rank: 6, paths: ['flows/'] },
