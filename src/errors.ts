@@ -58,7 +58,7 @@ export const EXIT_CODE_MEANINGS: Readonly<Record<keyof typeof ExitCode, string>>
   usage: 'A wrong flag or argument, a cancelled confirmation, or input needed while there is no terminal to ask on.',
   auth: 'The seller key was refused, or the client session is unknown, expired or not validated.',
   network: 'The server could not be reached, timed out, failed (5xx), or answered something that is not the expected JSON.',
-  signature: "A response's signature or its timestamp failed the check (--no-verify skips the check, with a warning).",
+  signature: "A response's signature or its timestamp failed the check, or the answer was one already accepted (a replay); --no-verify skips the checks, with a warning.",
   rateLimited: 'The server still refused for rate limiting after the allowed retries.',
   interrupted: 'Interrupted by Ctrl-C or SIGTERM.',
 };

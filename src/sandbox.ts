@@ -1,18 +1,20 @@
 /**
  * `kactl/sandbox`: a faithful local KeyAuth-style server in this process, for test suites:
- * start, seed, typed clients, outbox, clock, request log, snapshots, reset, close (docs/library.md).
+ * start, seed, typed clients, outbox, clock, request log, faults, snapshots, reset, close (docs/library.md).
  */
 export { startSandbox } from './sandbox/start.js';
 export type {
   Sandbox,
   SandboxClientOptions,
   SandboxClock,
+  SandboxFaults,
   SandboxOutbox,
   SandboxSellerOptions,
   SandboxSnapshot,
   StartSandboxOptions,
 } from './sandbox/start.js';
 export type { SandboxState } from './sandbox/seed.js';
+export type { FaultRequest, SandboxFault } from './api/sandbox-faults.js';
 export type { LoggedRequest, OutboxFilter, OutboxMessage, RequestApi, RequestLogFilter } from './api/sandbox-admin.js';
 export type { KactlClient } from './api/kactl-client.js';
 export type { KactlSeller } from './api/kactl-seller.js';

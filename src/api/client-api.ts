@@ -24,7 +24,7 @@ import type { Effect } from './seller-catalog/types.js';
 import { joinSignals } from './signals.js';
 import type { TransportResponse } from './transport.js';
 import type { SessionStore, StoredSession } from './session.js';
-import { DEFAULT_SIGNATURE_WINDOW_SEC, ed25519PublicKey, hmacKeyFor, verifyEd25519, verifyHmac } from './verify.js';
+import { checkNotReplayed, DEFAULT_SIGNATURE_WINDOW_SEC, ed25519PublicKey, hmacKeyFor, verifyEd25519, verifyHmac, type AnswerMemory } from './verify.js';
 
 export type { ClientApiVersion } from './client-catalog/index.js';
 
@@ -53,6 +53,8 @@ export interface ClientApiOptions extends CallerOptions {
   /** The warning given once when `verify` is false (the CLI names its flag). */
   noVerifyWarning?: string;
   session: SessionStore;
+  /** The signatures of answers accepted before (the replay check); no replay check without it. */
+  answerMemory?: AnswerMemory;
 }
 
 /** A parameter value; `undefined` and `null` are left out of the request. */
@@ -262,6 +264,7 @@ export class ClientApi {
       if (typeof body.ownerid === 'string' && body.ownerid !== this.options.ownerid) {
         throw new SignatureError(`The signed answer is for another application (ownerid ${body.ownerid}, expected ${this.options.ownerid}).`, { reason: 'other-app', scheme: 'ed25519' });
       }
+      if (this.options.answerMemory) checkNotReplayed(this.options.answerMemory, res.headers['x-signature-ed25519'], body);
       return false;
     }
     const secret = this.options.secret;
@@ -289,6 +292,7 @@ export class ClientApi {
       enckeySent: enckey !== undefined,
       keyLabel: type === 'init' || enckey === undefined ? 'the app secret' : 'the session key (enckey-secret)',
     });
+    if (this.options.answerMemory) checkNotReplayed(this.options.answerMemory, header, body);
     return false;
   }
 

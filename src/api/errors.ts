@@ -137,7 +137,7 @@ export class NetworkError extends KactlError {
  * - `other-app`: a correctly signed answer for another application (its ownerid);
  * - `enckey-refused`: a 1.2 server says no encryption key was sent, though one was.
  */
-export type SignatureReason = 'unsigned' | 'bad-timestamp' | 'stale' | 'mismatch' | 'other-app' | 'enckey-refused';
+export type SignatureReason = 'unsigned' | 'bad-timestamp' | 'stale' | 'mismatch' | 'other-app' | 'enckey-refused' | 'replay';
 
 /** A response failed its Ed25519 or HMAC check, or its timestamp is outside the window. */
 export class SignatureError extends KactlError {

@@ -35,6 +35,7 @@ import type { ClientApiVersion } from './client-catalog/index.js';
 import { refuseDisguisedFailure } from './disguised-refusal.js';
 import { logLine, type Logger } from './logger.js';
 import { memorySessionStore, type SessionStore, type StoredSession } from './session.js';
+import { memoryAnswerMemory, type AnswerMemory } from './verify.js';
 import { Transport } from './transport.js';
 
 export interface ClientOptions {
@@ -63,6 +64,8 @@ export interface ClientOptions {
   readonly ca?: string;
   /** Where the session is kept; default: in this client's memory. */
   readonly session?: SessionStore;
+  /** The signatures of answers accepted before, for the replay check; default: this client's last 128, in memory. */
+  readonly answerMemory?: AnswerMemory;
   /** Aborts every call (an InterruptedError). */
   readonly signal?: AbortSignal;
   /** Retry notes and warnings; default: none are written anywhere. */
@@ -184,6 +187,7 @@ export function createClient(options: ClientOptions): KactlClient {
     ...(options.secret === undefined ? {} : { secret: options.secret }),
     ...(options.signatureWindowSec === undefined ? {} : { signatureWindowSec: options.signatureWindowSec }),
     verify: options.verify ?? true,
+    answerMemory: options.answerMemory ?? memoryAnswerMemory(),
     transport,
     warn: logLine(options.logger, 'warn'),
     ...(options.now === undefined ? {} : { now: options.now }),

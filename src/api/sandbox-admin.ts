@@ -83,6 +83,8 @@ export interface LoggedRequest {
   /** Why the sandbox answered so ("wrong password for alice", "HWID mismatch: …"); null when the message says it all. */
   readonly reason: string | null;
   readonly durationMs: number;
+  /** The fault that changed the answer (`#2 forge-signature`, `kactl sandbox fault`); null for a genuine answer. */
+  readonly fault: string | null;
 }
 
 /** Which recorded requests to read (all given must hold). */

@@ -90,6 +90,24 @@ export interface TransportResponse {
   elapsedMs: number;
 }
 
+/** A request as it goes on the wire (Transport.request's first step). */
+interface Outgoing {
+  method: TransportRequest['method'];
+  url: URL;
+  timeoutMs: number;
+  maxBodyBytes: number;
+  redact: (text: string) => string;
+  formText: string | undefined;
+  headers: Record<string, string>;
+}
+
+/** The whole answer, read (Transport.request's second step). */
+interface Received {
+  answer: Dispatcher.ResponseData;
+  body: Buffer;
+  elapsedMs: number;
+}
+
 /** An answer read as it arrives (Transport.stream). */
 export interface TransportStream {
   status: number;
@@ -129,6 +147,13 @@ export class Transport {
    * with a Location; rejects with TransportError (exit 4) or InterruptedError (exit 130).
    */
   async request(req: TransportRequest): Promise<TransportResponse> {
+    const outgoing = this.outgoing(req);
+    const received = await this.receive(req, outgoing);
+    return this.answered(outgoing, received);
+  }
+
+  /** What goes on the wire, logged (redacted) as it leaves. */
+  private outgoing(req: TransportRequest): Outgoing {
     const url = typeof req.url === 'string' ? new URL(req.url) : req.url;
     const timeoutMs = req.timeoutMs ?? this.timeoutMs;
     const maxBodyBytes = req.maxBodyBytes ?? this.maxBodyBytes;
@@ -136,12 +161,20 @@ export class Transport {
     const formText = req.form === undefined ? undefined : new URLSearchParams(req.form as Record<string, string>).toString();
     this.log(() => `→ ${req.method} ${redact(redactUrl(url))}`);
     if (formText !== undefined) this.log(() => `  form: ${redact(redactForm(formText))}`);
+    const headers: Record<string, string> = { 'user-agent': this.userAgent, accept: 'application/json, text/plain;q=0.9, */*;q=0.1', ...req.headers };
+    if (formText !== undefined) headers['content-type'] = 'application/x-www-form-urlencoded';
+    return { method: req.method, url, timeoutMs, maxBodyBytes, redact, formText, headers };
+  }
 
+  /**
+   * Sends and reads the whole body, at most `maxBodyBytes`, before the deadline. A failure
+   * becomes one TransportError (what failed, where, after how long), Ctrl-C an InterruptedError.
+   */
+  private async receive(req: TransportRequest, out: Outgoing): Promise<Received> {
+    const { url, timeoutMs, maxBodyBytes } = out;
     const deadline = AbortSignal.timeout(timeoutMs);
     const interrupt = req.finishOnInterrupt ? req.signal : joinSignals(this.signal, req.signal);
     const signal = interrupt ? AbortSignal.any([interrupt, deadline]) : deadline;
-    const headers: Record<string, string> = { 'user-agent': this.userAgent, accept: 'application/json, text/plain;q=0.9, */*;q=0.1', ...req.headers };
-    if (formText !== undefined) headers['content-type'] = 'application/x-www-form-urlencoded';
 
     const started = this.clock();
     const received: Buffer[] = [];
@@ -151,9 +184,9 @@ export class Transport {
     try {
       answer = await undiciRequest(url, {
         dispatcher: this.dispatcher,
-        method: req.method,
-        headers,
-        body: formText,
+        method: out.method,
+        headers: out.headers,
+        body: out.formText,
         signal,
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
@@ -186,16 +219,19 @@ export class Transport {
               timedOut: deadline.aborted,
               gotHeaders,
               partial: Buffer.concat(received),
-              redact,
+              redact: out.redact,
             });
       this.log(() => `← failed after ${elapsed} ms: ${failure.message}`);
       throw failure;
     }
+    return { answer, body: Buffer.concat(received, receivedBytes), elapsedMs: Math.round(this.clock() - started) };
+  }
 
-    const elapsedMs = Math.round(this.clock() - started);
+  /** The answer as kactl uses it: logged, its sandbox clock passed on, a redirect refused. */
+  private answered(out: Outgoing, { answer, body, elapsedMs }: Received): TransportResponse {
+    const { url, redact } = out;
     const status = answer.statusCode;
     const statusText = STATUS_CODES[status] ?? '';
-    const body = Buffer.concat(received, receivedBytes);
     this.log(() => `← ${status}${statusText === '' ? '' : ` ${statusText}`} in ${elapsedMs} ms, ${body.length} bytes`);
     const flatHeaders = flattenHeaders(answer.headers);
     const sandboxNow = Number(flatHeaders['x-sandbox-now'] ?? NaN);

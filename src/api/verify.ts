@@ -8,6 +8,15 @@
  * - 1.2: `signature` = hex HMAC-SHA256 of the exact body bytes, keyed by the app secret for
  *   `init` and by `<enckey>-<secret>` for everything after.
  *
+ * - Replays, both versions: a signature proves who made an answer, not that it answers this
+ *   request, so a recorded genuine answer sent again (within the 1.3 window, or at any time for
+ *   1.2, which has no timestamp) would pass. Every answer that carries a `nonce` (all successes
+ *   but a few) is unique by construction, so the client remembers the signatures of such answers
+ *   it accepted (per profile, the last ANSWER_MEMORY_SIZE) and refuses one it has seen before
+ *   (`checkNotReplayed`). Answers without a nonce (failures) are not remembered: two genuine
+ *   equal failures within one second are byte-identical, and a replayed failure can only make
+ *   the program refuse, which it would do anyway.
+ *
  * Every failure is a SignatureError (code `SIGNATURE`) whose message says which check failed,
  * and whose `reason` says it for programs.
  */
@@ -90,6 +99,51 @@ export function verifyEd25519(check: Ed25519Check): number {
     throw new SignatureError('The answer\'s Ed25519 signature does not match its body.', { reason: 'mismatch', scheme: 'ed25519' });
   }
   return timestamp;
+}
+
+/** Answers remembered per profile for the replay check: far more than one minute of 1.3 calls. */
+export const ANSWER_MEMORY_SIZE = 128;
+/** Hex characters of a signature kept to know it again (128 bits). */
+const REMEMBERED_HEX = 32;
+
+/** Where the signatures of accepted answers are kept (the profile, in the CLI). */
+export interface AnswerMemory {
+  has(id: string): boolean;
+  remember(id: string): void;
+}
+
+/** An AnswerMemory held in memory, the last ANSWER_MEMORY_SIZE: one client object's, for programs (the CLI keeps its in the profile). */
+export function memoryAnswerMemory(size = ANSWER_MEMORY_SIZE): AnswerMemory {
+  const seen = new Set<string>();
+  return {
+    has: (id) => seen.has(id),
+    remember: (id) => {
+      seen.add(id);
+      // A Set iterates in insertion order: the first is the oldest.
+      for (const oldest of seen) {
+        if (seen.size <= size) break;
+        seen.delete(oldest);
+      }
+    },
+  };
+}
+
+/**
+ * The replay check: refuses an answer whose signature was accepted before, and remembers this
+ * one when it carries a nonce (see the top of this file). Call it with an answer whose signature
+ * is otherwise valid, so a forged one is never remembered.
+ */
+export function checkNotReplayed(memory: AnswerMemory, signature: string | undefined, body: Readonly<Record<string, unknown>>): void {
+  const hex = signature?.trim().toLowerCase() ?? '';
+  if (!/^[0-9a-f]{64,}$/.test(hex) || typeof body.nonce !== 'string') return;
+  const id = hex.slice(0, REMEMBERED_HEX);
+  if (memory.has(id)) {
+    throw new SignatureError('The answer is a replay: an answer with this exact signature was accepted before.', {
+      reason: 'replay',
+      hints: ['Something between this client and the server sent a recorded answer again instead of a fresh one.'],
+    });
+  }
+  memory.remember(id);
 }
 
 /** Lower-case hex HMAC-SHA256 of `body` keyed by `key` (1.2 signatures). */

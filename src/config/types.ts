@@ -34,6 +34,11 @@ export interface ProfileData {
   /** Bearer token of a sandbox's admin routes (outbox), saved by `kactl sandbox start`. */
   adminToken?: string;
   session?: StoredSession;
+  /**
+   * The client's replay check (src/api/verify.ts): the start of the signature of each recent
+   * signed answer carrying a nonce that this profile accepted, newest last, bounded.
+   */
+  seenAnswers?: string[];
 }
 
 export interface ConfigFile {

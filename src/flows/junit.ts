@@ -1,4 +1,7 @@
-/** JUnit XML of a flows run: one testsuite per file, one testcase per flow. */
+/**
+ * JUnit XML of a flows run: one testsuite per file, one testcase per flow. A flow with `fault:`
+ * steps lists its faults as the testcase's properties, and a step that failed under a fault says so.
+ */
 import type { FileReport } from './runner.js';
 
 /**
@@ -25,13 +28,17 @@ export function junitXml(files: readonly FileReport[]): string {
     for (const flow of file.flows) {
       const open = `    <testcase classname="${escape(file.file)}" name="${escape(flow.name)}" time="${(flow.ms / 1000).toFixed(3)}"`;
       const failedStep = flow.steps.find((step) => !step.passed);
+      const faults = [...new Set(flow.steps.flatMap((step) => step.faults ?? []))];
+      const properties = faults.length === 0 ? [] : ['      <properties>', ...faults.map((fault) => `        <property name="fault" value="${escape(fault)}"/>`), '      </properties>'];
       if (!failedStep) {
-        lines.push(flow.skipped ? `${open}><skipped/></testcase>` : `${open}/>`);
+        if (flow.skipped) lines.push(`${open}><skipped/></testcase>`);
+        else lines.push(...(properties.length === 0 ? [`${open}/>`] : [`${open}>`, ...properties, '    </testcase>']));
         continue;
       }
-      const message = `step ${failedStep.index + 1} (${failedStep.label}): ${failedStep.failures.join('; ')}`;
+      const under = failedStep.faults === undefined ? '' : `, with fault ${failedStep.faults.join(', ')}`;
+      const message = `step ${failedStep.index + 1} (${failedStep.label}${under}): ${failedStep.failures.join('; ')}`;
       const details = [message, `answer: ${JSON.stringify(failedStep.answer ?? null, null, 2)}`, `exit code: ${failedStep.exit}`].join('\n');
-      lines.push(`${open}>`, `      <failure message="${escape(message)}" type="expectation">${escape(details)}</failure>`, '    </testcase>');
+      lines.push(`${open}>`, ...properties, `      <failure message="${escape(message)}" type="expectation">${escape(details)}</failure>`, '    </testcase>');
     }
     lines.push('  </testsuite>');
   }

@@ -16,6 +16,7 @@ import type { Target } from './target.js';
 import { firstLine, mismatch, show, valueAt } from './values.js';
 import { logFailures, logMark } from './log-expect.js';
 import { approveMagicLink } from './magic-link.js';
+import { faultArgv, faultWords, isClear, type FaultStepValue } from './fault-step.js';
 import { sellerType } from './step-check.js';
 
 type Row = Record<string, unknown>;
@@ -32,6 +33,7 @@ interface Step {
   save?: Record<string, string>;
   expect?: Row;
   expect_log?: Row;
+  fault?: FaultStepValue;
 }
 
 export interface StepReport {
@@ -42,6 +44,8 @@ export interface StepReport {
   answer?: unknown;
   exit: number;
   ms: number;
+  /** The faults the sandbox was told to inject while this step ran (`fault:` steps before it). */
+  faults?: string[];
 }
 
 export interface FlowReport {
@@ -67,6 +71,10 @@ interface FlowState {
   checksLog: boolean;
   /** The newest request log id before the latest action step. */
   logMark?: number;
+  /** The faults installed by the flow's `fault:` steps so far (cleared by `fault: clear`). */
+  faults: string[];
+  /** A `fault:` step ran: the flow's faults are cleared when it ends. */
+  addedFaults: boolean;
 }
 
 export interface RunOptions {
@@ -77,11 +85,12 @@ export interface RunOptions {
   onFlow: (flow: FlowReport) => void;
 }
 
-const ACTIONS = ['client', 'seller', 'advance', 'approve'] as const;
+const ACTIONS = ['client', 'seller', 'advance', 'approve', 'fault'] as const;
 
 function stepLabel(step: Step): string {
   if (step.name !== undefined) return step.name;
-  for (const kind of ACTIONS) if (step[kind] !== undefined) return `${kind} ${step[kind]}`;
+  if (step.fault !== undefined) return `fault ${faultWords(step.fault)}`;
+  for (const kind of ['client', 'seller', 'advance', 'approve'] as const) if (step[kind] !== undefined) return `${kind} ${step[kind]}`;
   return step.expect_log !== undefined ? 'expect_log' : 'step';
 }
 
@@ -139,7 +148,9 @@ async function runStep(ctx: Context, step: Step, index: number, state: FlowState
   const started = Date.now();
   const label = stepLabel(step);
   const failures: string[] = [];
-  const done = (exit: number, answer?: unknown): StepReport => ({ index, label, passed: failures.length === 0, failures, answer, exit, ms: Date.now() - started });
+  // A step run while faults are installed says so (the `fault:` step itself names its own).
+  const faults = step.fault === undefined && state.faults.length > 0 ? { faults: [...state.faults] } : {};
+  const done = (exit: number, answer?: unknown): StepReport => ({ index, label, passed: failures.length === 0, failures, answer, exit, ms: Date.now() - started, ...faults });
   const params: Record<string, string> = {};
   for (const [name, value] of Object.entries(step.with ?? {})) params[name] = textOf(interpolate(value, state, failures));
   if (failures.length > 0) return done(-1);
@@ -215,13 +226,19 @@ async function runAction(ctx: Context, step: Step, state: FlowState, params: Rec
     return kactl(state, ctx, ['seller', 'call', type, ...pairs, '--json']);
   }
   if (step.advance !== undefined) return kactl(state, ctx, ['sandbox', 'advance', `${Math.round(durationDays(step.advance) * 86_400)}s`, '--json']);
+  if (step.fault !== undefined) {
+    state.addedFaults = true;
+    const result = await kactl(state, ctx, faultArgv(step.fault));
+    if (result.code === 0) state.faults = isClear(step.fault) ? [] : [...state.faults, faultWords(step.fault)];
+    return result;
+  }
   if (step.approve === 'magic-link') {
     const link = (await latestOutbox(state, ctx, 'magic-link'))?.link;
     if (typeof link !== 'string') return { failure: 'approve: magic-link found no magic link in the sandbox outbox' };
     const answer = await approveMagicLink(link);
     return { code: answer.ok ? 0 : 1, stdout: JSON.stringify({ success: answer.ok, message: answer.message }), stderr: answer.ok ? '' : answer.message, combined: '' };
   }
-  return { failure: 'a step needs one of client, seller, advance or approve (or expect_log alone)' };
+  return { failure: 'a step needs one of client, seller, advance, approve or fault (or expect_log alone)' };
 }
 
 /** `expect:` against the answer and exit code (none: the step must exit 0). */
@@ -289,7 +306,7 @@ export async function runFile(ctx: Context, file: string, flowsBody: Row, option
         options.onStep(flow.name, report);
       } else {
         const folder = await flowFolder(ctx, target);
-        const state: FlowState = { env: folder.env, runKactl: options.runKactl, saved: {}, checksLog: flow.steps.some((step) => step.expect_log !== undefined) };
+        const state: FlowState = { env: folder.env, runKactl: options.runKactl, saved: {}, checksLog: flow.steps.some((step) => step.expect_log !== undefined), faults: [], addedFaults: false };
         try {
           for (const [index, step] of flow.steps.entries()) {
             const report = await runStep(ctx, step, index, state);
@@ -298,6 +315,8 @@ export async function runFile(ctx: Context, file: string, flowsBody: Row, option
             if (!report.passed) break;
           }
         } finally {
+          // The next flow starts with a sandbox that answers as it should.
+          if (state.addedFaults) await kactl(state, ctx, ['sandbox', 'fault', 'clear', '--json']).catch(() => undefined);
           folder.dispose();
         }
       }

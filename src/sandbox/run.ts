@@ -11,6 +11,7 @@ import { createClient } from '../api/kactl-client.js';
 import { createSeller } from '../api/kactl-seller.js';
 import { logLine } from '../api/logger.js';
 import { changeSandboxClock, getSandboxClock, listSandboxOutbox, listSandboxRequests, type AdminTarget } from '../api/sandbox-admin.js';
+import { addSandboxFault, clearSandboxFaults, listSandboxFaults } from '../api/sandbox-faults.js';
 import { SellerApi } from '../api/seller-api.js';
 import { Transport } from '../api/transport.js';
 import { startSandbox as startServer, type RunningSandbox, type SandboxInfo, type SandboxOptions } from '../server/start.js';
@@ -18,7 +19,7 @@ import type { Store } from '../server/store/store.js';
 import { clockStepSeconds } from './duration.js';
 import { applySeed, readSeed } from './seed.js';
 import { restoreSnapshot, takeSnapshot } from './snapshot.js';
-import type { Sandbox, SandboxClock, StartSandboxOptions } from './start.js';
+import type { Sandbox, SandboxClock, SandboxFaults, StartSandboxOptions } from './start.js';
 
 /** What kactl's own tests reach behind the public surface: the store and the full ready line. */
 export interface SandboxInternals {
@@ -45,21 +46,7 @@ export async function startSandboxWith(options: StartSandboxOptions, extras: Ser
   const tlsFolder = options.tls === undefined || options.tls === false ? undefined : tlsDataDir(options.tls);
   let server: RunningSandbox;
   try {
-    server = await startServer({
-      data: options.data ?? ':memory:',
-      host: options.host ?? '127.0.0.1',
-      port: options.port ?? 0,
-      rateLimit: options.rateLimit ?? false,
-      ...(options.failureStatus === undefined ? {} : { failureStatus: options.failureStatus }),
-      ...(options.clock === undefined ? {} : { now: options.clock }),
-      ...(options.logLimit === undefined ? {} : { logLimit: options.logLimit }),
-      ...(options.appName === undefined ? {} : { appName: options.appName }),
-      ...(options.ownerid === undefined ? {} : { ownerid: options.ownerid }),
-      ...(options.sellerKey === undefined ? {} : { sellerKey: options.sellerKey }),
-      ...(options.logger === undefined ? {} : { log: logLine(options.logger, 'info') }),
-      ...(tlsFolder === undefined ? {} : { tls: { dataDir: tlsFolder.path, hostname: typeof options.tls === 'object' ? options.tls.hostname : undefined } }),
-      ...extras,
-    });
+    server = await startServer(serverOptions(options, extras, tlsFolder?.path));
   } catch (error) {
     tlsFolder?.remove();
     throw error;
@@ -83,18 +70,7 @@ export async function startSandboxWith(options: StartSandboxOptions, extras: Ser
   };
 
   try {
-    if (options.seed !== undefined) {
-      const state = readSeed(options.seed, options.env ?? {});
-      const transport = new Transport(ca === undefined ? {} : { ca });
-      const api = new SellerApi({ baseUrl: info.baseUrl, sellerKey: info.sellerKey, ratePerMinute: 0, transport, warn: logLine(options.logger, 'warn') });
-      try {
-        // A fresh sandbox's domain clock is its time source (no offset yet).
-        const now = options.clock ?? Date.now;
-        await applySeed(api, state, typeof options.seed === 'string' ? options.seed : 'the seed object', () => Math.floor(now() / 1000));
-      } finally {
-        await transport.close();
-      }
-    }
+    if (options.seed !== undefined) await seedFresh(options, options.seed, info, ca);
   } catch (error) {
     await close();
     throw error;
@@ -110,19 +86,8 @@ export async function startSandboxWith(options: StartSandboxOptions, extras: Ser
     restoreSnapshot(store, image);
   };
   const seeded = snapshotNow();
-
-  const clock: SandboxClock = {
-    now: async () => new Date((await getSandboxClock(admin)).now * 1000),
-    offset: async () => (await getSandboxClock(admin)).offset,
-    advance: async (step) => new Date((await changeSandboxClock(admin, { advance: clockStepSeconds(step) })).now * 1000),
-    set: async (time) => {
-      const target = Math.floor((typeof time === 'number' ? time : time.getTime()) / 1000);
-      const current = await getSandboxClock(admin);
-      const realNow = current.now - current.offset;
-      return new Date((await changeSandboxClock(admin, { offset: target - realNow })).now * 1000);
-    },
-    reset: async () => new Date((await changeSandboxClock(admin, { offset: 0 })).now * 1000),
-  };
+  const clock = adminClock(admin);
+  const clients = clientMakers(options, info, ca);
 
   const sandbox: Sandbox = {
     baseUrl: info.baseUrl,
@@ -131,37 +96,13 @@ export async function startSandboxWith(options: StartSandboxOptions, extras: Ser
     publicKey: info.publicKey,
     adminToken: info.adminToken,
     caFile: info.caFile,
-    client: (clientOptions = {}) =>
-      track(
-        createClient({
-          baseUrl: info.baseUrl,
-          appName: info.app.name,
-          ownerid: info.app.ownerid,
-          appVersion: info.app.version,
-          publicKey: info.publicKey,
-          secret: info.app.secret,
-          ...(ca === undefined ? {} : { ca }),
-          ...(options.clock === undefined ? {} : { now: options.clock }),
-          ...(options.logger === undefined ? {} : { logger: options.logger }),
-          ...clientOptions,
-        }),
-      ),
-    seller: (sellerOptions = {}) =>
-      track(
-        createSeller({
-          baseUrl: info.baseUrl,
-          sellerKey: info.sellerKey,
-          // Pacing guards against the server's limit: none unless this sandbox enforces one.
-          ratePerMinute: options.rateLimit === true ? 120 : 0,
-          ...(ca === undefined ? {} : { ca }),
-          ...(options.logger === undefined ? {} : { logger: options.logger }),
-          ...sellerOptions,
-        }),
-      ),
+    client: (clientOptions) => track(clients.client(clientOptions)),
+    seller: (sellerOptions) => track(clients.seller(sellerOptions)),
     outbox: {
       list: (filter) => listSandboxOutbox(admin, filter),
       last: async (filter) => (await listSandboxOutbox(admin, filter)).at(-1),
     },
+    faults: adminFaults(admin),
     clock,
     advance: (step) => clock.advance(step),
     logs: async (filter) => (await listSandboxRequests(admin, filter)).requests,
@@ -178,6 +119,93 @@ export async function startSandboxWith(options: StartSandboxOptions, extras: Ser
   };
   internals.set(sandbox, { store, info, admin });
   return sandbox;
+}
+
+/** The server's options from the library's (only those given, so the server's defaults hold), plus kactl's test extras. */
+function serverOptions(options: StartSandboxOptions, extras: ServerExtras, tlsFolder: string | undefined): SandboxOptions {
+  return {
+    data: options.data ?? ':memory:',
+    host: options.host ?? '127.0.0.1',
+    port: options.port ?? 0,
+    rateLimit: options.rateLimit ?? false,
+    ...(options.failureStatus === undefined ? {} : { failureStatus: options.failureStatus }),
+    ...(options.clock === undefined ? {} : { now: options.clock }),
+    ...(options.logLimit === undefined ? {} : { logLimit: options.logLimit }),
+    ...(options.appName === undefined ? {} : { appName: options.appName }),
+    ...(options.ownerid === undefined ? {} : { ownerid: options.ownerid }),
+    ...(options.sellerKey === undefined ? {} : { sellerKey: options.sellerKey }),
+    ...(options.logger === undefined ? {} : { log: logLine(options.logger, 'info') }),
+    ...(tlsFolder === undefined ? {} : { tls: { dataDir: tlsFolder, hostname: typeof options.tls === 'object' ? options.tls.hostname : undefined } }),
+    ...extras,
+  };
+}
+
+/** Applies the seed to the fresh sandbox through its own seller API, as `kactl apply` would. */
+async function seedFresh(options: StartSandboxOptions, seed: NonNullable<StartSandboxOptions['seed']>, info: SandboxInfo, ca: string | undefined): Promise<void> {
+  const state = readSeed(seed, options.env ?? {});
+  const transport = new Transport(ca === undefined ? {} : { ca });
+  const api = new SellerApi({ baseUrl: info.baseUrl, sellerKey: info.sellerKey, ratePerMinute: 0, transport, warn: logLine(options.logger, 'warn') });
+  try {
+    // A fresh sandbox's domain clock is its time source (no offset yet).
+    const now = options.clock ?? Date.now;
+    await applySeed(api, state, typeof seed === 'string' ? seed : 'the seed object', () => Math.floor(now() / 1000));
+  } finally {
+    await transport.close();
+  }
+}
+
+/** The sandbox's domain clock, read and moved through its admin route (as `kactl sandbox advance`). */
+function adminClock(admin: AdminTarget): SandboxClock {
+  return {
+    now: async () => new Date((await getSandboxClock(admin)).now * 1000),
+    offset: async () => (await getSandboxClock(admin)).offset,
+    advance: async (step) => new Date((await changeSandboxClock(admin, { advance: clockStepSeconds(step) })).now * 1000),
+    set: async (time) => {
+      const target = Math.floor((typeof time === 'number' ? time : time.getTime()) / 1000);
+      const current = await getSandboxClock(admin);
+      const realNow = current.now - current.offset;
+      return new Date((await changeSandboxClock(admin, { offset: target - realNow })).now * 1000);
+    },
+    reset: async () => new Date((await changeSandboxClock(admin, { offset: 0 })).now * 1000),
+  };
+}
+
+/** The sandbox's faults through its admin route (as `kactl sandbox fault`). */
+function adminFaults(admin: AdminTarget): SandboxFaults {
+  return {
+    add: (fault) => addSandboxFault(admin, fault),
+    list: () => listSandboxFaults(admin),
+    clear: async (id) => (await clearSandboxFaults(admin, id)).cleared,
+  };
+}
+
+/** Typed clients of this sandbox, set up for it (its key, secret, authority, clock, logger); the caller's options win. */
+function clientMakers(options: StartSandboxOptions, info: SandboxInfo, ca: string | undefined): Pick<Sandbox, 'client' | 'seller'> {
+  return {
+    client: (clientOptions = {}) =>
+      createClient({
+        baseUrl: info.baseUrl,
+        appName: info.app.name,
+        ownerid: info.app.ownerid,
+        appVersion: info.app.version,
+        publicKey: info.publicKey,
+        secret: info.app.secret,
+        ...(ca === undefined ? {} : { ca }),
+        ...(options.clock === undefined ? {} : { now: options.clock }),
+        ...(options.logger === undefined ? {} : { logger: options.logger }),
+        ...clientOptions,
+      }),
+    seller: (sellerOptions = {}) =>
+      createSeller({
+        baseUrl: info.baseUrl,
+        sellerKey: info.sellerKey,
+        // Pacing guards against the server's limit: none unless this sandbox enforces one.
+        ratePerMinute: options.rateLimit === true ? 120 : 0,
+        ...(ca === undefined ? {} : { ca }),
+        ...(options.logger === undefined ? {} : { logger: options.logger }),
+        ...sellerOptions,
+      }),
+  };
 }
 
 /** The folder a TLS sandbox keeps its certificate authority in, and whether close removes it. */

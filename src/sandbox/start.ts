@@ -7,6 +7,7 @@
  * nothing of it keeps the process alive. Many can run in one process; none writes to the console
  * unless a logger is given.
  */
+import type { FaultRequest, SandboxFault } from '../api/sandbox-faults.js';
 import type { ClientOptions, KactlClient } from '../api/kactl-client.js';
 import type { KactlSeller, SellerOptions } from '../api/kactl-seller.js';
 import type { Logger } from '../api/logger.js';
@@ -61,6 +62,20 @@ export interface SandboxOutbox {
   last(filter?: OutboxFilter): Promise<OutboxMessage | undefined>;
 }
 
+/**
+ * Wrong answers on purpose (src/server/README.md, "Faults"): forged, stale, replayed or tampered
+ * signatures, another status, an HTML page, a delay, a reset… to prove a program refuses or
+ * survives them. In the sandbox's memory; `reset()` and `restore()` leave them as they are.
+ */
+export interface SandboxFaults {
+  /** Adds one (`{ kind: 'forge-signature', type: 'login' }`); a wrong one is a UsageError with the sandbox's sentence. */
+  add(fault: FaultRequest): Promise<SandboxFault>;
+  /** The faults held, with how many answers each changed. */
+  list(): Promise<SandboxFault[]>;
+  /** Removes one by id, or all; resolves with how many went. */
+  clear(id?: number): Promise<number>;
+}
+
 /** The sandbox's domain clock: sessions, subscriptions, links and codes expire by it. Signatures and TOTP codes stay on real time. */
 export interface SandboxClock {
   /** The domain clock now. */
@@ -103,6 +118,7 @@ export interface Sandbox {
   /** A typed seller client for the seeded app's key (unpaced unless the sandbox enforces rate limits). */
   seller(options?: SandboxSellerOptions): KactlSeller;
   readonly outbox: SandboxOutbox;
+  readonly faults: SandboxFaults;
   readonly clock: SandboxClock;
   /** Moves the domain clock (as `clock.advance`). */
   advance(step: number | string): Promise<Date>;

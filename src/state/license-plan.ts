@@ -117,6 +117,30 @@ function createKey(d: Row, id: string): Action {
   };
 }
 
+/**
+ * A key whose level differs: the seller API cannot change a level, so an unused, unbound key
+ * is replaced by a new one with the same name (probed first, put back if the new one fails);
+ * any other is left out, said why.
+ */
+function levelChange(d: Row, c: Row, id: string, plan: Planning, replaceable: boolean): Action | undefined {
+  const key = text(d.key);
+  if (replaceable) {
+    const probe: Call = { type: 'add', params: { ...addCall(d, 1).params, mask: 'KACTL-PROBE-******-******' } };
+    return replaceAction({
+      section: 'licenses',
+      id,
+      detail: [`level: ${text(c.level)} → ${idOf(d, 'level')}`],
+      probe: { create: probe, remove: { type: 'del', params: { key: LATER } }, id: 'license KACTL-PROBE-…' },
+      remove: { type: 'del', params: { key } },
+      create: addCall(d, 1, key),
+      putBack: { type: 'add', params: { expiry: daysParam(Number(c.expires)), level: text(c.level), amount: '1', mask: key, ...(text(c.note) === '' ? {} : { note: text(c.note) }) } },
+      what: `license ${id}`,
+    });
+  }
+  plan.leftOut.push(`license ${id}: level ${text(c.level)} on the server, ${idOf(d, 'level')} in the file; only an unused key's level can change (a new key replaces it).`);
+  return undefined;
+}
+
 /** An existing fixed key that differs from the file: the calls that make it match, or why it cannot. */
 function updateKey(d: Row, c: Row, id: string, plan: Planning, users: ReadonlySet<string>): Action | undefined {
   const key = text(d.key);
@@ -130,20 +154,8 @@ function updateKey(d: Row, c: Row, id: string, plan: Planning, users: ReadonlySe
     return undefined;
   }
   if (level !== text(c.level)) {
-    if (have === 'unused' && want === 'unused' && wantUser === undefined) {
-      const probe: Call = { type: 'add', params: { ...addCall(d, 1).params, mask: 'KACTL-PROBE-******-******' } };
-      return replaceAction({
-        section: 'licenses',
-        id,
-        detail: [`level: ${text(c.level)} → ${idOf(d, 'level')}`],
-        probe: { create: probe, remove: { type: 'del', params: { key: LATER } }, id: 'license KACTL-PROBE-…' },
-        remove: { type: 'del', params: { key } },
-        create: addCall(d, 1, key),
-        putBack: { type: 'add', params: { expiry: daysParam(Number(c.expires)), level: text(c.level), amount: '1', mask: key, ...(text(c.note) === '' ? {} : { note: text(c.note) }) } },
-        what: `license ${id}`,
-      });
-    }
-    plan.leftOut.push(`license ${id}: level ${text(c.level)} on the server, ${idOf(d, 'level')} in the file; only an unused key's level can change (a new key replaces it).`);
+    const replacement = levelChange(d, c, id, plan, have === 'unused' && want === 'unused' && wantUser === undefined);
+    if (replacement !== undefined) return replacement;
   }
   const detail: string[] = [];
   const calls: Call[] = [];

@@ -94,7 +94,11 @@ export function estimateLine(calls: number, perMinute: number, ms: number): stri
   return `${calls} call${calls === 1 ? '' : 's'} ${pace}: ${timeLeftText(ms)}.`;
 }
 
-export async function runPlan(ctx: Context, actions: readonly Action[], options: RunOptions): Promise<RunResult> {
+/**
+ * What a run starts with: the API (with an abort of its own, so Ctrl-C never cuts a call; its
+ * pacing waits shown beside the bar), the estimate said first when the run is long, the bar.
+ */
+async function startRun(ctx: Context, actions: readonly Action[], options: RunOptions): Promise<{ api: SellerApi; concurrency: number; progress: Progress }> {
   // The bar, once drawn: pacing waits are shown beside it.
   const bar: { progress?: Progress } = {};
   // Ctrl-C must not cut an action in two: this API's calls end only when the process does.
@@ -117,7 +121,11 @@ export async function runPlan(ctx: Context, actions: readonly Action[], options:
     eta: { now: ctx.now, estimateMs, lineEveryMs: LINE_EVERY_MS, line: (text) => ctx.output.note(text) },
   });
   bar.progress = progress;
+  return { api, concurrency, progress };
+}
 
+export async function runPlan(ctx: Context, actions: readonly Action[], options: RunOptions): Promise<RunResult> {
+  const { api, concurrency, progress } = await startRun(ctx, actions, options);
   const result: RunResult = { done: [], notDone: [], halfDone: [], interrupted: false };
   let stopping = false;
   let unexpected: Error | undefined;

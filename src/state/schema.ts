@@ -6,6 +6,7 @@
 import { clientCommandNames, clientTypes } from '../api/client-catalog/index.js';
 import { APP_SETTING_NAMES, APP_SETTINGS, appSetting } from './app-settings.js';
 import { UNIT_PATTERN } from '../util/duration.js';
+import { FAULT_KINDS } from '../server/faults/spec.js';
 
 export type JsonSchema = {
   type?: 'object' | 'array' | 'string' | 'number' | 'integer' | 'boolean' | readonly ('string' | 'number' | 'integer' | 'boolean' | 'object' | 'array')[];
@@ -156,7 +157,7 @@ const ANY: JsonSchema = {};
 const STEP: JsonSchema = {
   type: 'object',
   additionalProperties: false,
-  description: 'One of client, seller, advance or approve, with optional with/code/save/expect/expect_log; or expect_log alone',
+  description: 'One of client, seller, advance, approve or fault, with optional with/code/save/expect/expect_log; or expect_log alone',
   properties: {
     name: TEXT,
     client: {
@@ -167,6 +168,23 @@ const STEP: JsonSchema = {
     seller: { type: 'string', description: 'A seller operation, by its wire name (add) or kactl verb (licenses create)' },
     advance: { ...DURATION, description: "Moves the sandbox's clock, e.g. 31d" },
     approve: { type: 'string', enum: ['magic-link'], description: "Approves the last magic link through the sandbox's page" },
+    fault: {
+      description:
+        "Makes the sandbox answer the following steps wrongly (kactl sandbox fault add), e.g. forge-signature, \"stale-timestamp 10m\", { kind: replay, type: check, times: 1 }; clear removes the flow's faults. They are cleared when the flow ends",
+      // A string (`kind [ARG]`, or `clear`), or an object: object rules apply only to an object.
+      type: ['string', 'object'],
+      additionalProperties: false,
+      required: ['kind'],
+      properties: {
+        kind: { type: 'string', enum: [...FAULT_KINDS] },
+        arg: { type: ['string', 'integer'] },
+        type: TEXT,
+        api: { type: ['string', 'number'] },
+        user: TEXT,
+        times: { type: 'integer', minimum: 1 },
+        rate: { type: 'number', exclusiveMinimum: 0, maximum: 1 },
+      },
+    },
     with: {
       type: 'object',
       description: "The operation's parameters by their wire names (pass, not password); a client step's are checked against the client catalog when the file loads",

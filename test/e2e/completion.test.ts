@@ -81,7 +81,10 @@ describe('bash completion', () => {
     expect(bashOffers(['licenses', ''])).toEqual(expect.arrayContaining(['list', 'create', 'delete']));
     expect(bashOffers(['licenses', 'list', '--co'])).toEqual(['--columns']);
     expect(bashOffers(['-o', 'n'])).toEqual(['ndjson']);
+    // An argument's choices: the shells, the fault kinds.
     expect(bashOffers(['completion', ''])).toEqual(['bash', 'zsh', 'fish']);
+    expect(bashOffers(['sandbox', 'fault', 'add', '--type', 'login', 'st'])).toEqual(['stale-timestamp', 'status']);
+    expect(bashOffers(['sandbox', 'fault', 'add', 'status', ''])).toEqual([]);
     expect(bashOffers(['__comp'])).toEqual([]);
   });
 
@@ -91,6 +94,12 @@ describe('bash completion', () => {
     expect(bashOffers(['users', 'extend', '--user', 'bob', '--sub', ''])).toEqual(expect.arrayContaining(['gold-tier']));
     const cache = path.join(sb.configDir, 'data', 'completion', 'sandbox.fetchallsubs.json');
     expect(fs.statSync(cache).mode & 0o777).toBe(0o600);
+  });
+
+  it('offers the running sandbox\'s fault ids to clear', async () => {
+    const { id } = await sb.json<{ id: number }>(['sandbox', 'fault', 'add', '--type', 'nothing-calls-this', 'reset']);
+    expect(bashOffers(['sandbox', 'fault', 'clear', ''])).toEqual([String(id)]);
+    await sb.ok(['sandbox', 'fault', 'clear']);
   });
 });
 

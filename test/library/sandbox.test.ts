@@ -198,6 +198,31 @@ describe('startSandbox', () => {
     expect((await sb.logs({ api: '1.3' })).map((record) => record.type)).toEqual(['init']);
   });
 
+  it('faults: a forged or replayed answer is a SignatureError the program can tell apart; fired counts, marks and clear', async () => {
+    const sb = await start({ seed: STATE });
+    const client = sb.client();
+    await client.init();
+    const forged = await sb.faults.add({ kind: 'forge-signature', type: 'login', times: 1 });
+    expect(forged).toMatchObject({ kind: 'forge-signature', types: ['login'], times: 1, fired: 0 });
+    await expect(client.login({ username: 'alice', pass: 'alice-pass-0001', hwid: 'HWID-ALICE-000000000001' })).rejects.toMatchObject({ code: 'SIGNATURE', reason: 'mismatch' });
+    // It fired once and stops; the next login is genuine.
+    await client.login({ username: 'alice', pass: 'alice-pass-0001', hwid: 'HWID-ALICE-000000000001' });
+    expect((await sb.faults.list()).map((fault) => fault.fired)).toEqual([1]);
+    expect((await sb.logs({ type: 'login' })).map((record) => record.fault)).toEqual([`#${forged.id} forge-signature`, null]);
+
+    // The previous signed answer to this client, byte for byte: only the replay check catches it.
+    await client.check();
+    await sb.faults.add({ kind: 'replay', type: 'check', times: 1 });
+    const replayed = await client.check().catch((caught: unknown) => caught);
+    expect(replayed).toBeInstanceOf(SignatureError);
+    expect(replayed).toMatchObject({ code: 'SIGNATURE', reason: 'replay' });
+
+    await expect(sb.faults.add({ kind: 'stale-timestamp' })).rejects.toBeInstanceOf(UsageError);
+    expect(await sb.faults.clear()).toBe(2);
+    expect(await sb.faults.list()).toEqual([]);
+    await expect(sb.faults.clear(99)).rejects.toBeInstanceOf(UsageError);
+  });
+
   it('logLimit: 0 records nothing', async () => {
     const sb = await start({ logLimit: 0 });
     await sb.client().init();

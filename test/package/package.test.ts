@@ -94,7 +94,9 @@ describe.skipIf(skip)('the package, as a user installs it', () => {
     // Only what runs or what the README points to.
     expect(files.filter((file) => /\.tsbuildinfo$|meta\.json$|^dist\/(api|server|commands|state|config|io)\/|^test\/|^src\//.test(file))).toEqual([]);
     for (const needed of ['LICENSE', 'README.md', 'CHANGELOG.md', 'examples/kactl.yaml', 'examples/flows.yaml', 'docs/library.md', 'bin/kactl.js', 'dist/lib/sandbox.d.ts']) expect(files).toContain(needed);
-    expect(info!.entryCount).toBeLessThan(450);
+    // The count grows with the code (a chunk per module of the library and the CLI's bundle, a
+    // declaration per module the entry points reach); a second build tree would double it (1004 once).
+    expect(info!.entryCount).toBeLessThan(700);
 
     project = tempDir('kactl-consumer-');
     fs.writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }, null, 2));

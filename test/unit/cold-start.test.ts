@@ -10,10 +10,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { HEAVY_PACKAGES } from '../helpers/heavy-modules.js';
 import { KACTL_BIN, cleanEnv } from '../helpers/run-kactl.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
-const HEAVY = ['undici', '@inquirer/prompts', '@inquirer/core', 'qrcode-terminal', 'cli-table3', 'conf', 'better-sqlite3', 'otpauth', 'jq-wasm'];
 const RECORDER = path.resolve(import.meta.dirname, '../fixtures/cli/record-imports.mjs');
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -51,7 +51,7 @@ function loadedModules(args: string[], status = 0, env: Record<string, string> =
 }
 
 function heavyIn(urls: string[]): string[] {
-  return HEAVY.filter((name) => urls.some((url) => url.includes(`/node_modules/${name}/`)));
+  return HEAVY_PACKAGES.filter((name) => urls.some((url) => url.includes(`/node_modules/${name}/`)));
 }
 
 describe('cold start', () => {

@@ -4,6 +4,7 @@
  */
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
+import { ApiFailure } from '../../errors.js';
 
 const NO_ONE_ONLINE = /^No online users/i;
 
@@ -14,7 +15,6 @@ export function registerClientAppInfo(group: Command, ctx: Context): void {
     .addHelpText('after', '\nExamples:\n  $ kactl client online\n  $ kactl client online --json')
     .action(async () => {
       const body = await (await ctx.clientApi()).call('fetchOnline', {}, { acceptFailure: true });
-      const { ApiFailure } = await import('../../errors.js');
       const message = typeof body.message === 'string' ? body.message : '';
       // "No online users found!" is how the server says the list is empty (docs/protocol/client-api.md §4.19).
       if (body.success === false && !NO_ONE_ONLINE.test(message)) throw new ApiFailure(message || 'fetchOnline failed.', body, 400);

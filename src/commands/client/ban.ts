@@ -6,6 +6,9 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { hwidOption } from './options.js';
+import { resolveHwid } from './hwid.js';
+import { confirmOne } from '../../io/ask.js';
+import { readSession } from './session-state.js';
 
 interface BanOptions {
   reason?: string;
@@ -20,11 +23,8 @@ export function registerClientBan(group: Command, ctx: Context): void {
     .addOption(hwidOption())
     .addHelpText('after', '\nOnly the seller can lift it: kactl users unban USER, kactl blacklists delete …\n\nExamples:\n  $ kactl client ban --reason "debugger attached" --yes')
     .action(async (options: BanOptions) => {
-      const { readSession } = await import('./session-state.js');
       const { session } = await readSession(ctx);
-      const { confirmOne } = await import('../../io/ask.js');
       await confirmOne(ctx, `Ban ${session?.user ?? 'the logged-in user'} and blacklist this HWID?`);
-      const { resolveHwid } = await import('./hwid.js');
       const hwid = await resolveHwid(ctx, options.hwid);
       const body = await (await ctx.clientApi()).call('ban', { reason: options.reason, hwid });
       if (ctx.output.wantsJson) return ctx.output.json(body);

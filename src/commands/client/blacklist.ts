@@ -7,6 +7,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { hwidOption } from './options.js';
+import { resolveHwid } from './hwid.js';
 
 interface BlacklistOptions {
   hwid?: string;
@@ -21,7 +22,6 @@ export function registerClientBlacklist(group: Command, ctx: Context): void {
     .addOption(hwidOption())
     .addHelpText('after', '\nExamples:\n  $ kactl client blacklist check\n  $ kactl client blacklist check --hwid S-1-5-21-1004-2000-3000-1001')
     .action(async (options: BlacklistOptions) => {
-      const { resolveHwid } = await import('./hwid.js');
       const hwid = await resolveHwid(ctx, options.hwid);
       const body = await (await ctx.clientApi()).call('checkblacklist', { hwid }, { acceptFailure: true });
       const blacklisted = body.success === true;

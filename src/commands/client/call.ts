@@ -6,11 +6,13 @@
 import { Argument, type Command } from 'commander';
 import type { Context } from '../../context.js';
 import { completeFrom } from '../completion/value-source.js';
-
-/** The types the client catalog knows, loaded only when completion asks. */
-const CLIENT_TYPES = { kind: 'names', names: async () => (await import('../../api/client-catalog/index.js')).clientTypes() } as const;
 import { ApiFailure, AuthError, UsageError } from '../../errors.js';
 import { parseKeyValues, rejectReserved } from '../raw-params.js';
+import { readStdinText } from '../../io/ask.js';
+import { clientTypes } from '../../api/client-catalog/index.js';
+
+/** The types the client catalog knows, listed when completion asks. */
+const CLIENT_TYPES = { kind: 'names', names: async () => clientTypes() } as const;
 
 interface CallOptions {
   api?: '1.3' | '1.2';
@@ -43,7 +45,6 @@ async function clientCallRun(ctx: Context, type: string, pairs: readonly string[
   const params = parseKeyValues(pairs);
   rejectReserved(params, ['type', 'name', 'ownerid', 'sessionid']);
   if (options.stdinParam) {
-    const { readStdinText } = await import('../../io/ask.js');
     params[options.stdinParam] = await readStdinText(ctx, `--stdin-param ${options.stdinParam}`);
   }
   const api = await ctx.clientApi();

@@ -4,6 +4,7 @@
  */
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
+import { forgetSession } from './session-state.js';
 
 export function registerClientChangeUsername(group: Command, ctx: Context): void {
   group
@@ -13,7 +14,6 @@ export function registerClientChangeUsername(group: Command, ctx: Context): void
     .addHelpText('after', '\nExamples:\n  $ kactl client change-username alice2')
     .action(async (newUsername: string) => {
       const body = await (await ctx.clientApi()).call('changeUsername', { newUsername });
-      const { forgetSession } = await import('./session-state.js');
       await forgetSession(ctx);
       if (ctx.output.wantsJson) return ctx.output.json(body);
       ctx.output.success(typeof body.message === 'string' && body.message !== '' ? body.message : `Renamed to ${newUsername}.`);

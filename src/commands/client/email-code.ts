@@ -6,6 +6,11 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { hwidOption, totpCodeOption } from './options.js';
+import { showUser } from './user-view.js';
+import { markLoggedIn } from './session-state.js';
+import { callLogin } from './login-call.js';
+import { resolveHwid } from './hwid.js';
+import { askText } from './inputs.js';
 
 interface SendOptions {
   email?: string;
@@ -44,9 +49,7 @@ export function registerClientEmailCode(group: Command, ctx: Context): void {
 }
 
 async function emailCodeSendRun(ctx: Context, options: SendOptions): Promise<void> {
-  const { askText } = await import('./inputs.js');
   const email = await askText(ctx, { value: options.email, flag: '--email', label: 'Email' });
-  const { resolveHwid } = await import('./hwid.js');
   const hwid = await resolveHwid(ctx, options.hwid);
   const body = await (await ctx.clientApi()).call('emailCodeSend', { email, hwid });
   if (ctx.output.wantsJson) return ctx.output.json(body);
@@ -55,17 +58,12 @@ async function emailCodeSendRun(ctx: Context, options: SendOptions): Promise<voi
 }
 
 async function emailCodeVerifyRun(ctx: Context, options: VerifyOptions): Promise<void> {
-  const { askText } = await import('./inputs.js');
   const email = await askText(ctx, { value: options.email, flag: '--email', label: 'Email' });
   const code = await askText(ctx, { value: options.code, flag: '--code', label: 'Code from the email' });
-  const { resolveHwid } = await import('./hwid.js');
   const hwid = await resolveHwid(ctx, options.hwid);
   const api = await ctx.clientApi();
-  const { callLogin } = await import('./login-call.js');
   // `code` is the emailed code here, so the 2FA code travels as `totp` (server/client/email-code.ts).
   const body = await callLogin(ctx, api, 'emailCodeVerify', { email, code: code.trim(), hwid }, { code: options.totp, wire: 'totp', flag: '--totp' });
-  const { markLoggedIn } = await import('./session-state.js');
   await markLoggedIn(ctx, body, undefined);
-  const { showUser } = await import('./user-view.js');
   await showUser(ctx, body, 'Logged in with the emailed code.');
 }

@@ -1,6 +1,7 @@
 /** `kactl client forgot --username U --email E`: ask for a password-reset email (`forgot`). */
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
+import { askText } from './inputs.js';
 
 interface ForgotOptions {
   username?: string;
@@ -15,7 +16,6 @@ export function registerClientForgot(group: Command, ctx: Context): void {
     .option('--email <email>', 'the email address it was registered with')
     .addHelpText('after', '\nExamples:\n  $ kactl client forgot --username alice --email alice@example.com')
     .action(async (options: ForgotOptions) => {
-      const { askText } = await import('./inputs.js');
       const username = await askText(ctx, { value: options.username, flag: '--username', label: 'Username' });
       const email = await askText(ctx, { value: options.email, flag: '--email', label: 'Email' });
       const body = await (await ctx.clientApi()).call('forgot', { username, email });

@@ -5,6 +5,7 @@
 import { Argument, type Command } from 'commander';
 import type { Context } from '../../context.js';
 import { completeFrom } from '../completion/value-source.js';
+import { printValue } from './print-value.js';
 
 export function registerClientGlobalVar(group: Command, ctx: Context): void {
   group
@@ -17,7 +18,6 @@ export function registerClientGlobalVar(group: Command, ctx: Context): void {
     .action(async (name: string) => {
       const body = await (await ctx.clientApi()).call('var', { varid: name });
       if (ctx.output.wantsJson) return ctx.output.json(body);
-      const { printValue } = await import('./print-value.js');
       printValue(ctx, body.message);
     });
 }

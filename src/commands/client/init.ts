@@ -12,6 +12,8 @@ import type { Command } from 'commander';
 import type { ClientApi } from '../../api/client-api.js';
 import type { Context } from '../../context.js';
 import { AuthError, UsageError } from '../../errors.js';
+import { maskValue } from '../../api/redact.js';
+import { readSession } from './session-state.js';
 
 interface InitOptions {
   new?: boolean;
@@ -46,7 +48,6 @@ type Liveness = 'none' | 'ended' | 'live';
 
 /** Whether the stored session still exists on the server (see the file comment). */
 async function storedSessionLiveness(ctx: Context, api: ClientApi): Promise<Liveness> {
-  const { readSession } = await import('./session-state.js');
   if ((await readSession(ctx)).session === undefined) return 'none';
   try {
     await api.call('check', {}, { acceptFailure: true });
@@ -66,7 +67,6 @@ export async function clientInitRun(ctx: Context, options: InitOptions): Promise
   if (!options.new) {
     const liveness = await storedSessionLiveness(ctx, api);
     if (liveness === 'live') {
-      const { readSession } = await import('./session-state.js');
       const { session } = await readSession(ctx);
       const who = session?.user ? `, logged in as ${session.user}` : ', not logged in';
       throw new UsageError(`A client session is already open (started ${new Date(session?.createdAt ?? 0).toISOString()}${who}); a program initializes once per run.`, {
@@ -76,7 +76,6 @@ export async function clientInitRun(ctx: Context, options: InitOptions): Promise
     if (liveness === 'ended') ctx.output.note('The stored session had ended on the server; opening a new one.');
   }
   const body = await api.init(extras);
-  const { maskValue } = await import('../../api/redact.js');
   const id = typeof body.sessionid === 'string' ? body.sessionid : '';
   if (ctx.output.wantsJson) return ctx.output.json({ ...body, sessionid: maskValue('sessionid', id) });
   const appinfo = typeof body.appinfo === 'object' && body.appinfo !== null ? (body.appinfo as { version?: unknown }) : {};

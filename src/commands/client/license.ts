@@ -5,6 +5,11 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { hwidOption, totpCodeOption } from './options.js';
+import { showUser } from './user-view.js';
+import { markLoggedIn } from './session-state.js';
+import { callLogin } from './login-call.js';
+import { resolveHwid } from './hwid.js';
+import { askText } from './inputs.js';
 
 interface LicenseOptions {
   key?: string;
@@ -32,15 +37,10 @@ Examples:
 }
 
 async function clientLicenseRun(ctx: Context, options: LicenseOptions): Promise<void> {
-  const { askText } = await import('./inputs.js');
   const key = await askText(ctx, { value: options.key, flag: '--key', label: 'License key' });
-  const { resolveHwid } = await import('./hwid.js');
   const hwid = await resolveHwid(ctx, options.hwid);
   const api = await ctx.clientApi();
-  const { callLogin } = await import('./login-call.js');
   const body = await callLogin(ctx, api, 'license', { key, hwid }, { code: options.code });
-  const { markLoggedIn } = await import('./session-state.js');
   await markLoggedIn(ctx, body, key);
-  const { showUser } = await import('./user-view.js');
   await showUser(ctx, body, 'Logged in with the license.');
 }

@@ -7,6 +7,11 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { addPasswordOptions, hwidOption, totpCodeOption } from './options.js';
 import type { PasswordFlags } from './options.js';
+import { showUser } from './user-view.js';
+import { markLoggedIn } from './session-state.js';
+import { callLogin } from './login-call.js';
+import { resolveHwid } from './hwid.js';
+import { askPassword, askText } from './inputs.js';
 
 interface LoginOptions extends PasswordFlags {
   username?: string;
@@ -41,21 +46,16 @@ Examples:
 
 async function clientLoginRun(ctx: Context, options: LoginOptions): Promise<void> {
   if (options.username !== undefined && options.email !== undefined) throw new UsageError('Give --username or --email, not both.');
-  const { askPassword, askText } = await import('./inputs.js');
   const byEmail = options.email !== undefined;
   const who = byEmail
     ? await askText(ctx, { value: options.email, flag: '--email', label: 'Email' })
     : await askText(ctx, { value: options.username, flag: '--username', label: 'Username', alternative: '--email' });
   const pass = await askPassword(ctx, options);
-  const { resolveHwid } = await import('./hwid.js');
   const hwid = await resolveHwid(ctx, options.hwid);
   const api = await ctx.clientApi();
-  const { callLogin } = await import('./login-call.js');
   const body = byEmail
     ? await callLogin(ctx, api, 'loginEmail', { email: who, pass, hwid }, { code: options.code })
     : await callLogin(ctx, api, 'login', { username: who, pass, hwid }, { code: options.code });
-  const { markLoggedIn } = await import('./session-state.js');
   await markLoggedIn(ctx, body, byEmail ? undefined : who);
-  const { showUser } = await import('./user-view.js');
   await showUser(ctx, body, 'Logged in.');
 }

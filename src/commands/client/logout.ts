@@ -6,6 +6,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { AuthError } from '../../errors.js';
+import { readSession, forgetSession } from './session-state.js';
 
 export function registerClientLogout(group: Command, ctx: Context): void {
   group
@@ -18,7 +19,6 @@ export function registerClientLogout(group: Command, ctx: Context): void {
 }
 
 async function clientLogoutRun(ctx: Context): Promise<void> {
-  const { readSession, forgetSession } = await import('./session-state.js');
   const api = await ctx.clientApi();
   if ((await readSession(ctx)).session === undefined) {
     if (ctx.output.wantsJson) return ctx.output.json({ success: true, message: 'No session to end.' });

@@ -12,6 +12,9 @@ import { Argument, type Command } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { DEFAULT_WAIT, DEFAULT_WAIT_SECONDS, hwidOption, totpCodeOption, waitTimeoutOption } from './options.js';
+import { resolveHwid } from './hwid.js';
+import { askText } from './inputs.js';
+import { waitForMagicLink } from './magic-wait.js';
 
 interface MagicLinkOptions {
   email?: string;
@@ -51,14 +54,11 @@ Examples:
 async function magicLinkWaitRun(ctx: Context, options: MagicLinkOptions): Promise<void> {
   if (options.email !== undefined) throw new UsageError('`magic-link wait` sends nothing, so it takes no --email.');
   if (!options.wait) throw new UsageError('`magic-link wait` is the waiting; drop --no-wait.');
-  const { waitForMagicLink } = await import('./magic-wait.js');
   await waitForMagicLink(ctx, await ctx.clientApi(), options.waitTimeout ?? DEFAULT_WAIT_SECONDS, options.code);
 }
 
 async function magicLinkSendRun(ctx: Context, options: MagicLinkOptions): Promise<void> {
-  const { askText } = await import('./inputs.js');
   const email = await askText(ctx, { value: options.email, flag: '--email', label: 'Email' });
-  const { resolveHwid } = await import('./hwid.js');
   const hwid = await resolveHwid(ctx, options.hwid);
   const api = await ctx.clientApi();
   const body = await api.call('magicLinkSend', { email, hwid });
@@ -68,7 +68,6 @@ async function magicLinkSendRun(ctx: Context, options: MagicLinkOptions): Promis
     return;
   }
   ctx.output.success(`${message}: open the link sent to ${email} and approve the login.`);
-  const { waitForMagicLink } = await import('./magic-wait.js');
   await waitForMagicLink(ctx, api, options.waitTimeout ?? DEFAULT_WAIT_SECONDS, options.code);
 }
 

@@ -6,6 +6,10 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { addPasswordOptions, hwidOption } from './options.js';
 import type { PasswordFlags } from './options.js';
+import { showUser } from './user-view.js';
+import { markLoggedIn } from './session-state.js';
+import { resolveHwid } from './hwid.js';
+import { askPassword, askText } from './inputs.js';
 
 interface RegisterOptions extends PasswordFlags {
   username?: string;
@@ -38,16 +42,12 @@ Examples:
 }
 
 async function clientRegisterRun(ctx: Context, options: RegisterOptions): Promise<void> {
-  const { askPassword, askText } = await import('./inputs.js');
   const username = await askText(ctx, { value: options.username, flag: '--username', label: 'Username' });
   const key = await askText(ctx, { value: options.key, flag: '--key', label: 'License key' });
   const pass = await askPassword(ctx, options);
-  const { resolveHwid } = await import('./hwid.js');
   const hwid = await resolveHwid(ctx, options.hwid);
   const api = await ctx.clientApi();
   const body = await api.call('register', { username, pass, key, email: options.email, hwid });
-  const { markLoggedIn } = await import('./session-state.js');
   await markLoggedIn(ctx, body, username);
-  const { showUser } = await import('./user-view.js');
   await showUser(ctx, body, 'Registered and logged in.');
 }

@@ -12,6 +12,7 @@ import type { Context } from '../../context.js';
 import { ApiFailure, NetworkError } from '../../errors.js';
 import { messageText, objectField, refuseDisguisedFailure } from './answers.js';
 import { askTotpCode } from './inputs.js';
+import { renderQr } from '../../io/qr.js';
 
 const TRIES = 3;
 const NEXT_STEP = 'kactl client 2fa enable --code <6-digit code>';
@@ -58,7 +59,6 @@ function reportEnabled(ctx: Context, body: Record<string, unknown>): void {
 }
 
 async function walkthrough(ctx: Context, api: ClientApi, pending: PendingSecret): Promise<void> {
-  const { renderQr } = await import('../../io/qr.js');
   ctx.io.err(`Scan this QR code with an authenticator app (Google Authenticator, Aegis, 1Password, …):\n\n`);
   ctx.io.err(await renderQr(pending.uri));
   ctx.io.err(`\nOr type the secret in by hand: ${pending.secret}\n\n`);

@@ -2,6 +2,9 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { totpCodeOption } from './options.js';
+import { refuseDisguisedFailure, messageText } from './answers.js';
+import { askTotpCode } from './inputs.js';
+import { twoFactorEnableRun } from './two-factor-enable.js';
 
 interface CodeOptions {
   code?: string;
@@ -27,7 +30,6 @@ Examples:
   $ kactl client 2fa enable --code 123456     # second call`,
     )
     .action(async (options: CodeOptions) => {
-      const { twoFactorEnableRun } = await import('./two-factor-enable.js');
       await twoFactorEnableRun(ctx, options.code);
     });
 
@@ -42,11 +44,9 @@ Examples:
 }
 
 async function twoFactorDisableRun(ctx: Context, flagCode: string | undefined): Promise<void> {
-  const { askTotpCode } = await import('./inputs.js');
   const code = await askTotpCode(ctx, flagCode);
   const api = await ctx.clientApi();
   const body = await api.call('2fadisable', { code });
-  const { refuseDisguisedFailure, messageText } = await import('./answers.js');
   refuseDisguisedFailure('2fadisable', body);
   if (ctx.output.wantsJson) return ctx.output.json(body);
   // The 1.2 source answers "2fa successfully activated" here (a copy-paste slip); say what happened.

@@ -5,6 +5,7 @@
  */
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
+import { askText } from './inputs.js';
 
 interface UpgradeOptions {
   username?: string;
@@ -33,7 +34,6 @@ Examples:
 }
 
 async function clientUpgradeRun(ctx: Context, options: UpgradeOptions): Promise<void> {
-  const { askText } = await import('./inputs.js');
   const username = await askText(ctx, { value: options.username, flag: '--username', label: 'Username' });
   const key = await askText(ctx, { value: options.key, flag: '--key', label: 'License key' });
   const api = await ctx.clientApi();

@@ -7,6 +7,8 @@
 import { Argument, type Command } from 'commander';
 import type { Context } from '../../context.js';
 import { completeFrom } from '../completion/value-source.js';
+import { messageText, refuseDisguisedFailure } from './answers.js';
+import { printValue } from './print-value.js';
 
 /** The variable names users have (every user's: the seller API has no list of one user's). */
 const USER_VARIABLE_NAMES = { kind: 'seller-list', list: 'fetchalluservars', field: 'name' } as const;
@@ -22,7 +24,6 @@ export function registerClientUserVar(group: Command, ctx: Context): void {
     .action(async (name: string) => {
       const body = await (await ctx.clientApi()).call('getvar', { var: name });
       if (ctx.output.wantsJson) return ctx.output.json(body);
-      const { printValue } = await import('./print-value.js');
       printValue(ctx, body.response);
     });
 
@@ -34,7 +35,6 @@ export function registerClientUserVar(group: Command, ctx: Context): void {
     .addHelpText('after', '\nExamples:\n  $ kactl client var set theme dark')
     .action(async (name: string, value: string) => {
       const body = await (await ctx.clientApi()).call('setvar', { var: name, data: value });
-      const { messageText, refuseDisguisedFailure } = await import('./answers.js');
       refuseDisguisedFailure('setvar', body);
       if (ctx.output.wantsJson) return ctx.output.json(body);
       ctx.output.success(messageText(body) || `Set ${name}.`);

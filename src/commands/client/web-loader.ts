@@ -13,11 +13,13 @@
  * `GET /<button value>` is printed on stdout, one a line, without control characters, and
  * answered 420. Stops on Ctrl-C (exit 130) or, with --once, after the first button.
  */
-import type { Server, ServerResponse } from 'node:http';
+import type { createServer, RequestListener, Server, ServerResponse } from 'node:http';
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { ApiFailure, AuthError, InterruptedError, KactlError, UsageError } from '../../errors.js';
 import { hwidOption } from './options.js';
+import { oneLine } from '../../io/format.js';
+import { resolveHwid } from './hwid.js';
 
 interface WebLoaderOptions {
   port: string;
@@ -68,21 +70,63 @@ function originOf(text: string, what: string): string {
   }
 }
 
+/**
+ * The customer panel's address from init's `appinfo`, when it is an http(s) URL: the pages
+ * allowed to talk to the loader are the server's, this panel's and any --origin.
+ */
+function customerPanelLink(init: Record<string, unknown>): string | undefined {
+  const appinfo = typeof init.appinfo === 'object' && init.appinfo !== null ? (init.appinfo as { customerPanelLink?: unknown }) : {};
+  return typeof appinfo.customerPanelLink === 'string' && /^https?:\/\//.test(appinfo.customerPanelLink) ? appinfo.customerPanelLink : undefined;
+}
+
+/**
+ * Listens on 127.0.0.1 and ::1, both or neither (a refusal closes what was opened and is one
+ * usage error); resolves to the function that closes them.
+ */
+async function listenOnLoopback(newServer: typeof createServer, handle: RequestListener, port: number): Promise<() => Promise<void>> {
+  const servers: Server[] = [];
+  const listenOn = (host: string): Promise<void> =>
+    new Promise((resolve, reject) => {
+      const server = newServer(handle);
+      server.once('error', reject);
+      server.listen(port, host, () => {
+        servers.push(server);
+        resolve();
+      });
+    });
+  const closeAll = async (): Promise<void> => {
+    await Promise.all(servers.map((server) => new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    })));
+  };
+  try {
+    await listenOn('127.0.0.1');
+    // `localhost` may resolve to ::1 first: the loader must hold the port there too, or another
+    // local program could take it and receive the page's handshake. A machine without IPv6
+    // loopback has no ::1 for anyone.
+    await listenOn('::1').catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'EADDRNOTAVAIL' || error.code === 'EAFNOSUPPORT') return;
+      throw Object.assign(error, { address: '::1' });
+    });
+  } catch (error) {
+    await closeAll();
+    const { code, address } = error as NodeJS.ErrnoException & { address?: string };
+    const where = address === '::1' ? `[::1]:${port}` : `127.0.0.1:${port}`;
+    throw new UsageError(code === 'EADDRINUSE' ? `Port ${port} is in use (${where}); stop what uses it or pick another with --port.` : `Cannot listen on ${where} (${code ?? (error as Error).message}).`);
+  }
+  return closeAll;
+}
+
 export async function webLoaderRun(ctx: Context, options: WebLoaderOptions): Promise<void> {
   const port = parsePort(options.port);
   const extraOrigins = (options.origin ?? []).map((text) => originOf(text, '--origin'));
   const http = await import('node:http');
-  const { resolveHwid } = await import('./hwid.js');
   const { answer, loaderRequests, reasonPhrase } = await import('./web-loader-requests.js');
-  const { oneLine } = await import('../../io/format.js');
   const hwid = await resolveHwid(ctx, options.hwid);
   const settings = await ctx.settings();
   const api = await ctx.clientApi();
-  // The pages allowed to talk to the loader: the server's and its customer panel's (init says
-  // where that is), and any --origin.
-  const init = await api.init();
-  const appinfo = typeof init.appinfo === 'object' && init.appinfo !== null ? (init.appinfo as { customerPanelLink?: unknown }) : {};
-  const panelLink = typeof appinfo.customerPanelLink === 'string' && /^https?:\/\//.test(appinfo.customerPanelLink) ? appinfo.customerPanelLink : undefined;
+  const panelLink = customerPanelLink(await api.init());
   const origins = new Set([originOf(settings.baseUrl.value ?? '', 'The base URL'), ...(panelLink ? [new URL(panelLink).origin] : []), ...extraOrigins]);
   const secret = settings.secret.value || undefined;
   let signedIn: string | undefined;
@@ -120,36 +164,7 @@ export async function webLoaderRun(ctx: Context, options: WebLoaderOptions): Pro
     warn: (line) => ctx.output.warn(line),
   });
 
-  const servers: Server[] = [];
-  const listenOn = (host: string): Promise<void> =>
-    new Promise((resolve, reject) => {
-      const server = http.createServer(handle);
-      server.once('error', reject);
-      server.listen(port, host, () => {
-        servers.push(server);
-        resolve();
-      });
-    });
-  const closeAll = (): Promise<void[]> =>
-    Promise.all(servers.map((server) => new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    })));
-  try {
-    await listenOn('127.0.0.1');
-    // `localhost` may resolve to ::1 first: the loader must hold the port there too, or another
-    // local program could take it and receive the page's handshake. A machine without IPv6
-    // loopback has no ::1 for anyone.
-    await listenOn('::1').catch((error: NodeJS.ErrnoException) => {
-      if (error.code === 'EADDRNOTAVAIL' || error.code === 'EAFNOSUPPORT') return;
-      throw Object.assign(error, { address: '::1' });
-    });
-  } catch (error) {
-    await closeAll();
-    const { code, address } = error as NodeJS.ErrnoException & { address?: string };
-    const where = address === '::1' ? `[::1]:${port}` : `127.0.0.1:${port}`;
-    throw new UsageError(code === 'EADDRINUSE' ? `Port ${port} is in use (${where}); stop what uses it or pick another with --port.` : `Cannot listen on ${where} (${code ?? (error as Error).message}).`);
-  }
+  const closeAll = await listenOnLoopback(http.createServer, handle, port);
   ctx.output.note(`Web loader listening on http://localhost:${port}; open the loader page of the customer panel${panelLink ? ` (${panelLink.replace(/\/?$/, '/')}loader)` : ''}. Ctrl-C stops.`);
   if (secret === undefined) {
     ctx.output.warn("The profile has no app secret: the sandbox's loader page will hand this program its token only when you press \"Send my sign-in to this program\" (the program proves itself with the secret; set it with `kactl profile add NAME --secret-stdin`).");

@@ -6,6 +6,7 @@
 import { Argument, type Command } from 'commander';
 import type { Context } from '../../context.js';
 import { completeFrom } from '../completion/value-source.js';
+import { printValue } from './print-value.js';
 
 interface WebhookOptions {
   params?: string;
@@ -31,7 +32,6 @@ Examples:
     .action(async (webid: string, options: WebhookOptions) => {
       const body = await (await ctx.clientApi()).call('webhook', { webid, params: options.params, body: options.body, conttype: options.contentType });
       if (ctx.output.wantsJson) return ctx.output.json(body);
-      const { printValue } = await import('./print-value.js');
       printValue(ctx, body.response);
     });
 }

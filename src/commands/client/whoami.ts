@@ -7,6 +7,8 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { AuthError } from '../../errors.js';
+import { maskValue } from '../../api/redact.js';
+import { readSession, updateSession } from './session-state.js';
 
 interface WhoamiOptions {
   check?: boolean;
@@ -25,7 +27,6 @@ export function registerClientWhoami(group: Command, ctx: Context): void {
 
 /** `true` logged in, `false` alive but not logged in; throws AuthError when the session is gone. */
 async function askServer(ctx: Context): Promise<boolean> {
-  const { readSession } = await import('./session-state.js');
   try {
     const body = await (await ctx.clientApi()).call('check', {}, { acceptFailure: true });
     return body.success === true;
@@ -36,7 +37,6 @@ async function askServer(ctx: Context): Promise<boolean> {
 }
 
 async function clientWhoamiRun(ctx: Context, options: WhoamiOptions): Promise<void> {
-  const { readSession, updateSession } = await import('./session-state.js');
   const view = await readSession(ctx);
   if (view.session === undefined) {
     const why = view.elsewhere ? `The session stored in profile ${view.profile} is for another server or app` : `No client session in profile ${view.profile}`;
@@ -48,7 +48,6 @@ async function clientWhoamiRun(ctx: Context, options: WhoamiOptions): Promise<vo
     await updateSession(ctx, { validated });
   }
   const settings = await ctx.settings();
-  const { maskValue } = await import('../../api/redact.js');
   const session = view.session;
   const record = {
     profile: view.profile,

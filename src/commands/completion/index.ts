@@ -5,6 +5,8 @@
 import { Argument } from 'commander';
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
+import { buildProgram } from '../../program.js';
+import { candidates } from './candidates.js';
 import { COMPLETION_SCRIPTS, SHELLS } from './scripts.js';
 import type { Shell } from './scripts.js';
 
@@ -45,7 +47,6 @@ the data folder (license keys and session ids are never kept).`,
       // A Tab press must not wait the full request timeout, a retry or the pacing budget.
       const deadline = AbortSignal.timeout(COMPLETION_DEADLINE_MS);
       ctx.setGlobals({ ...ctx.globals, timeout: ctx.globals.timeout ?? COMPLETION_DEADLINE_MS / 1000 });
-      const [{ buildProgram }, { candidates }] = await Promise.all([import('../../program.js'), import('./candidates.js')]);
       // The whole command tree, as `kactl --help` builds it (registration loads nothing heavy).
       const tree = await buildProgram(ctx, []);
       const offered = await candidates(ctx, tree, words ?? [], deadline);

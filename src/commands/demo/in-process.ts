@@ -6,6 +6,7 @@
  */
 import { PassThrough, Writable } from 'node:stream';
 import type { InProcessOptions, InProcessResult } from '../../flows/run-kactl.js';
+import { main } from '../../cli.js';
 
 export type { InProcessOptions, InProcessResult };
 
@@ -26,7 +27,6 @@ function capture(into: string[], combined: string[], options: InProcessOptions):
 }
 
 export async function runInProcess(argv: readonly string[], options: InProcessOptions): Promise<InProcessResult> {
-  const { main } = await import('../../cli.js');
   const out: string[] = [];
   const err: string[] = [];
   const combined: string[] = [];

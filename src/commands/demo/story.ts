@@ -17,6 +17,7 @@ import { NetworkError } from '../../errors.js';
 import type { SandboxInfo } from '../../server/start.js';
 import { Transcript } from './transcript.js';
 import { sandboxProfileFields } from '../../config/sandbox-profile.js';
+import { ConfigStore } from '../../config/store.js';
 
 const PROFILE = 'demo';
 const USER = 'alice';
@@ -37,7 +38,6 @@ function stepEnv(ctx: Context, configDir: string): EnvRecord {
 
 /** What `kactl sandbox start` saves, for the demo's own sandbox. */
 async function saveDemoProfile(configDir: string, info: SandboxInfo): Promise<void> {
-  const { ConfigStore } = await import('../../config/store.js');
   new ConfigStore(configDir).update((config) => {
     config.profiles[PROFILE] = { ...sandboxProfileFields(info, { rateLimited: false }), hwid: DEMO_HWID };
     config.active = PROFILE;

@@ -9,6 +9,7 @@ import type { Context } from '../../context.js';
 import { stripControl } from '../../io/format.js';
 import { checkFreeSpace, checkNativeModule, checkPermissions, checkWritable } from './local-checks.js';
 import { fail, messageOf, pass, type CheckResult } from './results.js';
+import { probeSellerKey, serverChecks } from './server-checks.js';
 
 export type { CheckResult, CheckStatus } from './results.js';
 
@@ -53,7 +54,6 @@ async function collectChecks(ctx: Context): Promise<CheckResult[]> {
     results.push(fail('base url', 'no server base URL is configured (--base-url, KACTL_BASE_URL or a profile)'));
     return results;
   }
-  const { probeSellerKey, serverChecks } = await import('./server-checks.js');
   results.push(
     ...(await serverChecks(
       {

@@ -4,6 +4,7 @@
  */
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
+import { resultMark } from './results.js';
 
 
 export function registerDoctorCommand(program: Command, ctx: Context): void {
@@ -21,7 +22,6 @@ Examples:
     )
     .action(async () => {
       const { runChecks } = await import('./checks.js');
-      const { resultMark } = await import('./results.js');
       const results = await runChecks(ctx);
       if (results.some((r) => r.status === 'fail')) ctx.exitCode = 1;
       if (ctx.output.wantsJson) return ctx.output.json(results);

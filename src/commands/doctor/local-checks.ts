@@ -10,6 +10,7 @@ import path from 'node:path';
 import { systemSays } from '../../io/storage-errors.js';
 import { makeDir } from '../../util/make-dir.js';
 import { fail, pass, type CheckResult } from './results.js';
+import { loadNativeModule, nativeModuleFailure } from '../../server/store/native-module.js';
 
 
 /** Below this, a backup of a large app or the sandbox store's write-ahead log may not fit. */
@@ -157,7 +158,6 @@ export function checkFreeSpace(dataDir: string, minimum = MIN_FREE_BYTES): Check
 
 /** The sandbox's better-sqlite3 loads and opens a database in this Node. */
 export async function checkNativeModule(nodeVersion: string): Promise<CheckResult> {
-  const { loadNativeModule, nativeModuleFailure } = await import('../../server/store/native-module.js');
   try {
     loadNativeModule();
     return pass('sandbox module', `better-sqlite3 loads in Node ${nodeVersion}`);

@@ -5,6 +5,7 @@
  */
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
+import { testRun } from './run.js';
 
 interface TestOptions {
   junit?: string;
@@ -20,7 +21,6 @@ export function registerTestCommand(program: Command, ctx: Context): void {
     .option('--bail', 'stop at the first failing flow')
     .addHelpText('after', '\nExamples:\n  $ kactl test examples/flows.yaml\n  $ kactl test flows/*.yaml --junit reports/kactl.xml\n  $ kactl test smoke.yaml --profile staging --json')
     .action(async (files: string[], options: TestOptions) => {
-      const { testRun } = await import('./run.js');
       await testRun(ctx, files, options);
     });
 }

@@ -3,13 +3,14 @@ import fs from 'node:fs';
 import type { Context } from '../../context.js';
 import { ExitCode, KactlError } from '../../errors.js';
 import type { FileReport, StepReport } from '../../flows/runner.js';
+import { junitXml } from '../../flows/junit.js';
+import { checkFlowSteps } from '../../flows/step-check.js';
+import { FLOWS_SCHEMA } from '../../state/schema.js';
 
 export async function testRun(ctx: Context, files: readonly string[], options: { junit?: string; bail?: boolean }): Promise<void> {
   const { loadFile } = await import('../../state/load.js');
-  const { FLOWS_SCHEMA } = await import('../../state/schema.js');
   const { runFile } = await import('../../flows/runner.js');
   const { runInProcess } = await import('../demo/in-process.js');
-  const { checkFlowSteps } = await import('../../flows/step-check.js');
   // A seed is a state body: `!env NAME` reads the environment, `$$` is `$` (src/state/load.ts).
   const loaded = files.map((file) => loadFile(file, FLOWS_SCHEMA, { env: ctx.env, stateAt: [['seed']] }));
   // Operation and parameter names too, so a slip is refused before the first file runs.
@@ -27,7 +28,8 @@ export async function testRun(ctx: Context, files: readonly string[], options: {
       onStep: (_flow: string, step: StepReport) => {
         if (json) return;
         const why = step.passed ? '' : `: ${step.failures.join('; ')}`;
-        ctx.output.line(`    ${mark(step.passed)} ${step.label}${why}`);
+        const faulted = step.faults === undefined ? '' : ` (with fault ${step.faults.join(', ')})`;
+        ctx.output.line(`    ${mark(step.passed)} ${step.label}${faulted}${why}`);
       },
       onFlow: (flow) => {
         if (json) return;
@@ -42,7 +44,6 @@ export async function testRun(ctx: Context, files: readonly string[], options: {
   const failed = flows.filter((f) => !f.passed && !f.skipped).length;
   const skipped = flows.filter((f) => f.skipped).length;
   if (options.junit) {
-    const { junitXml } = await import('../../flows/junit.js');
     try {
       fs.writeFileSync(options.junit, junitXml(reports));
     } catch (error) {

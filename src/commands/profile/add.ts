@@ -8,6 +8,9 @@ import type { SettingKey } from '../../config/settings.js';
 import { KactlError, UsageError } from '../../errors.js';
 import { checkProfileName, parseBaseUrl, parsePositiveInt, parsePublicKey } from './validate.js';
 import { parseDurationSeconds } from '../global-options.js';
+import { resultMark } from '../doctor/results.js';
+import { checkProfile } from './check.js';
+import { readStdinText } from '../../io/ask.js';
 
 /** The settings that decide what the profile reaches: a new value of one of them is checked (check.ts). */
 const CHECKED_SETTINGS: readonly SettingKey[] = ['baseUrl', 'sellerKey', 'appName', 'ownerid', 'appVersion', 'publicKey', 'caFile'];
@@ -65,7 +68,6 @@ async function profileAddRun(ctx: Context, name: string, options: AddOptions): P
   if (options.sellerKey !== undefined && options.sellerKeyStdin) throw new UsageError('Give --seller-key or --seller-key-stdin, not both.');
   if (options.secret !== undefined && options.secretStdin) throw new UsageError('Give --secret or --secret-stdin, not both.');
   if (options.sellerKeyStdin && options.secretStdin) throw new UsageError('Only one value can come from stdin at a time.');
-  const { readStdinText } = await import('../../io/ask.js');
   const sellerKey = options.sellerKeyStdin ? (await readStdinText(ctx, '--seller-key-stdin')).trim() : options.sellerKey;
   const secret = options.secretStdin ? (await readStdinText(ctx, '--secret-stdin')).trim() : options.secret;
 
@@ -105,8 +107,6 @@ async function checkBeforeSaving(ctx: Context, name: string, profile: ProfileDat
     ctx.output.warn(`Profile ${name} is saved without checking it (--force); \`kactl doctor --profile ${name}\` checks it.`);
     return;
   }
-  const { checkProfile } = await import('./check.js');
-  const { resultMark } = await import('../doctor/results.js');
   const results = await checkProfile(ctx, name, Object.fromEntries(Object.entries(profile).filter(([, v]) => v !== undefined)));
   for (const r of results) ctx.output.note(`${resultMark(r.status, ctx.io.isStderrTTY)} ${r.check}: ${r.detail}`);
   const failed = results.filter((r) => r.status === 'fail');

@@ -6,10 +6,13 @@
  * (src/commands/doctor/server-checks.ts), run on the profile's own values (not the environment's,
  * not another profile's), through a transport with the profile's timeout and trusted authority.
  */
+import fs from 'node:fs';
 import type { Context } from '../../context.js';
 import type { ProfileData } from '../../config/types.js';
 import { UsageError } from '../../errors.js';
 import type { CheckResult } from '../doctor/results.js';
+import { probeSellerKey, serverChecks } from '../doctor/server-checks.js';
+import { resolveSettings } from '../../config/settings.js';
 
 function readAuthority(name: string, caFile: string | undefined, read: (file: string) => string): string | undefined {
   if (caFile === undefined) return undefined;
@@ -21,11 +24,9 @@ function readAuthority(name: string, caFile: string | undefined, read: (file: st
 }
 
 export async function checkProfile(ctx: Context, name: string, profile: ProfileData): Promise<CheckResult[]> {
-  const { resolveSettings } = await import('../../config/settings.js');
   const settings = resolveSettings({ flags: {}, env: {}, profileName: { value: name, source: 'flag' }, profile });
   const baseUrl = settings.baseUrl.value;
   if (baseUrl === undefined) throw new UsageError('A new profile needs --base-url.');
-  const fs = await import('node:fs');
   const ca = readAuthority(name, settings.caFile.value, (file) => fs.readFileSync(file, 'utf8'));
   const { Transport } = await import('../../api/transport.js');
   const transport = new Transport({
@@ -35,7 +36,6 @@ export async function checkProfile(ctx: Context, name: string, profile: ProfileD
     ...(ctx.globals.verbose ? { verbose: (line: string) => ctx.verbose(line) } : {}),
   });
   try {
-    const { probeSellerKey, serverChecks } = await import('../doctor/server-checks.js');
     return await serverChecks(
       {
         baseUrl,

@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import type { Column } from '../../io/format.js';
+import { maskValue } from '../../api/redact.js';
 
 /**
  * On a narrow terminal the name and the base URL stay whole (a cut URL cannot be copied); the
@@ -24,7 +25,6 @@ export function registerProfileList(group: Command, ctx: Context): void {
     .description('list the saved profiles')
     .addHelpText('after', '\nExample:\n  $ kactl profile list --json')
     .action(async () => {
-      const { maskValue } = await import('../../api/redact.js');
       const config = (await ctx.config()).read();
       const rows = Object.entries(config.profiles).map(([name, p]) => ({
         name,

@@ -3,6 +3,7 @@ import { Argument, type Command } from 'commander';
 import type { Context } from '../../context.js';
 import { completeFrom, PROFILE_NAMES } from '../completion/value-source.js';
 import { UsageError } from '../../errors.js';
+import { confirmOne } from '../../io/ask.js';
 
 export function registerProfileRemove(group: Command, ctx: Context): void {
   group
@@ -14,7 +15,6 @@ export function registerProfileRemove(group: Command, ctx: Context): void {
     .action(async (name: string) => {
       const store = await ctx.config();
       if (!store.profile(name)) throw new UsageError(`No profile named "${name}".`, { hints: ['See the profiles with: kactl profile list'] });
-      const { confirmOne } = await import('../../io/ask.js');
       await confirmOne(ctx, `Remove profile ${name}?`);
       store.update((config) => {
         delete config.profiles[name];

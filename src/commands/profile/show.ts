@@ -4,6 +4,7 @@ import type { Context } from '../../context.js';
 import { completeFrom, PROFILE_NAMES } from '../completion/value-source.js';
 import { SETTING_SPECS } from '../../config/settings.js';
 import type { SettingKey } from '../../config/settings.js';
+import { maskValue } from '../../api/redact.js';
 
 export function registerProfileShow(group: Command, ctx: Context): void {
   group
@@ -13,7 +14,6 @@ export function registerProfileShow(group: Command, ctx: Context): void {
     .addHelpText('after', '\nExamples:\n  $ kactl profile show\n  $ KACTL_BASE_URL=http://127.0.0.1:9000 kactl profile show prod --json')
     .action(async (name: string | undefined) => {
       if (name !== undefined) ctx.setGlobals({ ...ctx.globals, profile: name });
-      const { maskValue } = await import('../../api/redact.js');
       const settings = await ctx.settings();
       const store = await ctx.config();
       const secretKeys = new Set<SettingKey>(SETTING_SPECS.filter((s) => 'secret' in s && s.secret).map((s) => s.key));

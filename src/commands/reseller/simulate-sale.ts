@@ -3,6 +3,7 @@ import type { Context } from '../../context.js';
 import { ApiFailure, NetworkError, UsageError } from '../../errors.js';
 import { signedSale } from '../../api/shop-sale.js';
 import { isProductUnit, PRODUCT_UNITS, SHOP_NAMES, shopProductFlag, shopProductSetting, type ShopName } from '../../api/seller-catalog/shop-products.js';
+import { readStdinText, valueOrAsk } from '../../io/ask.js';
 
 function wholeNumber(value: string | undefined, flag: string, min: number, max: number): number {
   const n = Number(value);
@@ -11,7 +12,6 @@ function wholeNumber(value: string | undefined, flag: string, min: number, max: 
 }
 
 async function shopSecret(ctx: Context, fromStdin: boolean): Promise<string> {
-  const { readStdinText, valueOrAsk } = await import('../../io/ask.js');
   if (fromStdin) return (await readStdinText(ctx, '--shop-secret-stdin')).trim();
   return valueOrAsk(ctx, { value: ctx.env['KACTL_SHOP_SECRET'], flag: '--shop-secret-stdin', alternative: 'KACTL_SHOP_SECRET', label: 'Shop webhook secret', secret: true });
 }

@@ -8,6 +8,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import type { Context } from '../../context.js';
 import type { SandboxClockState as ClockAnswer } from '../../api/sandbox-admin.js';
 import { adminTarget } from './admin.js';
+import { changeSandboxClock, getSandboxClock } from '../../api/sandbox-admin.js';
 
 const UNIT_SECONDS: Readonly<Record<string, number>> = { s: 1, m: 60, h: 3600, d: 86_400 };
 
@@ -38,7 +39,6 @@ export function registerSandboxClock(group: Command, ctx: Context): void {
     .option('--admin-token <token>', ADMIN_TOKEN_HELP)
     .addHelpText('after', '\nExamples:\n  $ kactl sandbox clock --json\n  $ kactl sandbox clock --reset     # back to real time')
     .action(async (options: { adminToken?: string; reset?: boolean }) => {
-      const { changeSandboxClock, getSandboxClock } = await import('../../api/sandbox-admin.js');
       const target = await adminTarget(ctx, options.adminToken);
       const clock = options.reset ? await changeSandboxClock(target, { offset: 0 }) : await getSandboxClock(target);
       if (options.reset && !ctx.output.wantsJson) ctx.output.success('Sandbox clock is back on real time.');
@@ -65,7 +65,6 @@ Examples:
   $ kactl sandbox clock --reset     # back to real time`,
     )
     .action(async (seconds: number, options: { adminToken?: string }) => {
-      const { changeSandboxClock } = await import('../../api/sandbox-admin.js');
       const clock = await changeSandboxClock(await adminTarget(ctx, options.adminToken), { advance: seconds });
       if (!ctx.output.wantsJson) ctx.output.success(`Sandbox clock moved by ${seconds} s (now ${clock.offset} s from real time).`);
       show(ctx, clock);

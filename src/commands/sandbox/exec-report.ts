@@ -9,6 +9,7 @@ import type { Context } from '../../context.js';
 import type { SandboxInfo } from '../../server/start.js';
 import type { LogRecord } from './log-lines.js';
 import { ownSellerApi } from './own-api.js';
+import { logLine } from './log-lines.js';
 
 /** Refusals shown under a failed command: enough to see why, few enough to read in a CI log. */
 const REFUSALS_SHOWN = 5;
@@ -44,7 +45,6 @@ export async function reportRefusals(ctx: Context, info: SandboxInfo, status: nu
     return;
   }
   if (records.length === 0) return;
-  const { logLine } = await import('./log-lines.js');
   ctx.output.note(`The command failed (exit ${status}); the last ${records.length === 1 ? 'request' : 'requests'} the sandbox refused:`);
   for (const record of records) ctx.io.err(`  ${logLine(record, { color: ctx.io.stderrColor, now: ctx.now() })}\n`);
 }

@@ -16,11 +16,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { Option, type Command } from 'commander';
 import type { Context } from '../../context.js';
-import { InterruptedError, KactlError, NetworkError } from '../../errors.js';
+import { InterruptedError, KactlError, NetworkError, UsageError } from '../../errors.js';
 import type { RunningSandbox } from '../../server/start.js';
 import { parsePositiveInt } from '../profile/validate.js';
 import { DEFAULT_TLS_HOSTNAME } from '../../server/tls/names.js';
 import { parseHostname, resolveData, startFailure } from './start.js';
+import { seedSandbox } from '../state/seed.js';
+import * as report from './exec-report.js';
 
 export interface ExecOptions {
   seed?: string;
@@ -79,7 +81,6 @@ Examples:
 }
 
 export async function sandboxExecRun(ctx: Context, words: readonly string[], options: ExecOptions): Promise<void> {
-  const { UsageError } = await import('../../errors.js');
   const [command, ...args] = words;
   if (command === undefined || command === '') throw new UsageError('Give the command to run after --, e.g. kactl sandbox exec -- npm test.');
   if (options.hostname !== undefined && !options.tls) throw new UsageError('--hostname names the HTTPS certificate: give it with --tls.');
@@ -87,7 +88,7 @@ export async function sandboxExecRun(ctx: Context, words: readonly string[], opt
   let status: number;
   try {
     const { info } = served.sandbox;
-    if (options.seed !== undefined) await (await import('../state/seed.js')).seedSandbox(ctx, info, options.seed);
+    if (options.seed !== undefined) await seedSandbox(ctx, info, options.seed);
     if (ctx.signal.aborted) throw new InterruptedError();
     ctx.verbose(`sandbox exec: ${info.baseUrl} serves ${command}`);
     const { execEnvironment } = await import('./exec-env.js');
@@ -102,7 +103,6 @@ export async function sandboxExecRun(ctx: Context, words: readonly string[], opt
     }
     status = end.status;
     if (end.notStarted !== undefined) ctx.output.error(end.notStarted);
-    const report = await import('./exec-report.js');
     if (status !== 0 && end.notStarted === undefined) await report.reportRefusals(ctx, info, status, started);
     if (options.exportOnExit !== undefined) {
       try {

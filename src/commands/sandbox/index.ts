@@ -9,6 +9,7 @@ import { registerSandboxStop } from './stop.js';
 import { registerSandboxCa } from './ca.js';
 import { registerSandboxConnect } from './connect.js';
 import { registerSandboxLogs } from './logs.js';
+import { registerSandboxFault } from './fault.js';
 import { registerSandboxExec } from './exec.js';
 import { registerSandboxUi } from './ui.js';
 
@@ -32,6 +33,7 @@ email it would send (magic links, one-time codes, password resets) in an outbox.
   registerSandboxCa(group, ctx);
   registerSandboxConnect(group, ctx);
   registerSandboxLogs(group, ctx);
+  registerSandboxFault(group, ctx);
   registerSandboxExec(group, ctx);
   registerSandboxUi(group, ctx);
 }

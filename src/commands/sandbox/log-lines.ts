@@ -17,7 +17,10 @@ export interface LineOptions {
   readonly now: number;
 }
 
-/** `12:04:05  ✗ 200  1.3 login            alice         wrong password for alice` */
+/**
+ * `12:04:05  ✗ 200  1.3 login            alice         wrong password for alice`, with
+ * `[fault #2 tamper]` before the reason when a fault changed the answer.
+ */
 export function logLine(record: LogRecord, options: LineOptions): string {
   const paint = new Chalk({ level: options.color ? 1 : 0 });
   const failed = record.success === false || record.status >= 400;
@@ -26,7 +29,9 @@ export function logLine(record: LogRecord, options: LineOptions): string {
   const what = `${record.api} ${record.type ?? `${record.method} ${record.path}`}`;
   const user = record.user ?? '-';
   const why = record.reason ?? record.message ?? '';
-  const line = `${when(record.time, options.now)}  ${mark} ${status}  ${clean(what).padEnd(20)} ${paint.cyan(clean(user).padEnd(12))} ${failed ? clean(why) : paint.dim(clean(why))}`;
+  // A faulted answer says so first: what the client saw is not what the sandbox decided.
+  const fault = record.fault === null || record.fault === undefined ? '' : `${paint.magenta(`[fault ${clean(record.fault)}]`)} `;
+  const line = `${when(record.time, options.now)}  ${mark} ${status}  ${clean(what).padEnd(20)} ${paint.cyan(clean(user).padEnd(12))} ${fault}${failed ? clean(why) : paint.dim(clean(why))}`;
   return line.trimEnd();
 }
 

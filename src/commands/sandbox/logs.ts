@@ -12,8 +12,11 @@ import { InvalidArgumentError, type Command } from 'commander';
 import type { Context } from '../../context.js';
 import { ExitCode, InterruptedError, NetworkError, UsageError } from '../../errors.js';
 import type { RequestApi, RequestLogFilter } from '../../api/sandbox-admin.js';
+import { listSandboxRequests, requestsPath, sandboxAdminStream } from '../../api/sandbox-admin.js';
 import { adminTarget } from './admin.js';
 import type { LogFormat, LogRecord } from './log-lines.js';
+import { serverSentEvents } from '../../api/server-sent-events.js';
+import { logLine } from './log-lines.js';
 
 interface LogsOptions {
   follow?: boolean;
@@ -113,12 +116,10 @@ Examples:
     )
     .action(async (options: LogsOptions) => {
       const format = formatOf(ctx);
-      const { logLine } = await import('./log-lines.js');
       const print = (record: LogRecord): void => {
         ctx.io.out(format === 'lines' ? `${logLine(record, { color: ctx.io.stdoutColor, now: ctx.now() })}\n` : `${JSON.stringify(record)}\n`);
       };
       if (options.follow) return follow(ctx, options, print);
-      const { listSandboxRequests } = await import('../../api/sandbox-admin.js');
       const { limit, requests } = await listSandboxRequests(await adminTarget(ctx, options.adminToken), filterOf(ctx, options));
       if (format === 'json') return ctx.output.json(requests);
       for (const record of requests) print(record);
@@ -128,8 +129,6 @@ Examples:
 }
 
 async function follow(ctx: Context, options: LogsOptions, print: (record: LogRecord) => void): Promise<void> {
-  const { serverSentEvents } = await import('../../api/server-sent-events.js');
-  const { requestsPath, sandboxAdminStream } = await import('../../api/sandbox-admin.js');
   try {
     const body = await sandboxAdminStream(await adminTarget(ctx, options.adminToken), { path: requestsPath(filterOf(ctx, options), true), idleMs: FOLLOW_IDLE_MS });
     if (ctx.io.isStdoutTTY) ctx.output.note('Following the sandbox\'s requests; Ctrl-C to stop.');

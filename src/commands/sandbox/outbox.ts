@@ -5,6 +5,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { adminTarget } from './admin.js';
+import { listSandboxOutbox } from '../../api/sandbox-admin.js';
 
 interface OutboxOptions {
   adminToken?: string;
@@ -23,7 +24,6 @@ export function registerSandboxOutbox(group: Command, ctx: Context): void {
     .option('--admin-token <token>', "the sandbox's admin token (default: saved in the sandbox profile)")
     .addHelpText('after', '\nExamples:\n  $ kactl sandbox outbox\n  $ kactl sandbox outbox --to alice@example.com --kind email-code --json')
     .action(async (options: OutboxOptions) => {
-      const { listSandboxOutbox } = await import('../../api/sandbox-admin.js');
       const messages = await listSandboxOutbox(await adminTarget(ctx, options.adminToken), {
         ...(options.to ? { to: options.to } : {}),
         ...(options.kind ? { kind: options.kind } : {}),

@@ -11,6 +11,7 @@ import type { Context } from '../../context.js';
 import type { SellerApi } from '../../api/seller-api.js';
 import type { Transport } from '../../api/transport.js';
 import type { SandboxInfo } from '../../server/start.js';
+import { readFileSync } from 'node:fs';
 
 export interface OwnSandboxApi {
   readonly api: SellerApi;
@@ -24,7 +25,7 @@ export interface OwnSandboxApi {
 export async function ownSellerApi(ctx: Context, info: SandboxInfo, signal: AbortSignal): Promise<OwnSandboxApi> {
   const { Transport } = await import('../../api/transport.js');
   const { SellerApi } = await import('../../api/seller-api.js');
-  const ca = info.caFile === undefined ? undefined : (await import('node:fs')).readFileSync(info.caFile, 'utf8');
+  const ca = info.caFile === undefined ? undefined : readFileSync(info.caFile, 'utf8');
   let offsetMs = 0;
   const transport = new Transport({
     ...(ca === undefined ? {} : { ca }),

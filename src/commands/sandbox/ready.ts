@@ -5,6 +5,7 @@
  */
 import type { Context } from '../../context.js';
 import type { LastPort, SandboxInfo } from '../../server/start.js';
+import { maskValue } from '../../api/redact.js';
 
 /** What the serving process knows once it is ready (passed from the background server to `--detach`). */
 export interface ReadyReport {
@@ -39,7 +40,6 @@ export async function announceReady(ctx: Context, report: ReadyReport, options: 
     ctx.io.out(`${JSON.stringify(info)}\n`);
     return;
   }
-  const { maskValue } = await import('../../api/redact.js');
   const stopCommand = `kactl sandbox stop${report.profile ? ` ${report.profile}` : ` ${report.pid}`}`;
   ctx.output.success(`Sandbox listening on ${info.listen === undefined ? info.baseUrl : `${info.listen} (this machine: ${info.baseUrl})`}${options.detached ? ` in the background (pid ${report.pid})` : ''}`);
   ctx.output.note(

@@ -114,145 +114,186 @@ function trustNote(values: SandboxValues, how: string): string[] {
   return values.caFile === undefined ? [] : [`HTTPS: ${how}`];
 }
 
-export function targetSheet(sdk: SdkId, values: SandboxValues): TargetSheet {
-  const api13 = `${values.baseUrl}/api/1.3/`;
-  const api12 = `${values.baseUrl}/api/1.2/`;
-  const ca = `"${values.caFile ?? ''}"`;
-  switch (sdk) {
-    case 'python':
-      return {
-        sdk,
-        title: 'Python (official KeyAuth-Python-Example)',
-        api: '1.3',
-        url: api13,
-        code: [],
-        lines: [...hostedStrings('keyauth.py', api13, values), ...appLines('the api(...) arguments in main.py', values), ...secretLine(values)],
-        sendsHwid: true,
-        showsSecret: true,
-        notes: trustNote(values, `run it with REQUESTS_CA_BUNDLE=${ca} (the example uses requests), or trust the authority system-wide (kactl sandbox ca --help).`),
-      };
-    case 'csharp':
-      return {
-        sdk,
-        title: 'C# (official KeyAuth-CSHARP-Example, Console or Form)',
-        api: '1.3',
-        url: api13,
-        code: [],
-        lines: [...hostedStrings('KeyAuth.cs', api13, values), ...appLines('the new api(...) arguments in Program.cs', values), ...secretLine(values)],
-        sendsHwid: true,
-        showsSecret: true,
-        notes: trustNote(values, `.NET reads the Windows store: certutil -addstore -f Root ${ca} in an administrator's shell.`),
-      };
-    case 'cpp': {
-      const origin = hostnameUrl(values);
-      const url = `${origin}/api/1.3/`;
-      const hostname = values.hostname ?? 'kactl.test';
-      const port = portOf(values.baseUrl);
-      const notes: string[] = [];
-      if (values.caFile === undefined || port !== 443) {
-        notes.push(`The C++ SDK accepts HTTPS on port 443 only: start the sandbox with  kactl sandbox start --tls --hostname ${hostname} --port 443  (as an administrator where port 443 needs it) and run this again.`);
-      }
-      if (values.caFile !== undefined) notes.push(`Trust the authority in the Windows store: certutil -addstore -f Root ${ca} (an administrator's shell).`);
-      notes.push('It refuses a system or WinHTTP proxy: turn any proxy off for this test.');
-      return {
-        sdk,
-        title: 'C++ (official KeyAuth-CPP-Example, x64)',
-        api: '1.3',
-        url,
-        code: [
-          {
-            file: 'main.cpp',
-            lines: [
-              `std::string name = skCrypt("${values.name}").decrypt();`,
-              `std::string ownerid = skCrypt("${values.ownerid}").decrypt();`,
-              `std::string version = skCrypt("${values.version}").decrypt();`,
-              `std::string url = skCrypt("${url}").decrypt();`,
-            ],
-          },
-        ],
-        lines: [
-          { label: 'public key', value: values.publicKey ?? '(not in the profile)', where: `in the library's auth.cpp, in place of the hosted key ${HOSTED_KEY_SHORT} (then rebuild the library)` },
-          { label: 'host name', value: hostname, where: 'the name the URL uses: the certificate names it' },
-          { label: 'hosts line', value: `127.0.0.1 ${hostname}`, where: 'in C:\\Windows\\System32\\drivers\\etc\\hosts' },
-          { label: 'port', value: String(port), where: port === 443 ? 'as the SDK requires' : 'the SDK requires 443' },
-        ],
-        sendsHwid: true,
-        showsSecret: false,
-        notes,
-      };
-    }
-    case 'php':
-      return {
-        sdk,
-        title: 'PHP (official KeyAuth-PHP-Example)',
-        api: '1.3',
-        url: api13,
-        code: [],
-        lines: [...hostedStrings('keyauth.php', api13, values), ...appLines("the example's application settings (its name and ownerid variables)", values)],
-        sendsHwid: false,
-        showsSecret: false,
-        notes: trustNote(values, `PHP's curl reads curl.cainfo: set curl.cainfo = ${ca} in php.ini, or trust the authority system-wide.`),
-      };
-    case 'go':
-      return {
-        sdk,
-        title: 'Go (official KeyAuth-Go-Example)',
-        api: '1.3',
-        url: api13,
-        code: [],
-        lines: [...hostedStrings('KeyAuth/KeyAuth.go', api13, values), ...appLines('the KeyAuthApp.Api(...) arguments in main.go', values)],
-        sendsHwid: true,
-        showsSecret: false,
-        notes: trustNote(values, `on Linux run it with SSL_CERT_FILE=${ca}; on Windows and macOS trust the authority in the system store (kactl sandbox ca --help).`),
-      };
-    case 'react':
-      return {
-        sdk,
-        title: 'React / Next.js, TypeScript (official KeyAuth-React-Example)',
-        api: '1.3',
-        url: api13,
-        code: [],
-        lines: [...hostedStrings('src/lib/keyauth.ts', api13, values), ...appLines("the application settings the example gives its KeyAuth client", values)],
-        sendsHwid: false,
-        showsSecret: false,
-        notes: [
-          'The browser calls the sandbox directly: a sandbox on loopback already allows it (Access-Control-Allow-Origin: *).',
-          ...trustNote(values, 'the browser reads the system store (Firefox its own): trust the authority there (kactl sandbox ca --help).'),
-        ],
-      };
-    case 'java':
-      return {
-        sdk,
-        title: 'Java (Tentoxa/KeyAuth-Java)',
-        api: '1.2',
-        url: api12,
-        code: [{ file: 'your code', lines: [`KeyAuth keyAuthAPI = new KeyAuth("${values.name}", "${values.ownerid}", "${values.version}", "${api12}");`] }],
-        lines: [],
-        sendsHwid: true,
-        showsSecret: false,
-        notes: trustNote(values, `import the authority into a truststore: keytool -importcert -noprompt -alias kactl-sandbox -file ${ca} -keystore sandbox.jks -storepass changeit, then java -Djavax.net.ssl.trustStore=sandbox.jks -Djavax.net.ssl.trustStorePassword=changeit …`),
-      };
-    case 'node':
-      return {
-        sdk,
-        title: "Node (keyauth-js @keyauthjs/client; and kactl's own client)",
-        api: '1.2',
-        url: api12,
-        code: [],
-        lines: [
-          { label: 'options.baseUrl', value: api12, where: 'the second argument of new ClientApi(app, options)' },
-          { label: 'app.name', value: values.name },
-          { label: 'app.ownerid', value: values.ownerid },
-          { label: 'app.ver', value: values.version },
-          { label: 'KACTL_BASE_URL', value: values.baseUrl, where: 'kactl on another machine or in CI, with KACTL_APP_NAME, KACTL_OWNERID, KACTL_PUBLIC_KEY' },
-          { label: 'KACTL_PUBLIC_KEY', value: values.publicKey ?? '' },
-        ],
-        sendsHwid: false,
-        withoutHwid: 'keyauth-js sends no HWID with license()',
-        showsSecret: false,
-        notes: trustNote(values, `run node with NODE_EXTRA_CA_CERTS=${ca} (kactl's own profile for this sandbox trusts it already).`),
-      };
+function apiUrl(values: SandboxValues, api: TargetSheet['api']): string {
+  return `${values.baseUrl}/api/${api}/`;
+}
+
+/** The authority file, quoted for the shell lines of the notes. */
+function quotedCa(values: SandboxValues): string {
+  return `"${values.caFile ?? ''}"`;
+}
+
+/** An official 1.3 example: two strings of its library file, the app's values, how it trusts HTTPS. */
+interface OfficialExample {
+  readonly title: string;
+  readonly libraryFile: string;
+  /** Where the name, ownerid and version go. */
+  readonly appWhere: string;
+  readonly sendsHwid: boolean;
+  /** Older (1.2) editions of the example take the app secret. */
+  readonly showsSecret: boolean;
+  /** Said before the trust note. */
+  readonly notes?: readonly string[];
+  /** How a program on it trusts the sandbox's authority; `ca` is the quoted file. */
+  readonly trust: (ca: string) => string;
+}
+
+const OFFICIAL_EXAMPLES: Readonly<Record<'python' | 'csharp' | 'php' | 'go' | 'react', OfficialExample>> = {
+  python: {
+    title: 'Python (official KeyAuth-Python-Example)',
+    libraryFile: 'keyauth.py',
+    appWhere: 'the api(...) arguments in main.py',
+    sendsHwid: true,
+    showsSecret: true,
+    trust: (ca) => `run it with REQUESTS_CA_BUNDLE=${ca} (the example uses requests), or trust the authority system-wide (kactl sandbox ca --help).`,
+  },
+  csharp: {
+    title: 'C# (official KeyAuth-CSHARP-Example, Console or Form)',
+    libraryFile: 'KeyAuth.cs',
+    appWhere: 'the new api(...) arguments in Program.cs',
+    sendsHwid: true,
+    showsSecret: true,
+    trust: (ca) => `.NET reads the Windows store: certutil -addstore -f Root ${ca} in an administrator's shell.`,
+  },
+  php: {
+    title: 'PHP (official KeyAuth-PHP-Example)',
+    libraryFile: 'keyauth.php',
+    appWhere: "the example's application settings (its name and ownerid variables)",
+    sendsHwid: false,
+    showsSecret: false,
+    trust: (ca) => `PHP's curl reads curl.cainfo: set curl.cainfo = ${ca} in php.ini, or trust the authority system-wide.`,
+  },
+  go: {
+    title: 'Go (official KeyAuth-Go-Example)',
+    libraryFile: 'KeyAuth/KeyAuth.go',
+    appWhere: 'the KeyAuthApp.Api(...) arguments in main.go',
+    sendsHwid: true,
+    showsSecret: false,
+    trust: (ca) => `on Linux run it with SSL_CERT_FILE=${ca}; on Windows and macOS trust the authority in the system store (kactl sandbox ca --help).`,
+  },
+  react: {
+    title: 'React / Next.js, TypeScript (official KeyAuth-React-Example)',
+    libraryFile: 'src/lib/keyauth.ts',
+    appWhere: 'the application settings the example gives its KeyAuth client',
+    sendsHwid: false,
+    showsSecret: false,
+    notes: ['The browser calls the sandbox directly: a sandbox on loopback already allows it (Access-Control-Allow-Origin: *).'],
+    trust: () => 'the browser reads the system store (Firefox its own): trust the authority there (kactl sandbox ca --help).',
+  },
+};
+
+function officialSheet(sdk: keyof typeof OFFICIAL_EXAMPLES): (values: SandboxValues) => TargetSheet {
+  const example = OFFICIAL_EXAMPLES[sdk];
+  return (values) => {
+    const api13 = apiUrl(values, '1.3');
+    return {
+      sdk,
+      title: example.title,
+      api: '1.3',
+      url: api13,
+      code: [],
+      lines: [...hostedStrings(example.libraryFile, api13, values), ...appLines(example.appWhere, values), ...(example.showsSecret ? secretLine(values) : [])],
+      sendsHwid: example.sendsHwid,
+      showsSecret: example.showsSecret,
+      notes: [...(example.notes ?? []), ...trustNote(values, example.trust(quotedCa(values)))],
+    };
+  };
+}
+
+function cppSheet(values: SandboxValues): TargetSheet {
+  const ca = quotedCa(values);
+  const origin = hostnameUrl(values);
+  const url = `${origin}/api/1.3/`;
+  const hostname = values.hostname ?? 'kactl.test';
+  const port = portOf(values.baseUrl);
+  const notes: string[] = [];
+  if (values.caFile === undefined || port !== 443) {
+    notes.push(`The C++ SDK accepts HTTPS on port 443 only: start the sandbox with  kactl sandbox start --tls --hostname ${hostname} --port 443  (as an administrator where port 443 needs it) and run this again.`);
   }
+  if (values.caFile !== undefined) notes.push(`Trust the authority in the Windows store: certutil -addstore -f Root ${ca} (an administrator's shell).`);
+  notes.push('It refuses a system or WinHTTP proxy: turn any proxy off for this test.');
+  return {
+    sdk: 'cpp',
+    title: 'C++ (official KeyAuth-CPP-Example, x64)',
+    api: '1.3',
+    url,
+    code: [
+      {
+        file: 'main.cpp',
+        lines: [
+          `std::string name = skCrypt("${values.name}").decrypt();`,
+          `std::string ownerid = skCrypt("${values.ownerid}").decrypt();`,
+          `std::string version = skCrypt("${values.version}").decrypt();`,
+          `std::string url = skCrypt("${url}").decrypt();`,
+        ],
+      },
+    ],
+    lines: [
+      { label: 'public key', value: values.publicKey ?? '(not in the profile)', where: `in the library's auth.cpp, in place of the hosted key ${HOSTED_KEY_SHORT} (then rebuild the library)` },
+      { label: 'host name', value: hostname, where: 'the name the URL uses: the certificate names it' },
+      { label: 'hosts line', value: `127.0.0.1 ${hostname}`, where: 'in C:\\Windows\\System32\\drivers\\etc\\hosts' },
+      { label: 'port', value: String(port), where: port === 443 ? 'as the SDK requires' : 'the SDK requires 443' },
+    ],
+    sendsHwid: true,
+    showsSecret: false,
+    notes,
+  };
+}
+
+function javaSheet(values: SandboxValues): TargetSheet {
+  const api12 = apiUrl(values, '1.2');
+  const ca = quotedCa(values);
+  return {
+    sdk: 'java',
+    title: 'Java (Tentoxa/KeyAuth-Java)',
+    api: '1.2',
+    url: api12,
+    code: [{ file: 'your code', lines: [`KeyAuth keyAuthAPI = new KeyAuth("${values.name}", "${values.ownerid}", "${values.version}", "${api12}");`] }],
+    lines: [],
+    sendsHwid: true,
+    showsSecret: false,
+    notes: trustNote(values, `import the authority into a truststore: keytool -importcert -noprompt -alias kactl-sandbox -file ${ca} -keystore sandbox.jks -storepass changeit, then java -Djavax.net.ssl.trustStore=sandbox.jks -Djavax.net.ssl.trustStorePassword=changeit …`),
+  };
+}
+
+function nodeSheet(values: SandboxValues): TargetSheet {
+  const api12 = apiUrl(values, '1.2');
+  const ca = quotedCa(values);
+  return {
+    sdk: 'node',
+    title: "Node (keyauth-js @keyauthjs/client; and kactl's own client)",
+    api: '1.2',
+    url: api12,
+    code: [],
+    lines: [
+      { label: 'options.baseUrl', value: api12, where: 'the second argument of new ClientApi(app, options)' },
+      { label: 'app.name', value: values.name },
+      { label: 'app.ownerid', value: values.ownerid },
+      { label: 'app.ver', value: values.version },
+      { label: 'KACTL_BASE_URL', value: values.baseUrl, where: 'kactl on another machine or in CI, with KACTL_APP_NAME, KACTL_OWNERID, KACTL_PUBLIC_KEY' },
+      { label: 'KACTL_PUBLIC_KEY', value: values.publicKey ?? '' },
+    ],
+    sendsHwid: false,
+    withoutHwid: 'keyauth-js sends no HWID with license()',
+    showsSecret: false,
+    notes: trustNote(values, `run node with NODE_EXTRA_CA_CERTS=${ca} (kactl's own profile for this sandbox trusts it already).`),
+  };
+}
+
+/** What a program on each library changes. */
+const SHEETS: Readonly<Record<SdkId, (values: SandboxValues) => TargetSheet>> = {
+  python: officialSheet('python'),
+  csharp: officialSheet('csharp'),
+  cpp: cppSheet,
+  php: officialSheet('php'),
+  go: officialSheet('go'),
+  react: officialSheet('react'),
+  java: javaSheet,
+  node: nodeSheet,
+};
+
+export function targetSheet(sdk: SdkId, values: SandboxValues): TargetSheet {
+  return SHEETS[sdk](values);
 }
 
 /** The object `kactl sandbox connect <sdk> --json` prints. */

@@ -25,6 +25,10 @@ import { claimSandbox, MEMORY_STORE, releaseSandbox, updateSandbox, type Sandbox
 import { selfPid } from './self-process.js';
 import { announceReady, type ReadyReport } from './ready.js';
 import { checkTlsHostname, DEFAULT_TLS_HOSTNAME } from '../../server/tls/names.js';
+import { pathFailure } from '../../io/storage-errors.js';
+import { nativeModuleFailure } from '../../server/store/native-module.js';
+import { seedSandbox } from '../state/seed.js';
+import { receiveSecrets, handOver } from './background-pipe.js';
 
 export interface StartOptions {
   host: string;
@@ -157,7 +161,7 @@ export function resolveData(ctx: Context, data: string | undefined): string {
 export async function sandboxStartRun(ctx: Context, startOptions: StartOptions): Promise<void> {
   const background = startOptions.backgroundLog !== undefined;
   // In the background the secrets come down the pipe, never on the command line.
-  const options: StartOptions = background ? { ...startOptions, ...(await (await import('./background-pipe.js')).receiveSecrets()) } : startOptions;
+  const options: StartOptions = background ? { ...startOptions, ...(await receiveSecrets()) } : startOptions;
   const { startSandbox } = await import('../../server/start.js');
   const data = resolveData(ctx, options.data);
   const dead: SandboxEntry[] = [];
@@ -193,7 +197,7 @@ export async function sandboxStartRun(ctx: Context, startOptions: StartOptions):
   try {
     const { info } = sandbox;
     // Seeded before the profile is saved: a file that cannot be applied leaves no profile behind.
-    if (options.seed !== undefined) await (await import('../state/seed.js')).seedSandbox(ctx, info, options.seed);
+    if (options.seed !== undefined) await seedSandbox(ctx, info, options.seed);
     const port = Number(new URL(info.baseUrl).port);
     const profile = options.profile ? await chooseProfile(ctx, options, claim.id, port) : undefined;
     const active = profile ? await saveSandboxProfile(ctx, profile.name, info, options) : undefined;
@@ -209,7 +213,7 @@ export async function sandboxStartRun(ctx: Context, startOptions: StartOptions):
     updateSandbox(ctx.dataDir, entry);
     const { getClockOffset } = await import('../../server/domain/clock.js');
     const report: ReadyReport = { info, pid: selfPid, data, profile: profile?.name ?? null, active: active ?? null, logFile: options.backgroundLog ?? null, clockOffset: getClockOffset(sandbox.store), lastPort: sandbox.lastPort ?? null };
-    if (background) (await import('./background-pipe.js')).handOver(report);
+    if (background) handOver(report);
     else await announceReady(ctx, report, { detached: false });
     await untilAborted(ctx.signal);
   } finally {
@@ -232,12 +236,10 @@ export async function sandboxStartRun(ctx: Context, startOptions: StartOptions):
 export async function startFailure(ctx: Context, error: unknown, options: Pick<StartOptions, 'host' | 'port'>, data: string): Promise<unknown> {
   const { SandboxConfigError } = await import('../../server/start.js');
   if (error instanceof SandboxConfigError) return new UsageError(error.messageFor(sandboxFlag));
-  const { nativeModuleFailure } = await import('../../server/store/native-module.js');
   const native = nativeModuleFailure(error, ctx.runtime.node);
   if (native !== undefined) return native;
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   if (typeof code === 'string' && /^SQLITE_(FULL|READONLY|CANTOPEN|IOERR|PERM)/.test(code)) {
-    const { pathFailure } = await import('../../io/storage-errors.js');
     return pathFailure(error, data, ctx);
   }
   const where = `port ${options.port ?? 0} on ${options.host}`;

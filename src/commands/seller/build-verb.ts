@@ -2,8 +2,8 @@
  * One catalog command path as one commander command: `kactl licenses delete [key]` with the
  * flags of every operation that shares the path, a boolean flag per selector (`--all`,
  * `--used`), `--dry-run` / `--no-backup` where they mean something, and help with the
- * summary, units and examples. The action loads the runner only when the command runs, so
- * `--help` costs nothing but this file (cold start).
+ * summary, units and examples. The runner (`run-verb.ts`) loads nothing heavy until the
+ * command runs, so `--help` stays light (docs/architecture.md, "Cold start").
  */
 import { Option } from 'commander';
 import type { Command } from 'commander';
@@ -19,6 +19,7 @@ import { filterHelp, filterOptions } from './list-filters.js';
 import { namesField } from './field-names.js';
 import { DURATION_EXAMPLES } from '../../util/duration.js';
 import { wrapWords } from '../../io/wrap.js';
+import { runVerb } from './run-verb.js';
 
 /** Short names people type by habit (gh, docker): `ls`, `rm`, `info`. */
 const VERB_ALIASES: Readonly<Record<string, readonly string[]>> = { list: ['ls'], delete: ['rm'], get: ['info'] };
@@ -112,7 +113,6 @@ export function addVerb(parent: Command, verb: Verb, ctx: Context): Command {
 
   command.addHelpText('after', helpAfter(verb));
   command.action(async (...args: unknown[]) => {
-    const { runVerb } = await import('./run-verb.js');
     await runVerb(ctx, verb, args[args.length - 1] as Command);
   });
   return command;

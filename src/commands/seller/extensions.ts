@@ -11,6 +11,8 @@ import { Option } from 'commander';
 import type { Context } from '../../context.js';
 import type { SellerOp } from '../../api/seller-catalog/index.js';
 import { UsageError } from '../../errors.js';
+import { readStdinText } from '../../io/ask.js';
+import { createReadStream } from 'node:fs';
 
 /** What a parameter function sees of the command line. */
 export interface ParamInput {
@@ -50,7 +52,6 @@ function text(value: unknown): string | undefined {
 /** MD5 of a file, read as a stream (program builds can be large). */
 async function md5OfFile(path: string): Promise<string> {
   const { createHash } = await import('node:crypto');
-  const { createReadStream } = await import('node:fs');
   const hash = createHash('md5');
   try {
     for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
@@ -106,7 +107,6 @@ export const SELLER_EXTENSIONS: Readonly<Record<string, SellerExtension>> = {
       key: async (ctx, { flagValue }) => {
         if (flagValue === undefined) return undefined;
         if (flagValue !== '-') return joinKeys(flagValue);
-        const { readStdinText } = await import('../../io/ask.js');
         return joinKeys(await readStdinText(ctx, '--keys -'));
       },
     },

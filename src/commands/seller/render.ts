@@ -16,6 +16,7 @@ import { chooseFields, namedColumns, namedRow, pickFields } from './field-names.
 import { keptRows } from './filter-rows.js';
 import { isRecord, listRows } from '../../api/list-rows.js';
 import type { FilterValues } from './list-filters.js';
+import { runJq } from '../../io/jq.js';
 
 /**
  * The one "now" that time-left cells count from, in milliseconds: the server's clock as its last
@@ -66,7 +67,6 @@ function sayDone(ctx: Context, op: SellerOp, body: Record<string, unknown>, valu
 
 /** `--jq`: jq's output on stdout; on a terminal without the control characters end-user data may hold. */
 async function printJq(ctx: Context, value: unknown, expression: string): Promise<void> {
-  const { runJq } = await import('../../io/jq.js');
   const out = await runJq(value, expression);
   ctx.io.out(ctx.io.isStdoutTTY ? stripControl(out) : out);
 }

@@ -14,6 +14,7 @@ import { collectWireParams } from './wire-params.js';
 import { runOp } from './run-op.js';
 import { listChoiceFrom } from './list-view-options.js';
 import { givenFilters } from './list-filters.js';
+import { checkJq } from '../../io/jq.js';
 
 function given(command: Command, key: string): boolean {
   return command.getOptionValueSource(key) === 'cli';
@@ -54,7 +55,6 @@ export async function runVerb(ctx: Context, verb: Verb, command: Command): Promi
     const format = ctx.globals.output;
     if (format !== undefined && format !== 'json') throw new UsageError(`--jq prints JSON, and -o ${format} asks for another format; give one of them.`);
     // A mistake in the expression is said before anything is sent.
-    const { checkJq } = await import('../../io/jq.js');
     await checkJq(choice.jq);
   }
   const positional = command.processedArgs[0] as string | undefined;

@@ -14,6 +14,9 @@ import type { SellerApi } from '../../api/seller-api.js';
 import type { Action } from '../../state/records.js';
 import { InterruptedError, PartialFailure, UsageError } from '../../errors.js';
 import { shellQuote } from '../../util/shell-quote.js';
+import { applicationName, wherePhrase } from '../seller/guard.js';
+import { confirmTyped } from '../../io/ask.js';
+import { STATE_SCHEMA } from '../../state/schema.js';
 
 export interface ApplyOptions {
   file: string;
@@ -25,7 +28,6 @@ export interface ApplyOptions {
 /** Reads and checks a state file; `!env NAME` reads the environment. */
 export async function readStateFile(ctx: Context, file: string): Promise<Record<string, unknown>> {
   const { loadFile } = await import('../../state/load.js');
-  const { STATE_SCHEMA } = await import('../../state/schema.js');
   const { stateProblems } = await import('../../state/check.js');
   const loaded = loadFile(file, STATE_SCHEMA, { env: ctx.env, stateAt: [[]] });
   const [first, ...more] = stateProblems(loaded.value);
@@ -166,8 +168,6 @@ export async function applyState(ctx: Context, api: SellerApi, state: Record<str
 
 /** Deleting records: confirmation as for any bulk change, then one backup file per record type. */
 async function guardPrune(ctx: Context, api: SellerApi, deletions: readonly Action[]): Promise<void> {
-  const { confirmTyped } = await import('../../io/ask.js');
-  const { applicationName, wherePhrase } = await import('../seller/guard.js');
   const appName = !ctx.globals.yes && ctx.io.canPrompt() ? await applicationName(ctx) : undefined;
   const what = `--prune deletes ${deletions.length.toLocaleString('en-US')} record${deletions.length === 1 ? '' : 's'} the file does not list`;
   await confirmTyped(ctx, `${what}${appName === undefined ? '' : ` from ${appName}`} ${await wherePhrase(ctx)}.`, appName ?? '');

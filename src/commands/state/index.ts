@@ -2,15 +2,21 @@
  * `kactl apply`, `kactl export`, `kactl restore` and `kactl schema`: application state as a
  * file. Everything heavy (yaml, the planner) is imported inside the actions.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { Argument, Option, type Command } from 'commander';
 import type { Context } from '../../context.js';
 import { completeFrom, type ValueSource } from '../completion/value-source.js';
+import { UsageError } from '../../errors.js';
+import { STATE_SCHEMA, FLOWS_SCHEMA } from '../../state/schema.js';
+import { restoreRun } from './restore.js';
+import { exportRun } from './export.js';
+import { applyRun } from './apply.js';
 
 /** The backups kactl wrote, as paths (`<data folder>/backups/…`), newest last. */
 const BACKUP_FILES: ValueSource = {
   kind: 'names',
   names: async (ctx) => {
-    const [fs, path] = await Promise.all([import('node:fs'), import('node:path')]);
     const dir = path.join(ctx.dataDir, 'backups');
     try {
       return fs.readdirSync(dir).filter((name) => name.endsWith('.json')).sort().map((name) => path.join(dir, name));
@@ -35,7 +41,6 @@ export function registerStateCommands(program: Command, ctx: Context): void {
     .option('--url <id=url>', 'the whole URL of a webhook the file holds only the start of (repeatable)', collect, [])
     .addHelpText('after', '\nExamples:\n  $ kactl apply -f kactl.yaml --dry-run\n  $ kactl apply -f kactl.yaml\n  $ kactl apply -f kactl.yaml --prune --yes   # backup first\n\n`!env NAME` in the file reads the environment variable NAME; `$$` stands for `$`.')
     .action(async (options: { file: string; dryRun?: boolean; prune?: boolean; url: string[] }) => {
-      const { applyRun } = await import('./apply.js');
       await applyRun(ctx, options);
     });
 
@@ -45,7 +50,6 @@ export function registerStateCommands(program: Command, ctx: Context): void {
     .addOption(new Option('-o, --output <format>', 'yaml or json').choices(['yaml', 'json']).default('yaml'))
     .addHelpText('after', '\nExamples:\n  $ kactl export > kactl.yaml\n  $ kactl export -o json --profile prod > prod.json')
     .action(async (options: { output: 'yaml' | 'json' }) => {
-      const { exportRun } = await import('./export.js');
       await exportRun(ctx, options.output);
     });
 
@@ -58,7 +62,6 @@ export function registerStateCommands(program: Command, ctx: Context): void {
     .option('--force', 'restore into another server or application than the backup was made from')
     .addHelpText('after', '\nExamples:\n  $ kactl restore ~/.local/share/kactl/backups/2025-03-01T10-20-30-123Z-myapp-delalllicenses.json\n  $ kactl restore users.json licenses.json --url payhook=https://hooks.example.com/pay --yes')
     .action(async (files: string[], options: { dryRun?: boolean; force?: boolean; url: string[] }) => {
-      const { restoreRun } = await import('./restore.js');
       await restoreRun(ctx, files, options);
     });
 
@@ -68,9 +71,7 @@ export function registerStateCommands(program: Command, ctx: Context): void {
     .addArgument(completeFrom(new Argument('[kind]', 'state or flows').default('state'), { kind: 'names', names: () => Promise.resolve(['state', 'flows']) }))
     .addHelpText('after', '\nExample:\n  $ kactl schema state > kactl.schema.json')
     .action(async (kind: string) => {
-      const { STATE_SCHEMA, FLOWS_SCHEMA } = await import('../../state/schema.js');
       if (kind !== 'state' && kind !== 'flows') {
-        const { UsageError } = await import('../../errors.js');
         throw new UsageError(`"${kind}" is not a schema: give state or flows.`);
       }
       ctx.output.json(kind === 'state' ? STATE_SCHEMA : FLOWS_SCHEMA);

@@ -15,6 +15,8 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import type { BackupFile } from '../../state/backup-file.js';
 import type { Action, Row, Section } from '../../state/records.js';
+import { confirmOne } from '../../io/ask.js';
+import { parseUrls, resumeCommand, applyState } from './apply.js';
 
 const creates = (section: Section) => (action: Action): boolean => action.section === section && action.verb === 'create';
 
@@ -93,7 +95,6 @@ async function backupBody(file: string, backup: BackupFile, nowMs: number, into:
 }
 
 export async function restoreRun(ctx: Context, files: readonly string[], options: RestoreOptions): Promise<void> {
-  const { parseUrls, resumeCommand, applyState } = await import('./apply.js');
   const urls = parseUrls(options.url);
   const backups = files.map((file) => ({ file, backup: readBackup(file) }));
   for (const { file, backup } of backups) {
@@ -116,7 +117,6 @@ export async function restoreRun(ctx: Context, files: readonly string[], options
     restoring: true,
     confirm: async () => {
       if (ctx.globals.yes) return;
-      const { confirmOne } = await import('../../io/ask.js');
       await confirmOne(ctx, `Put back the records above, missing on the server, from ${source}?`);
     },
   });

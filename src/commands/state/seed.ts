@@ -5,11 +5,11 @@
  */
 import type { Context } from '../../context.js';
 import type { SandboxInfo } from '../../server/start.js';
+import { readStateFile, applyState } from './apply.js';
+import { ownSellerApi } from '../sandbox/own-api.js';
 
 export async function seedSandbox(ctx: Context, info: SandboxInfo, file: string): Promise<void> {
-  const { readStateFile, applyState } = await import('./apply.js');
   const state = await readStateFile(ctx, file);
-  const { ownSellerApi } = await import('../sandbox/own-api.js');
   const own = await ownSellerApi(ctx, info, ctx.signal);
   try {
     const { changed } = await applyState(ctx, own.api, state, { source: file, quiet: true, resume: `kactl apply -f ${file}`, ownApi: true });

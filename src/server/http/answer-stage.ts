@@ -1,18 +1,17 @@
 /**
- * The answer stage: where every request ends, whichever stage answered it. The answer is
- * written to the socket, and the request's log line and its record in the request inspector
- * are made here, and nowhere else.
- *
- * Faults (a forged or stale signature, another status, an HTML page, a delay, a reset…) belong
- * here too: a fault is a transformation of `answer.response` (the encoded, signed answer)
- * before `writeAnswer`, or of the socket write itself, chosen by what the Exchange and the
- * Answer say (route, API, type, the decision's user); see src/server/README.md.
+ * The answer stage: where every request ends, whichever stage answered it. A fault the tester
+ * installed may change the answer first (fault-stage.ts: forged or stale signatures, a replay,
+ * another status, an HTML page, a delay, a reset, a cut body); then the answer is written to the
+ * socket, and the request's log line and its record in the request inspector are made here, and
+ * nowhere else. A faulted answer's record says which fault changed it.
  */
 import type { RequestRecorder } from '../inspector/recorder.js';
+import { faultLabel } from '../faults/spec.js';
 import type { Answer, Exchange } from './exchange.js';
+import { faultAnswer, type FaultedAnswer, type FaultStageDeps } from './fault-stage.js';
 import { requestLogLine } from './log-line.js';
 import { recordSource } from './record-source.js';
-import { writeAnswer, type WriteDeps } from './write-answer.js';
+import { writeAnswer, writeCutShort, type WriteDeps } from './write-answer.js';
 
 export interface AnswerStageDeps extends WriteDeps {
   readonly log: (line: string) => void;
@@ -20,17 +19,44 @@ export interface AnswerStageDeps extends WriteDeps {
   readonly recorder: RequestRecorder | undefined;
   /** Take the client IP from X-Forwarded-For (the record's `ip`). */
   readonly trustProxy: boolean;
+  /** The faults the tester installed (`/sandbox/faults`); undefined where none can be. */
+  readonly faults?: FaultStageDeps | undefined;
 }
 
-export function answerRequest(deps: AnswerStageDeps, exchange: Exchange, answer: Answer): void {
+/** Ends the request; a promise only while a `delay` fault holds the answer back. */
+export function answerRequest(deps: AnswerStageDeps, exchange: Exchange, answer: Answer): Promise<void> | undefined {
+  const faulted = deps.faults === undefined ? undefined : faultAnswer(deps.faults, exchange, answer);
+  if (faulted?.delayMs === undefined) return send(deps, exchange, answer, faulted);
+  return new Promise<void>((resolve) => {
+    const timer = setTimeout(() => {
+      exchange.res.off('close', gone);
+      send(deps, exchange, answer, faulted);
+      resolve();
+    }, faulted.delayMs);
+    // The client gave up, or shutdown closed the connection: nothing is left to send.
+    const gone = (): void => {
+      clearTimeout(timer);
+      resolve();
+    };
+    exchange.res.once('close', gone);
+  });
+}
+
+function send(deps: AnswerStageDeps, exchange: Exchange, answer: Answer, faulted: FaultedAnswer | undefined): undefined {
   const { req, res } = exchange;
-  writeAnswer(deps, req, res, answer.response, answer.refusedInput === true);
+  const response = faulted?.response ?? answer.response;
+  if (faulted?.socket === 'reset') res.destroy();
+  else if (faulted?.socket === 'truncate') writeCutShort(deps, res, response);
+  else writeAnswer(deps, req, res, response, answer.refusedInput === true);
   const elapsed = deps.clock() - exchange.started;
-  deps.log(requestLogLine(req.method, exchange.path, answer.type, answer.response.status, elapsed));
+  const fault = faulted === undefined ? undefined : `#${faulted.fault.id} ${faultLabel(faulted.fault)}`;
+  deps.log(requestLogLine(req.method, exchange.path, answer.type, response.status, elapsed) + (fault === undefined ? '' : ` [fault ${fault}]`));
   // Reading the records is not itself recorded: a follower would fill the log with its own reads.
   if (deps.recorder?.recording === true && !unrecorded(exchange)) {
-    deps.recorder.record(recordSource(exchange, answer, elapsed, deps.trustProxy));
+    const faultedAnswer = faulted === undefined ? answer : { ...answer, response };
+    deps.recorder.record({ ...recordSource(exchange, faultedAnswer, elapsed, deps.trustProxy), ...(fault === undefined ? {} : { fault }) });
   }
+  return undefined;
 }
 
 /** The admin route of the records, or a page marked unrecorded (the dashboard's views). */

@@ -35,6 +35,7 @@ function apiOf(route: Route | undefined): RecordApi {
     case 'outbox':
     case 'clock':
     case 'requests':
+    case 'faults':
     case 'uiCode':
       return 'admin';
   }

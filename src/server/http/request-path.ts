@@ -33,10 +33,8 @@ export interface RequestPathDeps {
 /** Answers one request; a promise only while something on the way waits. */
 export function handleRequest(deps: RequestPathDeps, req: IncomingMessage, res: ServerResponse): Promise<void> | undefined {
   const exchange: Exchange = { req, res, started: deps.clock(), path: splitUrl(req.url ?? '/').path };
-  const finish = (answer: Answer): undefined => {
-    answerRequest(deps.answer, exchange, answer);
-    return undefined;
-  };
+  // A promise only while a `delay` fault holds the answer back (answer-stage.ts).
+  const finish = (answer: Answer): Promise<void> | undefined => answerRequest(deps.answer, exchange, answer);
   const failed = (err: unknown): Answer => failureAnswer(deps.route, deps.log, exchange, err);
   let answer: MaybePromise<Answer>;
   try {

@@ -8,6 +8,7 @@ export type Route =
   | { readonly kind: 'outbox' }
   | { readonly kind: 'clock' }
   | { readonly kind: 'requests' }
+  | { readonly kind: 'faults' }
   | { readonly kind: 'uiCode' }
   | { readonly kind: 'page'; readonly pages: readonly MatchedPage[] };
 
@@ -19,6 +20,7 @@ export const FIXED: Readonly<Record<string, Route>> = {
   '/sandbox/outbox': { kind: 'outbox' },
   '/sandbox/clock': { kind: 'clock' },
   '/sandbox/requests': { kind: 'requests' },
+  '/sandbox/faults': { kind: 'faults' },
   '/sandbox/ui-code': { kind: 'uiCode' },
 };
 
@@ -35,6 +37,7 @@ export function allowedMethods(route: Route): string[] {
     case 'client':
     case 'seller':
     case 'clock':
+    case 'faults':
       return ['GET', 'POST'];
     case 'outbox':
     case 'requests':

@@ -7,6 +7,7 @@ import { clientIp } from './client-ip.js';
 import type { EncodedResponse } from './encoded-response.js';
 import { serveClient, type ClientEndpointDeps } from './client-endpoint.js';
 import { serveClock, type ClockDeps } from './clock-endpoint.js';
+import { serveFaults, type FaultsDeps } from './faults-endpoint.js';
 import type { Answer, Exchange } from './exchange.js';
 import type { RequestBasics } from './handler-context.js';
 import type { MaybePromise } from './maybe-async.js';
@@ -26,6 +27,7 @@ export interface ServeStageDeps {
   readonly outbox: OutboxDeps;
   readonly clock: ClockDeps;
   readonly requests: RequestsDeps;
+  readonly faults: FaultsDeps;
   readonly uiCode: UiCodeDeps;
   /** Take the client IP from X-Forwarded-For. */
   readonly trustProxy: boolean;
@@ -53,6 +55,8 @@ export function serveRoute(deps: ServeStageDeps, route: Route, exchange: Exchang
       return adminAnswer(serveClock(deps.clock, req, input));
     case 'requests':
       return adminAnswer(serveRequests(deps.requests, req, input.params));
+    case 'faults':
+      return adminAnswer(serveFaults(deps.faults, req, input.params));
     case 'uiCode':
       return adminAnswer(serveUiCode(deps.uiCode, req));
     case 'page':

@@ -12,9 +12,12 @@
  * node:http over a TLS socket, so everything above applies unchanged. A client that does not
  * trust the certificate ends the handshake itself; the sandbox only notes it in its log.
  */
+import { generateKeyPairSync } from 'node:crypto';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import https from 'node:https';
 import type { Duplex } from 'node:stream';
+import { FaultBook } from '../faults/book.js';
+import { LastAnswers } from '../faults/last-answers.js';
 import { answerParserError, lastResort } from './error-shapes.js';
 import { createPageLimits } from './page-limits.js';
 import { CLIENT_RATE_LIMIT, FixedWindowLimiter, RATE_WINDOW_MS, SELLER_KEY_FAILURE_LIMIT, SELLER_RATE_LIMIT } from './rate-limiter.js';
@@ -89,6 +92,17 @@ function requestPathDeps(deps: ServerDeps, signals: RequestSignals, closing: () 
   const handlerContext = { store, clock, log, options, baseUrl: deps.baseUrl, ...(deps.panelUrl ? { panelUrl: deps.panelUrl } : {}) };
   const limiter = (limit: number) => new FixedWindowLimiter(limit, RATE_WINDOW_MS, clock);
   const adminToken = deps.identity.adminToken;
+  // The faults this server holds (in memory: a restart clears them), and what they are made with.
+  const faultBook = new FaultBook();
+  const faults = {
+    book: faultBook,
+    lastAnswers: new LastAnswers(),
+    privateKey: deps.identity.privateKey,
+    forgeKey: generateKeyPairSync('ed25519').privateKey,
+    failureStatus: options.failureStatus,
+    trustProxy: options.trustProxy,
+    clock,
+  };
   return {
     clock,
     log,
@@ -100,10 +114,11 @@ function requestPathDeps(deps: ServerDeps, signals: RequestSignals, closing: () 
       outbox: { store, adminToken },
       clock: { store, adminToken, clock },
       requests: { recorder: deps.recorder, adminToken },
+      faults: { book: faultBook, adminToken },
       uiCode: { store, adminToken, clock, baseUrl: deps.baseUrl },
       trustProxy: options.trustProxy,
       signals,
     },
-    answer: { store, clock, log, cors: deps.cors, closing, recorder: deps.recorder, trustProxy: options.trustProxy },
+    answer: { store, clock, log, cors: deps.cors, closing, recorder: deps.recorder, trustProxy: options.trustProxy, faults },
   };
 }

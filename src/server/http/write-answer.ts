@@ -54,3 +54,14 @@ export function writeAnswer(deps: WriteDeps, req: IncomingMessage, res: ServerRe
   else writeStreamed(res, response.body);
   if (!draining && !req.complete) req.resume();
 }
+
+/**
+ * The `truncate` fault: the headers with the whole body's length, part of the body, then the
+ * connection ends, as when a proxy or the network drops it mid-answer.
+ */
+export function writeCutShort(deps: WriteDeps, res: ServerResponse, response: EncodedResponse): void {
+  const body = Buffer.isBuffer(response.body) ? response.body : Buffer.alloc(0);
+  const headers: Record<string, string> = { 'x-sandbox-now': String(domainNow(deps.store, deps.clock())), ...response.headers, 'content-length': String(Math.max(body.length, 1)) };
+  res.writeHead(response.status, headers);
+  res.write(body.subarray(0, Math.floor(body.length / 2)), () => res.destroy());
+}

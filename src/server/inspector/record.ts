@@ -44,6 +44,8 @@ export interface RecordSource {
   readonly status: number;
   readonly decision: Decision | undefined;
   readonly durationMs: number;
+  /** The fault that changed the answer, said as `#id kind arg` (http/answer-stage.ts). */
+  readonly fault?: string | undefined;
 }
 
 export function makeRecord(id: number, source: RecordSource): RequestRecord {
@@ -67,6 +69,7 @@ export function makeRecord(id: number, source: RecordSource): RequestRecord {
     message: hide(decision?.message),
     reason: hide(decision?.reason),
     durationMs: Math.round(source.durationMs * 100) / 100,
+    fault: source.fault ?? null,
   };
 }
 

@@ -1,5 +1,5 @@
 /**
- * The request inspector's records in the store (schema v6, `request_log`): what one record
+ * The request inspector's records in the store (schema v6, `request_log`; `fault` from v8): what one record
  * holds, writing a batch of them in one transaction with the oldest trimmed past the limit, and
  * reading them newest first.
  */
@@ -35,9 +35,10 @@ interface Row {
   message: string | null;
   reason: string | null;
   durationMs: number;
+  fault: string | null;
 }
 
-const COLUMNS = ['id', 'at', 'api', 'type', 'method', 'path', 'ip', 'user', 'params', 'status', 'success', 'message', 'reason', 'durationMs'] as const;
+const COLUMNS = ['id', 'at', 'api', 'type', 'method', 'path', 'ip', 'user', 'params', 'status', 'success', 'message', 'reason', 'durationMs', 'fault'] as const;
 /** Rows per INSERT: one statement for many rows costs far less per row than one per row. */
 const ROWS_PER_INSERT = 50;
 const ROW_PLACEHOLDERS = `(${COLUMNS.map(() => '?').join(', ')})`;
@@ -55,7 +56,7 @@ export function writeRecords(store: Store, records: readonly RequestRecord[], li
       const chunk = records.slice(start, start + ROWS_PER_INSERT);
       const values: SqlValue[] = [];
       for (const r of chunk) {
-        values.push(r.id, r.at, r.api, r.type, r.method, r.path, r.ip, r.user, JSON.stringify(r.params), r.status, r.success === null ? null : r.success ? 1 : 0, r.message, r.reason, r.durationMs);
+        values.push(r.id, r.at, r.api, r.type, r.method, r.path, r.ip, r.user, JSON.stringify(r.params), r.status, r.success === null ? null : r.success ? 1 : 0, r.message, r.reason, r.durationMs, r.fault);
       }
       // The statement for a full chunk is prepared once; the last, shorter one per its length (at most 49 texts).
       store.run(chunk.length === ROWS_PER_INSERT ? FULL_INSERT : insertSql(chunk.length), ...values);

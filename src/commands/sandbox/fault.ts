@@ -1,0 +1,170 @@
+/**
+ * `kactl sandbox fault add|list|clear`: make the running sandbox answer wrongly on purpose
+ * (forged, stale, replayed or tampered signatures, another status, an HTML page, the bare
+ * `KeyAuth_Invalid`, a delay, a reset, a cut body, the rate-limit answer), to prove a program
+ * refuses or survives what a cracker's fake server or a bad network sends. Through the admin
+ * route `/sandbox/faults` (admin token from the sandbox profile, as `sandbox logs`).
+ */
+import { Argument, InvalidArgumentError, type Command } from 'commander';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import { FAULT_APIS, FAULT_KINDS, parseFaultSpec } from '../../server/faults/spec.js';
+import { completeFrom } from '../completion/value-source.js';
+import { addSandboxFault, clearSandboxFaults, listSandboxFaults, type FaultRequest, type SandboxFault } from '../../api/sandbox-faults.js';
+import { adminTarget } from './admin.js';
+
+interface AddOptions {
+  type?: string;
+  api?: string;
+  user?: string;
+  times?: string;
+  rate?: string;
+  adminToken?: string;
+}
+
+const ADMIN_TOKEN_HELP = "the sandbox's admin token (default: saved in the sandbox profile)";
+
+function parseKind(raw: string): string {
+  if (!(FAULT_KINDS as readonly string[]).includes(raw)) throw new InvalidArgumentError(`Unknown fault kind "${raw}": use one of ${FAULT_KINDS.join(', ')}.`);
+  return raw;
+}
+
+function parseFaultId(raw: string): string {
+  if (!/^\d{1,9}$/.test(raw.trim())) throw new InvalidArgumentError('Give a fault id (a whole number, as `kactl sandbox fault list` shows) or nothing to clear them all.');
+  return raw.trim();
+}
+
+/** The fault asked for, checked here with the sandbox's own rules: a mistake is exit 2 before any request. */
+function checkedRequest(kind: string, arg: string | undefined, options: AddOptions): FaultRequest {
+  const spec = parseFaultSpec({ kind, arg, type: options.type, api: options.api, user: options.user, times: options.times, rate: options.rate });
+  if ('error' in spec) throw new UsageError(`${spec.error}.`);
+  return {
+    kind,
+    ...(arg === undefined ? {} : { arg }),
+    ...(options.type === undefined ? {} : { type: options.type }),
+    ...(options.api === undefined ? {} : { api: options.api }),
+    ...(options.user === undefined ? {} : { user: options.user }),
+    ...(spec.times === undefined ? {} : { times: spec.times }),
+    ...(spec.rate === undefined ? {} : { rate: spec.rate }),
+  };
+}
+
+/** `type=login api=1.3 user=alice`, `times 1/3`: a fault's filters and limit in a few words. */
+export function describeFilters(fault: SandboxFault): string {
+  const parts = [
+    fault.types === null ? undefined : `type=${fault.types.join(',')}`,
+    fault.apis === null ? undefined : `api=${fault.apis.join(',')}`,
+    fault.user === null ? undefined : `user=${fault.user}`,
+    fault.times === null ? undefined : `times=${fault.times}`,
+    fault.rate === null ? undefined : `rate=${fault.rate}`,
+  ].filter((part): part is string => part !== undefined);
+  return parts.length === 0 ? 'every request' : parts.join(' ');
+}
+
+/** The ids of the running sandbox's faults, for completion; none when it cannot be asked in time. */
+async function liveFaultIds(ctx: Context): Promise<string[]> {
+  // Completion bounds the request with its own timeout (completion/index.ts).
+  try {
+    return (await listSandboxFaults(await adminTarget(ctx))).map((one) => String(one.id));
+  } catch {
+    return [];
+  }
+}
+
+
+export function registerSandboxFault(group: Command, ctx: Context): void {
+  const fault = group
+    .command('fault')
+    .description('make the sandbox answer wrongly on purpose: forged or replayed signatures, errors, resets, delays')
+    .addHelpText(
+      'after',
+      `
+A fault changes the sandbox's answers until it is cleared (or has fired --times times). Faults
+live in the running sandbox's memory: a restart clears them. Every faulted answer is marked in
+\`kactl sandbox logs\`.
+
+Examples:
+  $ kactl sandbox fault add --type login forge-signature   # the program must refuse the login
+  $ kactl sandbox fault add --api 1.3 stale-timestamp 10m
+  $ kactl sandbox fault add --times 1 reset
+  $ kactl sandbox fault list
+  $ kactl sandbox fault clear`,
+    );
+  registerFaultAdd(fault, ctx);
+  registerFaultList(fault, ctx);
+  registerFaultClear(fault, ctx);
+}
+
+function registerFaultAdd(fault: Command, ctx: Context): void {
+  fault
+    .command('add')
+    .description('add a fault to the running sandbox (prints its id)')
+    .addArgument(new Argument('<kind>', 'what the fault does: one of the kinds below').choices(FAULT_KINDS).argParser(parseKind))
+    .argument('[arg]', 'its argument: a DURATION (500ms, 30s, 10m) or an HTTP status CODE')
+    .option('--type <types>', 'only these API types, comma-separated (login,init,check…)')
+    .option('--api <apis>', `only these APIs, comma-separated: ${FAULT_APIS.join(', ')}`)
+    .option('--user <username>', 'only requests about this end user')
+    .option('--times <n>', 'fire N times, then stop (default: every matching request until cleared)')
+    .option('--rate <p>', 'fire on this share of the matching requests, above 0 and at most 1')
+    .option('--admin-token <token>', ADMIN_TOKEN_HELP)
+    .addHelpText(
+      'after',
+      `
+Kinds:
+  forge-signature       a valid-looking signature by another key (1.3 Ed25519, 1.2 HMAC)
+  stale-timestamp DUR   signed by the sandbox, with a timestamp DUR old (1.3)
+  replay                the previous signed answer to this client (IP and app), byte for byte
+  tamper                success flipped after signing; the signature left as it was
+  status CODE           the same answer with another HTTP status
+  html [CODE]           a proxy's HTML error page (502 unless CODE)
+  text                  the bare KeyAuth_Invalid
+  delay DUR             the answer, DUR late (at most 10m)
+  reset                 the connection closed before any answer
+  truncate              part of the body, then the connection ends
+  rate-limit [DUR]      the sandbox's rate-limit answer for that API and mode (Retry-After DUR, 60s
+                        unless given, where the answer carries one)
+
+Examples:
+  $ kactl sandbox fault add --type login forge-signature
+  $ kactl sandbox fault add --type check --times 1 replay
+  $ kactl sandbox fault add --api seller --rate 0.5 status 503
+  $ kactl sandbox fault add --user alice delay 3s`,
+    )
+    .action(async (kind: string, arg: string | undefined, options: AddOptions) => {
+      const added = await addSandboxFault(await adminTarget(ctx, options.adminToken), checkedRequest(kind, arg, options));
+      if (ctx.output.wantsJson) return ctx.output.json(added);
+      ctx.output.success(`Fault ${added.id} added: ${added.arg === null ? added.kind : `${added.kind} ${added.arg}`} on ${describeFilters(added)}.`);
+      ctx.output.note(`Clear it with: kactl sandbox fault clear ${added.id}`);
+    });
+}
+
+function registerFaultList(fault: Command, ctx: Context): void {
+  fault
+    .command('list')
+    .description('list the faults the sandbox holds, with how many times each fired')
+    .option('--admin-token <token>', ADMIN_TOKEN_HELP)
+    .addHelpText('after', '\nExamples:\n  $ kactl sandbox fault list\n  $ kactl sandbox fault list --json')
+    .action(async (options: { adminToken?: string }) => {
+      const faults = await listSandboxFaults(await adminTarget(ctx, options.adminToken));
+      if (ctx.output.wantsJson) return ctx.output.json(faults);
+      if (faults.length === 0) return ctx.output.note('No faults: the sandbox answers as it should.');
+      await ctx.output.list(
+        faults.map((one) => ({ id: one.id, kind: one.kind, arg: one.arg ?? '', filters: describeFilters(one), fired: one.fired })),
+        [{ key: 'id' }, { key: 'kind' }, { key: 'arg' }, { key: 'filters' }, { key: 'fired' }],
+      );
+    });
+}
+
+function registerFaultClear(fault: Command, ctx: Context): void {
+  fault
+    .command('clear')
+    .description('remove one fault by id, or all of them')
+    .addArgument(completeFrom(new Argument('[id]', 'the fault to remove (default: all)').argParser(parseFaultId), { kind: 'names', names: liveFaultIds }))
+    .option('--admin-token <token>', ADMIN_TOKEN_HELP)
+    .addHelpText('after', '\nExamples:\n  $ kactl sandbox fault clear       # all\n  $ kactl sandbox fault clear 2')
+    .action(async (id: string | undefined, options: { adminToken?: string }) => {
+      const { cleared, faults } = await clearSandboxFaults(await adminTarget(ctx, options.adminToken), id);
+      if (ctx.output.wantsJson) return ctx.output.json({ cleared, faults });
+      ctx.output.success(id === undefined ? `Cleared ${cleared} fault${cleared === 1 ? '' : 's'}.` : `Fault ${id} cleared.`);
+    });
+}

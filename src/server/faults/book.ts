@@ -1,0 +1,78 @@
+/**
+ * The faults a running sandbox holds: added, listed and cleared through `/sandbox/faults`, picked
+ * by the answer stage for each answer. Kept in memory only: a restarted sandbox starts with none
+ * (a fault is a test's momentary condition; the inspector's records of faulted answers stay in
+ * the store).
+ */
+import { SIGNATURE_KINDS, type FaultApi, type FaultSpec } from './spec.js';
+
+export interface Fault extends FaultSpec {
+  readonly id: number;
+  /** How many answers it changed so far. */
+  fired: number;
+}
+
+/** What the answer stage knows of an answer when it asks for a fault. */
+export interface FaultTarget {
+  /** Undefined for the admin routes and unknown paths, which are never faulted. */
+  readonly api: FaultApi | undefined;
+  readonly type: string | undefined;
+  /** The end user, asked for only when a fault filters on one (it costs a lookup). */
+  readonly user: () => string | undefined;
+  /** Whether the fault can change this answer at all (a replay needs an earlier answer). */
+  readonly applies: (fault: Fault) => boolean;
+}
+
+export class FaultBook {
+  private faults: Fault[] = [];
+  private nextId = 1;
+
+  constructor(private readonly random: () => number = Math.random) {}
+
+  get size(): number {
+    return this.faults.length;
+  }
+
+  add(spec: FaultSpec): Fault {
+    const fault: Fault = { ...spec, id: this.nextId++, fired: 0 };
+    this.faults.push(fault);
+    return fault;
+  }
+
+  list(): readonly Fault[] {
+    return this.faults;
+  }
+
+  /** Removes one fault (by id) or all; how many went. */
+  clear(id?: number): number {
+    const before = this.faults.length;
+    this.faults = id === undefined ? [] : this.faults.filter((fault) => fault.id !== id);
+    return before - this.faults.length;
+  }
+
+  /**
+   * The first fault (oldest first) that matches the answer and fires this time, counted as
+   * fired; undefined when none does. A fault with `--times` that has fired them all stays
+   * listed (with its count) and fires no more.
+   */
+  pick(target: FaultTarget): Fault | undefined {
+    if (this.faults.length === 0 || target.api === undefined) return undefined;
+    let user: string | undefined | null = null;
+    for (const fault of this.faults) {
+      if (fault.times !== undefined && fault.fired >= fault.times) continue;
+      if (fault.apis !== undefined && !fault.apis.includes(target.api)) continue;
+      if (SIGNATURE_KINDS.has(fault.kind) && target.api !== '1.3' && target.api !== '1.2') continue;
+      if (fault.kind === 'stale-timestamp' && target.api !== '1.3') continue;
+      if (fault.types !== undefined && (target.type === undefined || !fault.types.includes(target.type))) continue;
+      if (fault.user !== undefined) {
+        if (user === null) user = target.user();
+        if (user !== fault.user) continue;
+      }
+      if (!target.applies(fault)) continue;
+      if (fault.rate !== undefined && this.random() >= fault.rate) continue;
+      fault.fired += 1;
+      return fault;
+    }
+    return undefined;
+  }
+}
