@@ -6,11 +6,11 @@ import type { FileReport, StepReport } from '../../flows/runner.js';
 import { junitXml } from '../../flows/junit.js';
 import { checkFlowSteps } from '../../flows/step-check.js';
 import { FLOWS_SCHEMA } from '../../state/schema.js';
+import { runInProcess } from '../demo/in-process.js';
 
 export async function testRun(ctx: Context, files: readonly string[], options: { junit?: string; bail?: boolean }): Promise<void> {
   const { loadFile } = await import('../../state/load.js');
   const { runFile } = await import('../../flows/runner.js');
-  const { runInProcess } = await import('../demo/in-process.js');
   // A seed is a state body: `!env NAME` reads the environment, `$$` is `$` (src/state/load.ts).
   const loaded = files.map((file) => loadFile(file, FLOWS_SCHEMA, { env: ctx.env, stateAt: [['seed']] }));
   // Operation and parameter names too, so a slip is refused before the first file runs.
