@@ -5,6 +5,7 @@
  */
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
+import { runDemo } from './demo/story.js';
 
 export function registerDemoCommand(program: Command, ctx: Context): void {
   program
@@ -22,7 +23,6 @@ Examples:
   $ npm start`,
     )
     .action(async () => {
-      const { runDemo } = await import('./demo/story.js');
       await runDemo(ctx);
     });
 }

@@ -5,7 +5,7 @@
  * action, "that step" is the requests the action sent; alone, the requests of the step before.
  * Values match as `expect:` values do (text, /regex/flags, numbers and booleans as text).
  */
-import type { InProcessResult } from '../commands/demo/in-process.js';
+import type { InProcessResult } from './run-kactl.js';
 import { firstLine, mismatch, show, valueAt } from './values.js';
 
 type Kactl = (argv: string[]) => Promise<InProcessResult>;

@@ -9,8 +9,7 @@ import path from 'node:path';
 import type { Context } from '../context.js';
 import type { EnvRecord } from '../env.js';
 import { resolveClientOp } from '../api/client-catalog/index.js';
-import { runInProcess } from '../commands/demo/in-process.js';
-import type { InProcessResult } from '../commands/demo/in-process.js';
+import type { InProcessResult, RunKactl } from './run-kactl.js';
 import { durationDays, escapeDollars } from '../state/load.js';
 import { flowFolder, openTarget } from './target.js';
 import type { Target } from './target.js';
@@ -65,6 +64,7 @@ export interface FileReport {
 
 interface FlowState {
   env: EnvRecord;
+  runKactl: RunKactl;
   saved: Record<string, unknown>;
   totpSecret?: string;
   /** The flow checks the request log (`expect_log:`): each action step notes where its requests start. */
@@ -79,6 +79,8 @@ interface FlowState {
 
 export interface RunOptions {
   bail: boolean;
+  /** Runs one kactl command line in this process (the command hands in commands/demo/in-process.ts). */
+  runKactl: RunKactl;
   onStep: (flow: string, step: StepReport) => void;
   onFlow: (flow: FlowReport) => void;
 }
@@ -125,7 +127,7 @@ function parseAnswer(result: InProcessResult): unknown {
 }
 
 async function kactl(state: FlowState, ctx: Context, argv: string[]): Promise<InProcessResult> {
-  return runInProcess(argv, { env: state.env, terminal: false, columns: 100, signal: ctx.signal, now: ctx.now });
+  return state.runKactl(argv, { env: state.env, terminal: false, columns: 100, signal: ctx.signal, now: ctx.now });
 }
 
 /** The sandbox's time (its clock may have been advanced), for authenticator codes. */
@@ -257,7 +259,7 @@ function checkExpect(expect: Row | undefined, result: InProcessResult, answer: u
 }
 
 /** Seeds a sandbox with a state body or file, through `kactl apply` like a user would. */
-async function seed(ctx: Context, flowsFile: string, value: unknown, target: Target): Promise<void> {
+async function seed(ctx: Context, runKactl: RunKactl, flowsFile: string, value: unknown, target: Target): Promise<void> {
   const folder = await flowFolder(ctx, target);
   try {
     let file: string;
@@ -267,7 +269,7 @@ async function seed(ctx: Context, flowsFile: string, value: unknown, target: Tar
       file = path.join(String(folder.env.KACTL_CONFIG_DIR), 'seed.json');
       fs.writeFileSync(file, JSON.stringify(escapeDollars(value)), { mode: 0o600 });
     }
-    const result = await runInProcess(['apply', '-f', file, '--yes'], { env: folder.env, terminal: false, columns: 100, signal: ctx.signal, now: ctx.now });
+    const result = await runKactl(['apply', '-f', file, '--yes'], { env: folder.env, terminal: false, columns: 100, signal: ctx.signal, now: ctx.now });
     if (result.code !== 0) throw new Error(`seed ${typeof value === 'string' ? value : '(inline)'} could not be applied: ${firstLine(result.stderr)}`);
   } finally {
     folder.dispose();
@@ -283,7 +285,7 @@ export async function runFile(ctx: Context, file: string, flowsBody: Row, option
     let seedError: string | undefined;
     if (flowsBody.seed !== undefined) {
       try {
-        await seed(ctx, file, flowsBody.seed, target);
+        await seed(ctx, options.runKactl, file, flowsBody.seed, target);
       } catch (error) {
         seedError = (error as Error).message;
       }
@@ -304,7 +306,7 @@ export async function runFile(ctx: Context, file: string, flowsBody: Row, option
         options.onStep(flow.name, report);
       } else {
         const folder = await flowFolder(ctx, target);
-        const state: FlowState = { env: folder.env, saved: {}, checksLog: flow.steps.some((step) => step.expect_log !== undefined), faults: [], addedFaults: false };
+        const state: FlowState = { env: folder.env, runKactl: options.runKactl, saved: {}, checksLog: flow.steps.some((step) => step.expect_log !== undefined), faults: [], addedFaults: false };
         try {
           for (const [index, step] of flow.steps.entries()) {
             const report = await runStep(ctx, step, index, state);

@@ -36,7 +36,7 @@ export async function openTarget(ctx: Context): Promise<Target> {
     return { profile, own: false, close: async () => undefined };
   }
   const { startSandbox } = await import('../server/start.js');
-  const { sandboxProfileFields } = await import('../commands/sandbox/profile.js');
+  const { sandboxProfileFields } = await import('../config/sandbox-profile.js');
   const sandbox = await startSandbox({ host: '127.0.0.1', port: 0, data: ':memory:', rateLimit: false });
   return { profile: sandboxProfileFields(sandbox.info, { rateLimited: false }), own: true, close: () => sandbox.close() };
 }

@@ -1,12 +1,12 @@
 /**
  * Backups before `apply --prune` deletes records, in the format every destructive kactl
- * command writes (commands/seller/backup.ts), so `kactl restore` reads them all the same way.
+ * command writes (backup-file.ts), so `kactl restore` reads them all the same way.
  * A user backup also holds each user's subscriptions and the user variables: without them a
  * user cannot be made again as they were.
  */
 import type { Context } from '../context.js';
 import type { SellerApi } from '../api/seller-api.js';
-import { saveBackup, userExtras } from '../commands/seller/backup.js';
+import { saveBackup, userExtras } from './backup-file.js';
 import type { Section } from './records.js';
 import { readSection, SECTIONS } from './records.js';
 import { sectionSource } from './sections.js';

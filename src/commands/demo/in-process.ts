@@ -1,30 +1,14 @@
 /**
  * Runs one kactl command line in this process, through the real `main()`, with captured
  * streams: what the demo shows is exactly what the command prints. Output keeps its order
- * across stdout and stderr (each write is recorded as it happens).
+ * across stdout and stderr (each write is recorded as it happens). `kactl test` hands it to the
+ * flows runner (flows/run-kactl.ts), which sits below the commands and cannot import them.
  */
 import { PassThrough, Writable } from 'node:stream';
-import type { EnvRecord } from '../../env.js';
+import type { InProcessOptions, InProcessResult } from '../../flows/run-kactl.js';
 import { main } from '../../cli.js';
 
-export interface InProcessOptions {
-  env: EnvRecord;
-  /** Fed to the command's stdin (e.g. for `--password-stdin`); stdin is closed after it. */
-  input?: string;
-  /** Present the captured stdout and stderr as a terminal (tables, ✓ marks). */
-  terminal: boolean;
-  columns: number;
-  signal: AbortSignal;
-  now: () => number;
-}
-
-export interface InProcessResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-  /** stdout and stderr interleaved as written. */
-  combined: string;
-}
+export type { InProcessOptions, InProcessResult };
 
 type CaptureStream = Writable & { isTTY?: boolean; columns?: number };
 

@@ -16,7 +16,7 @@ import { readEnv } from '../../env.js';
 import { NetworkError } from '../../errors.js';
 import type { SandboxInfo } from '../../server/start.js';
 import { Transcript } from './transcript.js';
-import { sandboxProfileFields } from '../sandbox/profile.js';
+import { sandboxProfileFields } from '../../config/sandbox-profile.js';
 import { ConfigStore } from '../../config/store.js';
 
 const PROFILE = 'demo';

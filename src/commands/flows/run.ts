@@ -6,6 +6,7 @@ import type { FileReport, StepReport } from '../../flows/runner.js';
 import { junitXml } from '../../flows/junit.js';
 import { checkFlowSteps } from '../../flows/step-check.js';
 import { FLOWS_SCHEMA } from '../../state/schema.js';
+import { runInProcess } from '../demo/in-process.js';
 
 export async function testRun(ctx: Context, files: readonly string[], options: { junit?: string; bail?: boolean }): Promise<void> {
   const { loadFile } = await import('../../state/load.js');
@@ -23,6 +24,7 @@ export async function testRun(ctx: Context, files: readonly string[], options: {
     if (!json) ctx.output.line(file.file);
     const report = await runFile(ctx, file.file, file.value, {
       bail: options.bail ?? false,
+      runKactl: runInProcess,
       onStep: (_flow: string, step: StepReport) => {
         if (json) return;
         const why = step.passed ? '' : `: ${step.failures.join('; ')}`;

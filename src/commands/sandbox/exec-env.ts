@@ -14,7 +14,7 @@
  */
 import type { EnvRecord } from '../../env.js';
 import type { SandboxInfo } from '../../server/start.js';
-import { SANDBOX_SELLER_RATE } from './profile.js';
+import { SANDBOX_SELLER_RATE } from '../../config/sandbox-profile.js';
 
 export function execEnvironment(base: EnvRecord, info: SandboxInfo, options: { rateLimited: boolean; configDir: string; dataDir: string }): Record<string, string> {
   const env: Record<string, string> = {};

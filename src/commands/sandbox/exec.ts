@@ -23,6 +23,7 @@ import { DEFAULT_TLS_HOSTNAME } from '../../server/tls/names.js';
 import { parseHostname, resolveData, startFailure } from './start.js';
 import { seedSandbox } from '../state/seed.js';
 import * as report from './exec-report.js';
+import { execEnvironment } from './exec-env.js';
 
 export interface ExecOptions {
   seed?: string;
@@ -91,7 +92,6 @@ export async function sandboxExecRun(ctx: Context, words: readonly string[], opt
     if (options.seed !== undefined) await seedSandbox(ctx, info, options.seed);
     if (ctx.signal.aborted) throw new InterruptedError();
     ctx.verbose(`sandbox exec: ${info.baseUrl} serves ${command}`);
-    const { execEnvironment } = await import('./exec-env.js');
     const { runChild } = await import('./exec-child.js');
     const started = ctx.now();
     const configDir = privateFolder();

@@ -14,6 +14,7 @@ import type { ListView } from '../../io/output.js';
 import { humanDuration, stripControl } from '../../io/format.js';
 import { chooseFields, namedColumns, namedRow, pickFields } from './field-names.js';
 import { keptRows } from './filter-rows.js';
+import { isRecord, listRows } from '../../api/list-rows.js';
 import type { FilterValues } from './list-filters.js';
 import { runJq } from '../../io/jq.js';
 
@@ -44,20 +45,6 @@ async function viewFor(ctx: Context, columns: readonly ColumnSpec[], columnsFlag
   const needsNow = columns.some((c) => c.kind === 'timeleft' || (c.rows ?? []).some((r) => r.kind === 'timeleft'));
   const now = needsNow ? nowForDisplay(ctx) : undefined;
   return { ...(now === undefined ? {} : { now: () => now }), columnsFlag };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/**
- * The rows of a list answer. Not an array means nothing (E's `usersub` answers `subs: "not_found"`
- * with success); plain strings (older `fetchallusernames`) become rows of the first column.
- */
-export function listRows(body: Record<string, unknown>, key: string, firstColumn: string): { raw: unknown[]; rows: Record<string, unknown>[] } {
-  const value = body[key];
-  const raw = Array.isArray(value) ? (value as unknown[]) : [];
-  return { raw, rows: raw.map((row) => (isRecord(row) ? row : { [firstColumn]: row })) };
 }
 
 /**

@@ -12,7 +12,8 @@ export type Route =
   | { readonly kind: 'uiCode' }
   | { readonly kind: 'page'; readonly pages: readonly MatchedPage[] };
 
-const FIXED: Readonly<Record<string, Route>> = {
+/** The routes at a fixed path (test/server/admin-routes.test.ts reads the admin ones). */
+export const FIXED: Readonly<Record<string, Route>> = {
   '/api/1.3': { kind: 'client', version: '1.3' },
   '/api/1.2': { kind: 'client', version: '1.2' },
   '/api/seller': { kind: 'seller' },

@@ -1,0 +1,111 @@
+/**
+ * The Context's API clients: the client-API and seller-API callers, built from the settings, the
+ * stored session, the transports and the wait display. A pacing state folder that cannot be
+ * written is said once, and the rest of the run paces in memory.
+ */
+import type { ClientApi } from '../api/client-api.js';
+import type { SellerApi } from '../api/seller-api.js';
+import type { Output } from '../io/output.js';
+import { UsageError } from '../errors.js';
+import type { GlobalOptions } from './globals.js';
+import type { Profiles } from './profiles.js';
+import type { Transports } from './transports.js';
+import { pacingNote, type Waits } from './waits.js';
+
+export interface ApiClientDeps {
+  readonly signal: AbortSignal;
+  readonly now: () => number;
+  readonly globals: () => GlobalOptions;
+  readonly profiles: Profiles;
+  readonly transports: Transports;
+  readonly waits: Waits;
+  readonly output: () => Output;
+}
+
+export interface SellerApiOptions {
+  /** Replaces the default pacing line (a bulk job shows it beside its progress bar). */
+  onWait?: (ms: number) => void | (() => void);
+  /** Replaces Ctrl-C as what aborts the calls (on a transport of their own). */
+  signal?: AbortSignal;
+}
+
+export class ApiClients {
+  /** The pacing state folder could not be written: later seller callers pace in memory. */
+  private pacingInMemory = false;
+
+  constructor(private readonly deps: ApiClientDeps) {}
+
+  /** Depends on: settings, transport, clientSession, output (warnings), clock, signal. */
+  async clientApi(): Promise<ClientApi> {
+    const { profiles, transports, waits } = this.deps;
+    const settings = await profiles.settings();
+    const baseUrl = requireSetting(settings.baseUrl.value, 'server base URL', '--base-url or KACTL_BASE_URL');
+    const appName = requireSetting(settings.appName.value, 'application name', '--app-name or KACTL_APP_NAME');
+    const ownerid = requireSetting(settings.ownerid.value, 'application owner id', '--ownerid or KACTL_OWNERID');
+    const { ClientApi } = await import('../api/client-api.js');
+    const sessions = await profiles.clientSession();
+    const { ProfileAnswerMemory } = await import('../config/answer-memory.js');
+    const { skippedWrite } = await import('../io/storage-errors.js');
+    const config = await profiles.config();
+    return new ClientApi({
+      baseUrl,
+      appName,
+      ownerid,
+      appVersion: settings.appVersion.value,
+      ...(settings.api.value ? { api: settings.api.value } : {}),
+      method: settings.method.value,
+      ...(settings.publicKey.value ? { publicKey: settings.publicKey.value } : {}),
+      ...(settings.secret.value ? { secret: settings.secret.value } : {}),
+      signatureWindowSec: settings.signatureWindow.value,
+      verify: this.deps.globals().verify,
+      noVerifyWarning: 'Not checking the server\'s answer signatures (--no-verify).',
+      ...(await waits.rateLimitCountdown()),
+      transport: await transports.transport(),
+      warn: (line: string) => this.deps.output().warn(line),
+      now: this.deps.now,
+      signal: this.deps.signal,
+      session: { load: () => sessions.load(), save: (session) => sessions.save(session) },
+      answerMemory: new ProfileAnswerMemory(config, sessions.profile, (error) => {
+        this.deps.output().warn(skippedWrite(error, 'Signed answers are not remembered for the replay check in this run', config.path, profiles));
+      }),
+    });
+  }
+
+  /** Depends on: settings, transport, dataDir (pacing state), output, clock, signal. */
+  async sellerApi(options: SellerApiOptions = {}): Promise<SellerApi> {
+    const { profiles, transports, waits } = this.deps;
+    const settings = await profiles.settings();
+    const baseUrl = requireSetting(settings.baseUrl.value, 'server base URL', '--base-url or KACTL_BASE_URL');
+    const sellerKey = requireSetting(settings.sellerKey.value, 'seller key', 'KACTL_SELLER_KEY or `kactl profile add … --seller-key-stdin`');
+    const { SellerApi } = await import('../api/seller-api.js');
+    const { skippedWrite } = await import('../io/storage-errors.js');
+    const path = await import('node:path');
+    return new SellerApi({
+      baseUrl,
+      sellerKey,
+      ratePerMinute: settings.sellerRate.value,
+      // A read-only or full data folder costs only the record other kactl processes share:
+      // said once, and the rest of the run paces in memory.
+      ...(this.pacingInMemory ? {} : { stateDir: path.join(profiles.dataDir, 'pacing') }),
+      onPacingStateUnwritable: (error: unknown, stateDir: string) => {
+        this.pacingInMemory = true;
+        this.deps.output().warn(skippedWrite(error, 'The seller API budget is counted in memory for this run only', stateDir, profiles));
+      },
+      transport: options.signal === undefined ? await transports.transport() : await transports.own(options.signal),
+      warn: (line: string) => this.deps.output().warn(line),
+      onWait: options.onWait ?? ((ms: number) => waits.show(pacingNote(ms))),
+      ...(await waits.rateLimitCountdown()),
+      now: this.deps.now,
+      signal: options.signal ?? this.deps.signal,
+    });
+  }
+}
+
+function requireSetting<T>(value: T | undefined, what: string, how: string): T {
+  if (value === undefined || value === '') {
+    throw new UsageError(`No ${what} is configured; set ${how}, or choose a profile with --profile.`, {
+      hints: ['Start a local sandbox (it saves a profile named "sandbox"): kactl sandbox start'],
+    });
+  }
+  return value;
+}
