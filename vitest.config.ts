@@ -21,7 +21,7 @@ export default defineConfig({
     // No test may reach past loopback; keep the environment of the developer out of the tests.
     env: { NO_COLOR: '1', KACTL_CONFIG_DIR: '', KACTL_PROFILE: '', KACTL_BASE_URL: '', KACTL_SELLER_KEY: '' },
     // The hooks that undo what the shared helpers made, for every file (test/helpers/cleanup.ts).
-    setupFiles: ['test/setup/cleanup-hooks.ts'],
+    setupFiles: ['test/setup/cleanup-hooks.ts', 'test/setup/native-handles.ts'],
     projects: [
       // One module graph per worker for all of its unit and server files: each file importing
       // the sources afresh was half of these tests' time.

@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { retain } from '../../src/server/store/native-handles.js';
 import { describe, expect, it } from 'vitest';
 import { findAppByNameAndOwnerid } from '../../src/server/domain/apps.js';
 import { createSession } from '../../src/server/domain/sessions.js';
@@ -96,7 +97,7 @@ describe('the data stamp of a store file', () => {
       const app = seedStore(store, {}, Math.floor(Date.now() / 1000));
       expect(Boolean(findAppByNameAndOwnerid(store, app.name, app.ownerid)?.banned)).toBe(false);
       const before = store.dataStamp();
-      const other = new Database(store.location);
+      const other = retain(new Database(store.location));
       other.prepare('UPDATE apps SET banned = 1 WHERE id = ?').run(app.id);
       other.close();
       expect(store.dataStamp()).not.toBe(before);

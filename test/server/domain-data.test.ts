@@ -1,6 +1,7 @@
 /** Store, seeding, licenses, chat and variables at the domain level. */
 import { afterEach, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
+import { retain } from '../../src/server/store/native-handles.js';
 import path from 'node:path';
 import { openTestStore, type TestStore } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp-dir.js';
@@ -59,7 +60,7 @@ describe('store', () => {
 
   it('refuses a store written by a newer schema', () => {
     const data = path.join(tempDir(), 'future.db');
-    const raw = new Database(data);
+    const raw = retain(new Database(data));
     raw.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
     raw.close();
     expect(() => openStore(data)).toThrow(StoreVersionError);
