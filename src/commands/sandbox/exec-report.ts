@@ -8,6 +8,7 @@
 import type { Context } from '../../context.js';
 import type { SandboxInfo } from '../../server/start.js';
 import type { LogRecord } from './log-lines.js';
+import { listSandboxRequests } from '../../api/sandbox-admin.js';
 import { ownSellerApi } from './own-api.js';
 import { logLine } from './log-lines.js';
 
@@ -21,15 +22,8 @@ const REFUSALS_SHOWN = 5;
 export async function lastRefusals(ctx: Context, info: SandboxInfo, since: number): Promise<LogRecord[]> {
   const own = await ownSellerApi(ctx, info, new AbortController().signal);
   try {
-    const response = await own.transport.request({
-      method: 'GET',
-      url: `${info.baseUrl}/sandbox/requests?failed=1&since=${since}&limit=${REFUSALS_SHOWN}`,
-      headers: { authorization: `Bearer ${info.adminToken}` },
-      secrets: [info.adminToken],
-    });
-    if (response.status !== 200) return [];
-    const body = JSON.parse(response.body.toString('utf8')) as { requests?: unknown };
-    return Array.isArray(body.requests) ? (body.requests as LogRecord[]) : [];
+    const target = { baseUrl: info.baseUrl, adminToken: info.adminToken, transport: own.transport };
+    return (await listSandboxRequests(target, { failed: true, since, limit: REFUSALS_SHOWN })).requests;
   } finally {
     await own.close();
   }
