@@ -173,7 +173,7 @@ export async function listSandboxOutbox(target: AdminTarget, filter: OutboxFilte
 }
 
 /** `one` or `[one, two]` as the route's comma list. */
-function commaList(value: string | readonly string[]): string {
+export function commaList(value: string | readonly string[]): string {
   return typeof value === 'string' ? value : value.join(',');
 }
 

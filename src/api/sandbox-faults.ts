@@ -4,7 +4,7 @@
  * fault's description itself; what it refuses comes back as a UsageError with its sentence.
  */
 import { NetworkError } from './errors.js';
-import { sandboxAdminRequest, type AdminTarget } from './sandbox-admin.js';
+import { commaList, sandboxAdminRequest, type AdminTarget } from './sandbox-admin.js';
 
 /** A fault the sandbox holds, as the route sends it. */
 export interface SandboxFault {
@@ -42,10 +42,9 @@ const PATH = '/sandbox/faults';
 /** The route's form for a fault: only the fields given, lists as the route's comma lists. */
 function faultForm(request: FaultRequest): Record<string, string> {
   const form: Record<string, string> = { kind: request.kind };
-  const list = (value: string | readonly string[]): string => (typeof value === 'string' ? value : value.join(','));
   if (request.arg !== undefined) form.arg = String(request.arg);
-  if (request.type !== undefined) form.type = list(request.type);
-  if (request.api !== undefined) form.api = list(request.api);
+  if (request.type !== undefined) form.type = commaList(request.type);
+  if (request.api !== undefined) form.api = commaList(request.api);
   if (request.user !== undefined) form.user = request.user;
   if (request.times !== undefined) form.times = String(request.times);
   if (request.rate !== undefined) form.rate = String(request.rate);
