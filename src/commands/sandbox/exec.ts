@@ -17,7 +17,7 @@ import { Option, type Command } from 'commander';
 import type { Context } from '../../context.js';
 import { InterruptedError, KactlError, NetworkError, UsageError } from '../../errors.js';
 import type { RunningSandbox, SandboxInfo } from '../../server/start.js';
-import type { FaultRequest } from '../../api/sandbox-faults.js';
+import { addSandboxFault, type FaultRequest } from '../../api/sandbox-faults.js';
 import { parsePositiveInt } from '../profile/validate.js';
 import { DEFAULT_TLS_HOSTNAME } from '../../server/tls/names.js';
 import { parseHostname, resolveData, startFailure } from './start.js';
@@ -137,7 +137,6 @@ async function exportAfter(ctx: Context, info: SandboxInfo, file: string, status
 
 /** `--fault`: added through the admin route, as `kactl sandbox fault add` adds them, once the seed is in. */
 async function addFaults(ctx: Context, info: SandboxInfo, faults: readonly FaultRequest[]): Promise<void> {
-  const { addSandboxFault } = await import('../../api/sandbox-faults.js');
   const own = await ownSellerApi(ctx, info, ctx.signal);
   try {
     const target = { baseUrl: info.baseUrl, adminToken: info.adminToken, transport: own.transport };
