@@ -64,7 +64,7 @@ export class Context {
       profiles: this.profiles,
       verbose: () => (this.globalOptions.verbose ? (line: string) => this.verbose(line) : undefined),
     });
-    this.waits = new Waits(this.terminal);
+    this.waits = new Waits(this.terminal, deps.env);
     this.apiClients = new ApiClients({
       signal: deps.signal,
       now: deps.now,

@@ -23,6 +23,7 @@ export const ENV_VARS = {
   KACTL_PUBLIC_KEY: 'Ed25519 public key (hex) that signs the server\'s 1.3 responses',
   KACTL_APP_SECRET: 'Application secret (64 hex) that checks the server\'s 1.2 HMAC signatures',
   KACTL_SELLER_RATE: 'Seller calls a minute kactl allows itself per seller key (0: no pacing; default 120)',
+  KACTL_RETRIES: 'Times kactl tries a call again after a rate limit or a dropped connection (0 to 5; default 2; kactl sandbox exec sets 0 for its command)',
   KACTL_CA_FILE: 'Certificate authority (PEM file) trusted instead of the system\'s for HTTPS to the server KACTL_BASE_URL names (a --tls sandbox\'s)',
   KACTL_ADMIN_TOKEN: 'Admin token of a sandbox (kactl sandbox logs, outbox, clock), instead of the one its profile saved',
   NO_COLOR: 'Turn colour off',

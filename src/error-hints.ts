@@ -114,6 +114,8 @@ function addedHint(error: KactlError): string | undefined {
       }
       return kind === 'html' || status === 404 ? 'Check the base URL: it should be the server\'s root, e.g. https://keyauth.win.' : undefined;
     case 'RATE_LIMITED':
+      // The library's sentences (src/api/retry.ts): the tries ran out, or none were allowed.
+      if (error.message.startsWith('Rate limited, and no retries')) return 'KACTL_RETRIES=0 (what kactl sandbox exec sets for its command) lets kactl try only once; KACTL_RETRIES=2 waits the limit out as usual.';
       return error.message.startsWith('Still rate limited') ? 'Wait a minute before the next command; pacing (the profile\'s sellerRate) keeps seller calls under the budget.' : undefined;
     case 'USAGE':
       return PUBLIC_KEY_SENTENCE.test(error.message) ? '`kactl sandbox start` prints the sandbox\'s key; set it with --public-key or KACTL_PUBLIC_KEY.' : undefined;

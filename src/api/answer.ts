@@ -139,13 +139,12 @@ export function readJsonAnswer(res: TransportResponse, options: { redact: TextRe
   if (res.status >= 500) {
     const message = messageOf(body);
     const shown = message !== undefined ? excerpt(message, { max: 200, redact: options.redact }) : describeText(text, options.redact);
-    throw bad(
-      `${answered(res)} (a server fault): ${shown === '' ? 'no details' : `"${shown}"`}.`,
-      'server-error',
-      res,
-      shown,
-      body,
-    );
+    // A success under an error status is no server's own failure: say what came, not "a fault: Logged in!".
+    const said =
+      body?.success === true
+        ? `${answered(res)}, an error status, with a body that reads as a success${shown === '' ? '' : ` ("${shown}")`}; kactl does not act on an answer whose status says it failed.`
+        : `${answered(res)} (a server fault): ${shown === '' ? 'no details' : `"${shown}"`}.`;
+    throw bad(said, 'server-error', res, shown, body);
   }
   if (body !== undefined) return { ...base, body };
   throw notJson(res, text, options.redact);

@@ -15,6 +15,8 @@ export interface CallerOptions {
   rateWindowMs?: number;
   /** Waits out a rate limit visibly (a countdown on a terminal); default a `warn` line and a sleep. */
   countdown?: (notice: RetryNotice, signal?: AbortSignal) => Promise<void>;
+  /** Tries of a call in all, the first included (default 3: src/api/retry.ts); 1 never retries. */
+  maxAttempts?: number;
   /** Aborts every call (Ctrl-C); a call's own `signal` is added to it. */
   signal?: AbortSignal;
 }

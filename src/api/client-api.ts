@@ -197,12 +197,13 @@ export class ClientApi {
         ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
         ...(hasLargeAnswer(type) ? { maxBodyBytes: LARGE_ANSWER_MAX_BYTES } : {}),
       });
-      const answer = this.readAnswer(type, api, res, redact);
+      const answer = this.readAnswer(type, api, res, redact, session !== undefined);
       unsignedFailure = this.verifyAnswer(type, api, res, answer.body, session?.enckey ?? context.enckey);
       return { ...answer, api };
     };
     const answer = await withRetry(attempt, {
       effect: options.effect ?? clientEffect(type),
+      ...(this.options.maxAttempts === undefined ? {} : { maxAttempts: this.options.maxAttempts }),
       ...(this.options.sleep ? { sleep: this.options.sleep } : {}),
       ...(signal ? { signal } : {}),
       ...(this.options.random ? { random: this.options.random } : {}),
@@ -214,7 +215,8 @@ export class ClientApi {
     return answer;
   }
 
-  private readAnswer(type: string, api: ClientApiVersion, res: TransportResponse, redact: (text: string) => string): Answer {
+  /** `inSession`: the call went on a session this server opened for this app (init accepted it). */
+  private readAnswer(type: string, api: ClientApiVersion, res: TransportResponse, redact: (text: string) => string, inSession: boolean): Answer {
     // The 1.2 server answers `log` with an empty, unsigned body (docs/protocol/client-api.md §1.6).
     if (mayAnswerEmpty(type) && res.body.length === 0 && res.status < 300) {
       return { body: { success: true, message: '' }, status: res.status, headers: res.headers, raw: res.body, elapsedMs: res.elapsedMs };
@@ -222,14 +224,23 @@ export class ClientApi {
     try {
       return readJsonAnswer(res, { redact, nowMs: this.now(), ...this.rateWindow() });
     } catch (error) {
-      if (error instanceof BadResponseError && error.kind === 'keyauth-invalid') {
-        throw new BadResponseError(
-          `No application named "${this.options.appName}" with owner id ${this.options.ownerid} exists on ${new URL(res.url).host} (it answered KeyAuth_Invalid to the ${api} API).`,
-          { kind: 'keyauth-invalid', status: error.status, excerpt: error.excerpt },
-        );
-      }
+      if (error instanceof BadResponseError && error.kind === 'keyauth-invalid') throw this.unknownApp(type, api, res, error, inSession);
       throw error;
     }
+  }
+
+  /**
+   * KeyAuth_Invalid is the server's answer for an app it does not know. Before a session that is
+   * what it means; on a session this server opened for the same app it cannot be the profile's
+   * name or ownerid, so the sentence says what else it can be.
+   */
+  private unknownApp(type: string, api: ClientApiVersion, res: TransportResponse, error: BadResponseError, inSession: boolean): BadResponseError {
+    const { appName, ownerid } = this.options;
+    const host = new URL(res.url).host;
+    const message = inSession
+      ? `${host} answered ${type} with the bare text KeyAuth_Invalid, its answer for an unknown application, though it opened this session for "${appName}" (owner id ${ownerid}): the application was removed since, or something between kactl and the server answered in its place.`
+      : `No application named "${appName}" with owner id ${ownerid} exists on ${host} (it answered KeyAuth_Invalid to the ${api} API).`;
+    return new BadResponseError(message, { kind: 'keyauth-invalid', status: error.status, excerpt: error.excerpt });
   }
 
   private rateWindow(): { rateWindowMs?: number } {

@@ -1,7 +1,8 @@
 /**
  * Retry and backoff policy (docs/contracts.md §17), shared by the client and seller callers.
  *
- * - At most 3 tries in all.
+ * - At most 3 tries in all by default; the caller may allow fewer or more (`maxAttempts`: the CLI
+ *   reads KACTL_RETRIES, which `sandbox exec` sets to 0 so a test sees a fault's answer at once).
  * - A rate-limited answer (HTTP 429, or a rate-limit message in the body) is retried for every
  *   kind of call: the server refused it, so nothing was created and a retry cannot duplicate.
  *   The wait is the server's `Retry-After` (seconds or an HTTP date) when it sends one, else
@@ -151,7 +152,9 @@ export async function withRetry<T>(attempt: (tryNumber: number) => Promise<T>, o
           );
         }
         if (tryNumber >= maxAttempts) {
-          throw new RateLimitError(`Still rate limited after ${maxAttempts} tries. Server said: ${error.serverMessage}`);
+          throw new RateLimitError(
+            maxAttempts === 1 ? `Rate limited, and no retries are allowed. Server said: ${error.serverMessage}` : `Still rate limited after ${maxAttempts} tries. Server said: ${error.serverMessage}`,
+          );
         }
         waitMs = error.retryAfterMs === undefined ? backoffMs(tryNumber, options.random) : Math.max(error.retryAfterMs, MIN_RATE_LIMIT_WAIT_MS);
         if (rateWaitedMs > 0 && rateWaitedMs + waitMs > MAX_RETRY_AFTER_MS) {

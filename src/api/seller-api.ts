@@ -186,7 +186,7 @@ export class SellerApi {
     };
     const answer = await withRetry(attempt, {
       effect: options.effect ?? 'write',
-      ...(options.noWait ? { maxAttempts: 1 } : {}),
+      ...(options.noWait ? { maxAttempts: 1 } : this.options.maxAttempts === undefined ? {} : { maxAttempts: this.options.maxAttempts }),
       ...(this.options.sleep ? { sleep: this.options.sleep } : {}),
       ...(signal ? { signal } : {}),
       ...(this.options.random ? { random: this.options.random } : {}),

@@ -59,7 +59,7 @@ export class ApiClients {
       signatureWindowSec: settings.signatureWindow.value,
       verify: this.deps.globals().verify,
       noVerifyWarning: 'Not checking the server\'s answer signatures (--no-verify).',
-      ...(await waits.rateLimitCountdown()),
+      ...(await waits.retryDisplay()),
       transport: await transports.transport(),
       warn: (line: string) => this.deps.output().warn(line),
       now: this.deps.now,
@@ -94,7 +94,7 @@ export class ApiClients {
       transport: options.signal === undefined ? await transports.transport() : await transports.own(options.signal),
       warn: (line: string) => this.deps.output().warn(line),
       onWait: options.onWait ?? ((ms: number) => waits.show(pacingNote(ms))),
-      ...(await waits.rateLimitCountdown()),
+      ...(await waits.retryDisplay()),
       now: this.deps.now,
       signal: options.signal ?? this.deps.signal,
     });

@@ -2,7 +2,8 @@
  * The README works as pasted. Every ```sh block of README.md runs, top to bottom, in one fresh
  * bash (`set -euo pipefail`) with an empty config and data folder, `kactl` on the PATH (a temp
  * bin folder holding a `kactl` link to bin/kactl.js), in an empty working folder, against the
- * sandbox the README itself starts (`kactl sandbox start --detach`). Afterwards the test stops
+ * sandbox the README itself starts (`kactl sandbox start --detach`), beside a sandbox of the
+ * reader's own that no block may stop. Afterwards the test stops
  * every sandbox of that data folder, and kills any left over.
  *
  * The convention, for whoever edits the README:
@@ -11,7 +12,7 @@
  * - ```text blocks are synopses and anything that cannot run here (a hosted server's profile,
  *   placeholders like U or K): they are not run.
  * - ```sh no-test marks a shell block the test skips: the install commands (CI has already run
- *   `npm ci`; `npm link` is checked below with a temporary prefix) and the development commands
+ *   `npm ci`; the `npm link` line is run below, as written, in a temporary HOME) and the development commands
  *   (`npm test` would run this test again).
  *
  * `KACTL_README=/path/to/README.md` runs another copy (drafts of the README).
@@ -75,7 +76,11 @@ describe(`the README (${path.basename(README)}) as pasted`, () => {
       KACTL_CONFIG_DIR: config!,
       KACTL_DATA_DIR: data!,
     };
+    // A sandbox the README did not start: no block may stop it (a reader's own keeps running).
+    const bystander = await run('bash', ['-c', 'kactl sandbox start --detach --no-profile --port 0 --data bystander.db'], { cwd: work!, env, timeoutMs: 60_000 });
+    expect(bystander.code, bystander.stderr).toBe(0);
     const result = await run('bash', ['-c', shellScript(blocks, 'README.md')], { cwd: work!, env, timeoutMs: 170_000 });
+    const after = await run('bash', ['-c', 'kactl sandbox status --json'], { cwd: work!, env, timeoutMs: 30_000 });
     const stopped = await run('bash', ['-c', 'kactl sandbox stop --all'], { cwd: work!, env, timeoutMs: 30_000 });
     expect(result.code, `README block failed (the last "::: README.md block" line names it):\n${result.stderr}`).toBe(0);
     expect(result.stderr).toContain('::: README.md: every block ran');
@@ -84,21 +89,24 @@ describe(`the README (${path.basename(README)}) as pasted`, () => {
     expect(result.stdout).toContain('exit status 5');
     expect(stopped.code, stopped.stderr).toBe(0);
     expect(fs.readdirSync(path.join(data!, 'sandboxes')).filter((name) => name.endsWith('.json'))).toEqual([]);
+    expect(JSON.parse(after.stdout), 'a block stopped a sandbox the README did not start').toEqual([expect.objectContaining({ data: path.join(work!, 'bystander.db'), state: 'ready' })]);
   }, 200_000);
 });
 
 describe('the install step leaves `kactl` runnable', () => {
-  it('`npm link` (here with a temporary prefix) puts a working `kactl` on the PATH', async () => {
-    const prefix = tempDir('kactl-npm-prefix-');
+  it("the README's `npm link` without write access to npm's prefix, as written, puts a working `kactl` in ~/.local/bin", async () => {
+    const readme = fs.readFileSync(README, 'utf8');
+    // The line's comment gives the command to run instead (npm 11 refuses `npm link --prefix DIR`).
+    const line = readme.split('\n').find((text) => text.startsWith('npm link ') && text.includes("no write access to npm's prefix"));
+    const command = /no write access to npm's prefix\? (?:run: )?`?(.+?)`?,? (?:and|\(then) put ~\/\.local\/bin on PATH/.exec(line ?? '')?.[1];
+    expect(command, `no alternative command in the README's npm link line: ${line}`).toBeDefined();
+    const home = tempDir('kactl-npm-home-');
     const repo = path.resolve(path.dirname(KACTL_BIN), '..');
-    // --ignore-scripts: the build already ran (`prepare` would rebuild dist/ under other tests' feet).
-    await promisify(execFile)('npm', ['link', '--offline', '--ignore-scripts', '--no-audit', '--no-fund'], {
-      cwd: repo,
-      env: { ...process.env, NPM_CONFIG_PREFIX: prefix },
-      timeout: 120_000,
-    });
-    const linked = path.join(prefix, process.platform === 'win32' ? '' : 'bin', 'kactl');
-    const { stdout } = await promisify(execFile)(linked, ['--version'], { env: { ...process.env, PATH: `${path.dirname(linked)}${path.delimiter}${process.env.PATH ?? ''}` } });
+    // Offline: linking needs nothing from the registry. The build is there already (npm link runs no build script).
+    const env = { PATH: process.env.PATH ?? '', HOME: home, npm_config_offline: 'true', npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
+    const linked = await run('bash', ['-c', command!], { cwd: repo, env, timeoutMs: 120_000 });
+    expect(linked.code, `${command} failed:\n${linked.stderr}`).toBe(0);
+    const { stdout } = await promisify(execFile)(path.join(home, '.local', 'bin', 'kactl'), ['--version']);
     expect(stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
   }, 150_000);
 });

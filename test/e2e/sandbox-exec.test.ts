@@ -4,14 +4,18 @@
  * the command sees the sandbox in KACTL_* variables and `kactl client …` works in it with no
  * profile, --seed and --export-on-exit round-trip a state file, SIGINT and SIGTERM stop both, a
  * failed command gets the sandbox's last refusals (with their reasons) on stderr, --tls gives an
- * HTTPS URL and its authority, and wrong flags are one sentence and exit 2.
+ * HTTPS URL and its authority, and wrong flags are one sentence and exit 2. The command runs in a
+ * process group of its own: a kactl killed outright takes it along (its watchdog), the next run
+ * sweeps what such a kactl left, and on a terminal each Ctrl-C reaches it once, a second one
+ * ending its group. `--fault` starts a run with faults, and a failed command names those that fired.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { isAlive } from '../helpers/processes.js';
+import { spawnInPty } from '../helpers/pty.js';
 import { KACTL_BIN, cleanEnv, runKactl, type SpawnResult } from '../helpers/run-kactl.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
@@ -266,6 +270,163 @@ describe('kactl sandbox exec', () => {
       expect(broken.result.code).toBe(4);
       expect(broken.result.stderr.trim()).toBe('error: The sandbox could not start: file is not a database.');
       expect(fs.existsSync(path.join(broken.work, 'ran'))).toBe(false);
+    },
+    SLOW,
+  );
+});
+
+/** Polls `check` every 100 ms until it holds; false after `ms`. */
+async function eventually(check: () => boolean, ms = 30_000): Promise<boolean> {
+  for (const deadline = Date.now() + ms; Date.now() < deadline; ) {
+    if (check()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return check();
+}
+
+/** Waits for a file the command writes (it writes `name.part`, then renames it). */
+async function fileFrom(dir: string, name: string, said: () => string): Promise<string> {
+  const file = path.join(dir, name);
+  if (!(await eventually(() => fs.existsSync(file), 60_000))) throw new Error(`the command never wrote ${name}; kactl said: ${said()}`);
+  return fs.readFileSync(file, 'utf8').trim();
+}
+
+describe('kactl sandbox exec: what outlives kactl', () => {
+  it(
+    "kactl killed outright (SIGKILL): its watchdog ends the command's whole group and removes the run's folder",
+    async () => {
+      const configDir = tempDir('kactl-exec-config-');
+      const work = tempDir('kactl-exec-work-');
+      const tmp = tempDir('kactl-exec-tmp-');
+      const script = 'sleep 300 & echo $! > bg; echo "$KACTL_CONFIG_DIR" > dir; echo $$ > pid.part; mv pid.part pid; wait';
+      const kactl = spawn(process.execPath, [KACTL_BIN, 'sandbox', 'exec', '--', 'sh', '-c', script], { cwd: work, env: cleanEnv(configDir, { TMPDIR: tmp }), stdio: ['ignore', 'pipe', 'pipe'] });
+      let stderr = '';
+      kactl.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      const pids: number[] = [];
+      try {
+        pids.push(Number(await fileFrom(work, 'pid', () => stderr)), Number(fs.readFileSync(path.join(work, 'bg'), 'utf8')));
+        const folder = fs.readFileSync(path.join(work, 'dir'), 'utf8').trim();
+        expect(path.dirname(folder)).toBe(tmp);
+        expect(pids.every(isAlive)).toBe(true);
+        kactl.kill('SIGKILL');
+        expect(await eventually(() => !pids.some(isAlive)), 'the command (or its background child) outlived kactl').toBe(true);
+        expect(await eventually(() => !fs.existsSync(folder)), "the run's folder outlived kactl").toBe(true);
+        // Named after its kactl, so a later run can tell whether that kactl still runs.
+        expect(path.basename(folder)).toMatch(new RegExp(`^kactl-exec-${kactl.pid}-`));
+      } finally {
+        kactl.kill('SIGKILL');
+        for (const pid of pids.filter(isAlive)) process.kill(pid, 'SIGKILL');
+      }
+    },
+    SLOW,
+  );
+
+  it(
+    'the next run removes the folders of runs whose kactl has gone, and no other',
+    async () => {
+      const tmp = tempDir('kactl-exec-tmp-');
+      const { pid: gone } = spawnSync('true');
+      const stale = [path.join(tmp, `kactl-exec-${gone}-AbC123`), path.join(tmp, `kactl-exec-${process.pid}-XyZ789`)];
+      const kept = [path.join(tmp, 'kactl-exec-bin-AbC123'), path.join(tmp, 'kactl-exec-Q1w2E3')];
+      for (const folder of [...stale, ...kept]) {
+        fs.mkdirSync(folder);
+        fs.writeFileSync(path.join(folder, 'config.json'), '{"profiles":{"default":{"session":{"id":"left-behind"}}}}');
+      }
+      // A link named like a run folder is not ours to follow or remove.
+      fs.symlinkSync(kept[0]!, path.join(tmp, `kactl-exec-${gone}-LiNk00`));
+      const configDir = tempDir('kactl-exec-config-');
+      const result = await runKactl(['sandbox', 'exec', '--', 'true'], { configDir, env: { TMPDIR: tmp }, timeoutMs: 90_000 });
+      expect(result.code, result.stderr).toBe(0);
+      for (const folder of stale) expect(fs.existsSync(folder), folder).toBe(false);
+      for (const folder of kept) expect(fs.existsSync(path.join(folder, 'config.json')), folder).toBe(true);
+      expect(fs.lstatSync(path.join(tmp, `kactl-exec-${gone}-LiNk00`)).isSymbolicLink()).toBe(true);
+    },
+    SLOW,
+  );
+});
+
+describe('kactl sandbox exec: faults', () => {
+  it(
+    '--fault starts the run with a fault; a failed command names every fault that fired, by id, cleared ones too',
+    async () => {
+      const seed = writeSeed(tempDir('kactl-exec-seed-'));
+      const script = `kactl sandbox fault add --type init html > /dev/null && ! kactl client init 2> /dev/null && kactl sandbox fault clear 2 > /dev/null && kactl client init && kactl client login --username alice --password ${PASSWORD}`;
+      const { result } = await exec(['--seed', seed, '--fault', 'forge-signature:login', '--', 'sh', '-c', script]);
+      expect(result.code, result.stderr).toBe(5);
+      const lines = result.stderr.split('\n');
+      const header = lines.indexOf("The command failed (exit 5) while 2 faults changed the sandbox's answers on purpose:");
+      expect(header, result.stderr).toBeGreaterThan(-1);
+      expect(lines[header + 1]).toBe('  fault #1 forge-signature on type=login: fired 1 time');
+      expect(lines[header + 2]).toMatch(/^ {2}fault #2 html( 502)? \(cleared during the command\): fired 1 time or more$/);
+      expect(result.stderr).not.toContain(PASSWORD);
+    },
+    SLOW,
+  );
+
+  it(
+    "kactl inside does not retry (KACTL_RETRIES=0): a rate-limit fault is answered at once, not waited out",
+    async () => {
+      const { result } = await exec(['--fault', 'rate-limit:init', '--', 'sh', '-c', 'echo "retries=$KACTL_RETRIES" && kactl client init']);
+      expect(result.code, result.stderr).toBe(6);
+      expect(result.stdout).toContain('retries=0');
+      expect(result.stderr).toContain('error: Rate limited, and no retries are allowed.');
+      expect(result.stderr).not.toContain('trying again');
+      expect(result.stderr).toContain('  fault #1 rate-limit on type=init: fired 1 time');
+    },
+    SLOW,
+  );
+
+  it(
+    'refuses a --fault the sandbox would refuse, before anything starts (exit 2)',
+    async () => {
+      for (const [flag, said] of [
+        ['bogus', 'Unknown fault kind "bogus"'],
+        ['status', 'needs a CODE'],
+        ['forge-signature:', 'names no type after the colon'],
+        ['delay=1y', 'takes a duration'],
+      ] as const) {
+        const { result, work } = await exec(['--fault', flag, '--', 'sh', '-c', 'touch ran']);
+        expect(result.code, result.stderr).toBe(2);
+        expect(result.stderr).toContain(said);
+        expect(fs.existsSync(path.join(work, 'ran'))).toBe(false);
+      }
+    },
+    SLOW,
+  );
+});
+
+describe('kactl sandbox exec on a terminal', () => {
+  it(
+    "Ctrl-C reaches the command once; a second one ends the command's group, even one that ignores SIGINT, and kactl exits 130",
+    async () => {
+      const configDir = tempDir('kactl-exec-config-');
+      const work = tempDir('kactl-exec-work-');
+      // Counts each SIGINT it gets and otherwise ignores it.
+      fs.writeFileSync(
+        path.join(work, 'count-ints.cjs'),
+        "const fs = require('fs');\nprocess.on('SIGINT', () => fs.appendFileSync('ints', 'INT\\n'));\nfs.writeFileSync('pid.part', String(process.pid));\nfs.renameSync('pid.part', 'pid');\nsetInterval(() => {}, 1000);\n",
+      );
+      // An interactive shell holds the terminal, as at a real prompt: kactl runs as its foreground
+      // job, and what it leaves behind when it exits is not ended by a hang-up of the terminal.
+      const terminal = spawnInPty('bash', ['--norc', '--noprofile', '-i'], { configDir, cwd: work });
+      let pid = 0;
+      const ints = (): number => (fs.existsSync(path.join(work, 'ints')) ? fs.readFileSync(path.join(work, 'ints'), 'utf8').split('\n').filter(Boolean).length : 0);
+      try {
+        terminal.type(`"${process.execPath}" "${KACTL_BIN}" sandbox exec -- "${process.execPath}" count-ints.cjs; echo "kactl-exited=$?"\r`);
+        pid = Number(await fileFrom(work, 'pid', () => terminal.screen()));
+        terminal.type('\x03');
+        expect(await eventually(() => ints() > 0, 15_000), terminal.screen()).toBe(true);
+        // Room for a second delivery (the terminal's and kactl's) to arrive, were there one.
+        await new Promise((resolve) => setTimeout(resolve, 1500));
+        expect(ints(), 'the command got the one Ctrl-C more than once').toBe(1);
+        expect(isAlive(pid)).toBe(true);
+        terminal.type('\x03');
+        await terminal.waitFor('kactl-exited=130', 15_000);
+        expect(await eventually(() => !isAlive(pid), 10_000), 'the command outlived the second Ctrl-C').toBe(true);
+      } finally {
+        terminal.kill();
+        if (pid > 0 && isAlive(pid)) process.kill(pid, 'SIGKILL');
+      }
     },
     SLOW,
   );

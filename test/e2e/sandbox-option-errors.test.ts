@@ -25,4 +25,13 @@ describe('kactl sandbox start with a wrong option', () => {
     expect(clash.code).toBe(2);
     expect(clash.stderr).toContain(`error: The store at ${data} already holds application "one" with another app-name ("one"); drop --app-name or use another --data file.\n`);
   });
+
+  it('--detach: a server that fails before it is ready shows its error alone, not its own log lines above it', async () => {
+    const configDir = tempDir('kactl-sb-options-');
+    const missing = path.join(configDir, 'no-such-seed.yaml');
+    const result = await runKactl(['sandbox', 'start', '--detach', '--data', ':memory:', '--no-profile', '--seed', missing], { configDir, timeoutMs: 60_000 });
+    expect(result.code).toBe(2);
+    // The server listened before the seed failed; "2026-…Z sandbox listening on …" is its log's, not the answer.
+    expect(result.stderr).toBe(`error: Cannot read ${missing} (ENOENT).\nRun 'kactl sandbox start --help' for usage.\n`);
+  });
 });

@@ -2,7 +2,8 @@
  * docs/testing-your-program.md works as pasted: its ```sh blocks run top to bottom in one fresh
  * bash with an empty config and data folder and `kactl` on the PATH, against the sandboxes the
  * page itself starts (plain, then --tls), as the README's blocks do (test/e2e/readme.test.ts
- * says the convention; Windows and macOS blocks are marked `no-test`). The page has a section
+ * says the convention; Windows and macOS blocks are marked `no-test`), beside a sandbox of the
+ * reader's own that no block may stop. The page has a section
  * per library `kactl sandbox connect` names, and the Windows walk-through for the C++ SDK.
  */
 import { spawn } from 'node:child_process';
@@ -57,7 +58,11 @@ describe('docs/testing-your-program.md', () => {
     fs.symlinkSync(KACTL_BIN, path.join(bin!, 'kactl'));
     dataDirs.push(data!);
     const env = { PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}`, HOME: root, NO_COLOR: '1', KACTL_CONFIG_DIR: config!, KACTL_DATA_DIR: data! };
+    // A sandbox the page did not start: no block may stop it (a reader's own keeps running).
+    const bystander = await bash('kactl sandbox start --detach --no-profile --port 0 --data bystander.db', work!, env);
+    expect(bystander.code, bystander.stderr).toBe(0);
     const result = await bash(shellScript(runnableBlocks(text), 'docs/testing-your-program.md'), work!, env);
+    const after = await bash('kactl sandbox status --json', work!, env);
     const stopped = await bash('kactl sandbox stop --all', work!, env);
     expect(result.code, `a block failed (the last "::: docs/testing-your-program.md block" line names it):\n${result.stderr}`).toBe(0);
     expect(result.stderr).toContain('::: docs/testing-your-program.md: every block ran');
@@ -66,5 +71,7 @@ describe('docs/testing-your-program.md', () => {
     expect(result.stdout).toContain('exit status 5');
     expect(result.stdout).toMatch(/std::string url = skCrypt\("https:\/\/kactl\.test:\d+\/api\/1\.3\/"\)\.decrypt\(\);/);
     expect(stopped.code, stopped.stderr).toBe(0);
+    const running = JSON.parse(after.stdout) as { data: string; state: string }[];
+    expect(running, 'a block stopped a sandbox the page did not start').toEqual([expect.objectContaining({ data: path.join(work!, 'bystander.db'), state: 'ready' })]);
   }, 180_000);
 });

@@ -85,7 +85,7 @@ describe.skipIf(skip)('the package, as a user installs it', () => {
   beforeAll(async () => {
     expect(fs.existsSync(path.join(root, 'dist', 'lib', 'sandbox.js')), 'dist/ is missing: run `npm run build`').toBe(true);
     const packs = tempDir('kactl-pack-');
-    // --ignore-scripts: `prepare` would build again; the build is what the test is about.
+    // --ignore-scripts: `prepack` would build again; the build is what the test is about.
     const packed = ok(await run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', packs], { cwd: root, env: npmEnv }), 'npm pack');
     const [info] = JSON.parse(packed.stdout) as { filename: string; entryCount: number; size: number; unpackedSize: number; files: { path: string }[] }[];
     tarball = path.join(packs, info!.filename);
@@ -123,6 +123,17 @@ describe.skipIf(skip)('the package, as a user installs it', () => {
     expect(complaints).toEqual([]);
     expect(result.stdout).toMatch(/\+ kactl@/);
   });
+
+  it('has no script of its own for an install to allow: a tarball needs no build (npm 11 allowScripts)', async () => {
+    const shipped = JSON.parse(fs.readFileSync(path.join(project, 'node_modules', 'kactl', 'package.json'), 'utf8')) as { scripts?: Record<string, string> };
+    for (const event of ['preinstall', 'install', 'postinstall', 'prepare']) expect(shipped.scripts ?? {}, event).not.toHaveProperty(event);
+    // The README's global install, with npm refusing any script it does not allow: only better-sqlite3's.
+    const prefix = tempDir('kactl-strict-prefix-');
+    fs.mkdirSync(path.join(prefix, 'lib'));
+    const strict = await run('npm', ['install', '-g', '--dry-run', '--strict-allow-scripts', '--allow-scripts=better-sqlite3', '--prefix', prefix, tarball], { cwd: prefix, env: npmEnv, timeoutMs: 300_000 });
+    expect(strict.code, strict.stderr).toBe(0);
+    expect(strict.stderr).not.toContain('not covered by allowScripts');
+  }, 300_000);
 
   it('installs only the runtime dependencies', () => {
     const installed = fs.readdirSync(path.join(project, 'node_modules'));

@@ -24,7 +24,7 @@ export function environmentTopic(): string {
   lines.push(
     '',
     ...wrap(
-      '`kactl sandbox exec -- COMMAND` gives COMMAND its sandbox in the server variables above (KACTL_BASE_URL, KACTL_APP_NAME, KACTL_OWNERID, KACTL_APP_VERSION, KACTL_APP_SECRET, KACTL_PUBLIC_KEY, KACTL_SELLER_KEY, KACTL_ADMIN_TOKEN, KACTL_SELLER_RATE), and with --tls KACTL_CA_FILE and NODE_EXTRA_CA_CERTS (Node adds that certificate to the ones it trusts). KACTL_CONFIG_DIR names a config folder of the run, removed when COMMAND ends, so kactl inside keeps its sessions there and leaves your profiles alone.',
+      '`kactl sandbox exec -- COMMAND` gives COMMAND its sandbox in the server variables above (KACTL_BASE_URL, KACTL_APP_NAME, KACTL_OWNERID, KACTL_APP_VERSION, KACTL_APP_SECRET, KACTL_PUBLIC_KEY, KACTL_SELLER_KEY, KACTL_ADMIN_TOKEN, KACTL_SELLER_RATE), and with --tls KACTL_CA_FILE and NODE_EXTRA_CA_CERTS (Node adds that certificate to the ones it trusts). KACTL_CONFIG_DIR names a config folder of the run, removed when COMMAND ends, so kactl inside keeps its sessions there and leaves your profiles alone. KACTL_RETRIES is 0 there unless you set it: kactl inside does not retry.',
       96,
       '',
     ),

@@ -57,7 +57,7 @@ pass, or with --force (no network needed).
 
 Examples:
   $ kactl profile add prod --base-url https://keyauth.win --app-name MyApp --ownerid AbCdEf1234 --seller-key-stdin < seller.key
-  $ kactl profile add staging --base-url http://127.0.0.1:8787 --public-key d75a98…511a --use`,
+  $ kactl profile add staging --base-url http://127.0.0.1:8787 --public-key d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a --use`,
     )
     .action(async (name: string, options: AddOptions) => {
       await profileAddRun(ctx, name, options);

@@ -18,7 +18,7 @@ import { announceReady, isReadyReport, type ReadyReport } from './ready.js';
 import { READY_FD, SECRET_FLAGS, sendSecrets, type PipedSecrets } from './background-pipe.js';
 import { registryDir } from './registry.js';
 import { selfCommand } from './self-process.js';
-import type { StartOptions } from './start.js';
+import type { StartOptions } from './start-options.js';
 import { makeDir } from '../../util/make-dir.js';
 
 /** Opening a large store and seeding it takes well under this; beyond it something is wrong. */
@@ -50,8 +50,10 @@ export async function sandboxDetach(ctx: Context, command: Command, options: Sta
   if (pipe) sendSecrets(pipe, secrets);
   const report = await waitForReady(ctx, child);
   if (report === undefined) {
-    // The server stopped before it was ready: its error is what it wrote to the log.
-    const said = fs.readFileSync(logFile, 'utf8');
+    // The server stopped before it was ready: its error is what it wrote to the log, less its own
+    // timestamped lines ("sandbox listening on …" before a seed failed), unless --verbose.
+    const logged = fs.readFileSync(logFile, 'utf8');
+    const said = ctx.globals.verbose ? logged : withoutServerLines(logged);
     fs.rmSync(logFile, { force: true });
     ctx.io.err(said.endsWith('\n') || said === '' ? said : `${said}\n`);
     ctx.exitCode = child.exitCode && child.exitCode > 0 ? child.exitCode : ExitCode.failure;
@@ -60,6 +62,17 @@ export async function sandboxDetach(ctx: Context, command: Command, options: Sta
   }
   child.unref();
   await announceReady(ctx, report, { detached: true });
+}
+
+/** A line the background server logs (`2024-05-01T10:00:00.000Z sandbox listening on …`), not the error kactl printed. */
+const SERVER_LINE = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z /;
+
+/** The log of a server that failed to start, without the server's own timestamped lines. */
+export function withoutServerLines(log: string): string {
+  return log
+    .split('\n')
+    .filter((line) => !SERVER_LINE.test(line))
+    .join('\n');
 }
 
 /**

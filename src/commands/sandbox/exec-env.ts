@@ -11,6 +11,9 @@
  * folder stays the caller's (KACTL_DATA_DIR named explicitly, since it would otherwise follow the
  * config folder): the sandbox registry there is what lets `kactl sandbox status` inside see this
  * sandbox and refuses a second sandbox on a --data store.
+ *
+ * KACTL_RETRIES is 0 unless the caller set it: kactl inside answers a rate-limit or 503 fault at
+ * once instead of waiting it out.
  */
 import type { EnvRecord } from '../../env.js';
 import type { SandboxInfo } from '../../server/start.js';
@@ -33,6 +36,9 @@ export function execEnvironment(base: EnvRecord, info: SandboxInfo, options: { r
     KACTL_CONFIG_DIR: options.configDir,
     KACTL_DATA_DIR: options.dataDir,
   });
+  // A test run wants a fault's answer at once, not kactl's waits and retries around it (a
+  // rate-limit fault asks for 60 s); a caller who wants retries says so.
+  if (env.KACTL_RETRIES === undefined || env.KACTL_RETRIES === '') env.KACTL_RETRIES = '0';
   // A profile named by the caller's environment would not exist in the run's own folder.
   delete env.KACTL_PROFILE;
   if (info.caFile !== undefined) {

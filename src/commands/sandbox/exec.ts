@@ -4,26 +4,29 @@
  * unless --data), seeded (--seed, as `sandbox start --seed`), and the command runs as a child with
  * the sandbox's coordinates in its environment (exec-env.ts). When it ends the sandbox is
  * stopped, its state written if asked (--export-on-exit), and kactl exits with the command's
- * status (exec-child.ts). A failed command gets the sandbox's last refusals printed under it
- * (exec-report.ts).
+ * status (exec-child.ts). A failed command gets the faults that fired and the sandbox's last
+ * refusals printed under it (exec-report.ts). `--fault` adds faults before the command starts
+ * (exec-faults.ts).
  *
  * Nothing outlives the run and nothing is saved but the export: no profile, no config change; a
  * memory sandbox is not even listed in the registry (no one else can use it). A --data store is
  * registered as `sandbox start` registers it, so two sandboxes never serve one file.
  */
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { Option, type Command } from 'commander';
 import type { Context } from '../../context.js';
 import { InterruptedError, KactlError, NetworkError, UsageError } from '../../errors.js';
-import type { RunningSandbox } from '../../server/start.js';
+import type { RunningSandbox, SandboxInfo } from '../../server/start.js';
+import { addSandboxFault, type FaultRequest } from '../../api/sandbox-faults.js';
 import { parsePositiveInt } from '../profile/validate.js';
 import { DEFAULT_TLS_HOSTNAME } from '../../server/tls/names.js';
 import { parseHostname, resolveData, startFailure } from './start.js';
 import { seedSandbox } from '../state/seed.js';
 import * as report from './exec-report.js';
 import { execEnvironment } from './exec-env.js';
+import { collectFault } from './exec-faults.js';
+import { makeRunFolder, sweepStaleRunFolders } from './exec-folders.js';
+import { ownSellerApi } from './own-api.js';
 
 export interface ExecOptions {
   seed?: string;
@@ -34,6 +37,8 @@ export interface ExecOptions {
   failureStatus: '200' | '400';
   rateLimit: boolean;
   logLimit: number;
+  /** `--fault`, checked as given (exec-faults.ts). */
+  fault?: FaultRequest[];
 }
 
 export function registerSandboxExec(group: Command, ctx: Context): void {
@@ -54,6 +59,7 @@ export function registerSandboxExec(group: Command, ctx: Context): void {
     )
     .option('--no-rate-limit', 'turn off the seller (120/min) and client (200/min) rate limits')
     .option('--log-limit <n>', 'requests the request inspector keeps; 0 records nothing (and shows no refusals)', parsePositiveInt, 10_000)
+    .option('--fault <kind[=arg][:types]>', 'start with this fault (repeatable), as kactl sandbox fault add: forge-signature:login, status=503, rate-limit=30s:init,login', collectFault)
     .addHelpText(
       'after',
       `
@@ -61,19 +67,23 @@ The command gets the sandbox in its environment, under the names kactl reads, so
 and \`kactl seller …\` work inside it with no profile (kactl help environment lists them):
   KACTL_BASE_URL, KACTL_APP_NAME, KACTL_OWNERID, KACTL_APP_VERSION, KACTL_APP_SECRET,
   KACTL_PUBLIC_KEY, KACTL_SELLER_KEY, KACTL_ADMIN_TOKEN, KACTL_SELLER_RATE; with --tls also
-  KACTL_CA_FILE and NODE_EXTRA_CA_CERTS (the authority's certificate, PEM).
+  KACTL_CA_FILE and NODE_EXTRA_CA_CERTS (the authority's certificate, PEM). KACTL_RETRIES is 0
+  (kactl inside does not retry, so a rate-limit or 503 fault fails at once) unless you set it.
 
 kactl exits with the command's status: its exit code, 128 + N when signal N ended it, 127 when
-it cannot be found, 4 when the sandbox fails. Ctrl-C and SIGTERM sent to kactl are passed on to
-the command. When the command fails, the sandbox's last refused requests are printed on stderr
-with their reasons. kactl run inside the command keeps its sessions in a folder of this run
-(KACTL_CONFIG_DIR), removed at the end: your profiles are not read or changed. Nothing is left
-running and no profile is saved.
+it cannot be found, 4 when the sandbox fails. The command runs in a process group of its own:
+each Ctrl-C or SIGTERM kactl gets is passed on to it once; a second one ends the whole group
+at once (SIGKILL), and so does kactl's own end if it is killed outright. When the command fails,
+the faults that fired (with their ids) and the sandbox's last refused requests are printed on
+stderr with their reasons. kactl run inside the command keeps its sessions in a folder of this
+run (KACTL_CONFIG_DIR), removed at the end: your profiles are not read or changed. Nothing is
+left running and no profile is saved.
 
 Examples:
   $ kactl sandbox exec -- npm test
   $ kactl sandbox exec --seed state.yaml --export-on-exit after.yaml -- ./run-tests.sh
-  $ kactl sandbox exec -- sh -c 'kactl client init && kactl client login alice hunter2'
+  $ kactl sandbox exec -- sh -c 'kactl client init && kactl client login --username alice --password hunter2'
+  $ kactl sandbox exec --fault forge-signature:login -- ./run-tests.sh   # the program must refuse the forged login
   $ kactl sandbox exec --tls -- node test/license.mjs     # HTTPS; Node trusts the sandbox's authority`,
     )
     .action(async (words: string[], options: ExecOptions) => {
@@ -85,43 +95,58 @@ export async function sandboxExecRun(ctx: Context, words: readonly string[], opt
   const [command, ...args] = words;
   if (command === undefined || command === '') throw new UsageError('Give the command to run after --, e.g. kactl sandbox exec -- npm test.');
   if (options.hostname !== undefined && !options.tls) throw new UsageError('--hostname names the HTTPS certificate: give it with --tls.');
+  // What a kactl killed outright left behind (its watchdog gone too): its folder, and the sessions in it.
+  for (const folder of sweepStaleRunFolders()) ctx.verbose(`sandbox exec: removed ${folder}, left by a kactl that has gone`);
   const served = await serveSandbox(ctx, options);
   let status: number;
   try {
     const { info } = served.sandbox;
     if (options.seed !== undefined) await seedSandbox(ctx, info, options.seed);
+    if (options.fault !== undefined) await addFaults(ctx, info, options.fault);
     if (ctx.signal.aborted) throw new InterruptedError();
     ctx.verbose(`sandbox exec: ${info.baseUrl} serves ${command}`);
     const { runChild } = await import('./exec-child.js');
     const started = ctx.now();
-    const configDir = privateFolder();
+    const folder = makeRunFolder();
     let end: Awaited<ReturnType<typeof runChild>>;
     try {
-      end = await runChild(command, args, execEnvironment(ctx.env, info, { rateLimited: options.rateLimit, configDir, dataDir: ctx.dataDir }), ctx.signal);
+      const env = execEnvironment(ctx.env, info, { rateLimited: options.rateLimit, configDir: folder, dataDir: ctx.dataDir });
+      end = await runChild(command, args, env, ctx.signal, folder);
     } finally {
-      fs.rmSync(configDir, { recursive: true, force: true });
+      fs.rmSync(folder, { recursive: true, force: true });
     }
     status = end.status;
     if (end.notStarted !== undefined) ctx.output.error(end.notStarted);
-    if (status !== 0 && end.notStarted === undefined) await report.reportRefusals(ctx, info, status, started);
-    if (options.exportOnExit !== undefined) {
-      try {
-        await report.writeExport(ctx, info, options.exportOnExit);
-      } catch (error) {
-        // A failed command's status says more than the export's failure; a passed one must not read as a success.
-        if (status === 0) throw error;
-        ctx.output.warn(`The export was not written: ${(error as Error).message}`);
-      }
-    }
+    if (status !== 0 && end.notStarted === undefined) await report.reportFailure(ctx, info, status, started);
+    if (options.exportOnExit !== undefined) await exportAfter(ctx, info, options.exportOnExit, status);
   } finally {
     await served.stop();
   }
   ctx.exitCode = status;
 }
 
-/** The command's own kactl config folder (exec-env.ts says why), private to this user, removed after the command. */
-function privateFolder(): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), 'kactl-exec-'));
+/** `--export-on-exit`: a failed command's status says more than the export's failure; a passed one must not read as a success. */
+async function exportAfter(ctx: Context, info: SandboxInfo, file: string, status: number): Promise<void> {
+  try {
+    await report.writeExport(ctx, info, file);
+  } catch (error) {
+    if (status === 0) throw error;
+    ctx.output.warn(`The export was not written: ${(error as Error).message}`);
+  }
+}
+
+/** `--fault`: added through the admin route, as `kactl sandbox fault add` adds them, once the seed is in. */
+async function addFaults(ctx: Context, info: SandboxInfo, faults: readonly FaultRequest[]): Promise<void> {
+  const own = await ownSellerApi(ctx, info, ctx.signal);
+  try {
+    const target = { baseUrl: info.baseUrl, adminToken: info.adminToken, transport: own.transport };
+    for (const fault of faults) {
+      const added = await addSandboxFault(target, fault);
+      ctx.verbose(`sandbox exec: fault ${added.id} added: ${added.kind}${added.arg === null ? '' : ` ${added.arg}`}`);
+    }
+  } finally {
+    await own.close();
+  }
 }
 
 /** Starts the sandbox (registered when it serves a file); `stop` closes it and unregisters it. */

@@ -29,32 +29,7 @@ import { pathFailure } from '../../io/storage-errors.js';
 import { nativeModuleFailure } from '../../server/store/native-module.js';
 import { seedSandbox } from '../state/seed.js';
 import { receiveSecrets, handOver } from './background-pipe.js';
-
-export interface StartOptions {
-  host: string;
-  /** Not given: the store's last port when it is free (server/store/last-port.ts), else a free one. */
-  port?: number;
-  data?: string;
-  appName?: string;
-  ownerid?: string;
-  sellerKey?: string;
-  failureStatus: '200' | '400';
-  rateLimit: boolean;
-  trustProxy?: boolean;
-  cors?: boolean;
-  panelUrl?: string;
-  profile: boolean;
-  profileName?: string;
-  /** Replace a profile of that name that no sandbox made. */
-  force?: boolean;
-  detach?: boolean;
-  /** Internal: this process is the background server of `--detach`, logging to this file. */
-  backgroundLog?: string;
-  seed?: string;
-  tls?: boolean;
-  hostname?: string;
-  logLimit: number;
-}
+import type { StartOptions } from './start-options.js';
 
 /** `--hostname`: a host name for the HTTPS certificate (names.ts says what one is). */
 export function parseHostname(raw: string): string {

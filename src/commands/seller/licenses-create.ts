@@ -43,6 +43,9 @@ export { chunkSizes, keysFrom } from '../../api/bulk-licenses.js';
 function checkRequest(params: Readonly<Record<string, string>>): number {
   const amount = Number(params.amount ?? '1');
   if (!Number.isInteger(amount) || amount < 1) throw new UsageError('--amount must be a whole number, 1 or more.');
+  // Every server refuses it; asked before any call, so a mistake costs no request.
+  const expiry = Number(params.expiry);
+  if (params.expiry !== undefined && !(expiry > 0)) throw new UsageError(`--expiry is the keys' duration in days and must be above 0 (30, or 0.5 for 12 hours), not ${params.expiry}.`);
   const mask = params.mask;
   // A mask without `*` is one fixed key: the server refuses it with an amount above 1.
   if (mask !== undefined && !mask.includes('*') && amount > 1) {
@@ -135,13 +138,14 @@ export async function createLicenses(ctx: Context, op: SellerOp, params: Readonl
   const next =
     unread > 0
       ? ` The call that failed may have made up to ${unread} more keys that kactl could not read back: check \`kactl licenses list\` before making the other ${missing}.`
-      : missing === 0
+      : missing === 0 || made === 0
         ? ''
         : quota
           ? ` The server's limit is per 24 hours (${reason.replace(/\.$/, '')}): make the other ${missing} once its window allows, at most ${KEYS_PER_DAY} a day.`
           : ` Run again with --amount ${missing} to make the rest.`;
   if (`${place}${next}` !== '') ctx.output.note(`${place}${next}`.trim());
-  // Nothing made: the failure is the whole story, with its own exit code (3 for a refused key…).
+  // Nothing made: the failure is the whole story (no "make the rest": there is no rest, only the
+  // same request, which the error says what to change in), with its own exit code (3 for a refused key…).
   if (made === 0 && sink.failure === undefined) throw error;
   // Everything asked for was made: what failed was only where the keys went.
   if (missing === 0 && sink.failure !== undefined) throw sink.failure;

@@ -13,6 +13,7 @@ import { Transport } from '../../../src/api/transport.js';
 import { closedPort, json, startHttpServer, startRawServer } from './helpers/servers.js';
 import type { Reply, TestServer } from './helpers/servers.js';
 import { caught } from './helpers/caught.js';
+import { cliHints } from '../../../src/error-hints.js';
 
 const APP = 'refapp';
 const OWNERID = 'AbCdEf1234';
@@ -355,6 +356,25 @@ describe('failures', () => {
     expect(error.message).toBe(`${server.host} answered 200 OK with JSON that is cut off after ${cut.length} bytes ("${cut}").`);
   });
 
+  it('KeyAuth_Invalid on a session the server opened for the app does not blame the app name (exit 4)', async () => {
+    const server = await startHttpServer(() => ({ body: 'KeyAuth_Invalid' }));
+    const { client } = makeClient(server, { session: liveSession() });
+    const error = await caught(client.call('login', { username: 'alice', pass: 'pw' }));
+    expect(exitCodeOf(error)).toBe(ExitCode.network);
+    expect(error.message).toBe(
+      `${server.host} answered login with the bare text KeyAuth_Invalid, its answer for an unknown application, though it opened this session for "refapp" (owner id AbCdEf1234): the application was removed since, or something between kactl and the server answered in its place.`,
+    );
+    expect(cliHints(error)).toEqual([]);
+  });
+
+  it('a success under a 5xx status is not quoted as the server fault\'s message (exit 4)', async () => {
+    const server = await startHttpServer(() => json({ success: true, message: 'Logged in!' }, 503));
+    const { client } = makeClient(server, { session: liveSession() });
+    const error = await caught(client.call('check', {}, { effect: 'write' }));
+    expect(exitCodeOf(error)).toBe(ExitCode.network);
+    expect(error.message).toBe(`${server.host} answered 503 Service Unavailable, an error status, with a body that reads as a success ("Logged in!"); kactl does not act on an answer whose status says it failed.`);
+  });
+
   it('a 500 is exit 4 quoting the server\'s message', async () => {
     const server = await startHttpServer(() => json({ success: false, message: 'Error: database gone' }, 500));
     const { client } = makeClient(server, { session: liveSession() });
@@ -425,6 +445,19 @@ describe('rate limits and retries', () => {
     await expect(client.call('chatsend', { channel: 'general', message: 'hi' })).resolves.toMatchObject({ success: true });
     // "Try again in a minute" names the hosted window: waited out, not retried after a second.
     expect(slept).toEqual([60_000]);
+  });
+
+  it('maxAttempts 1 (KACTL_RETRIES=0) answers a rate limit or a 503 at once: no wait, one request', async () => {
+    const server = await startHttpServer((_req, index) => (index === 0 ? json({ success: false, message: 'This application has sent too many requests. Try again in a minute.' }) : json({ success: false, message: 'down' }, 503)));
+    const { client, slept, warnings } = makeClient(server, { session: liveSession(), maxAttempts: 1 });
+    const limited = await caught(client.call('check'));
+    expect(exitCodeOf(limited)).toBe(ExitCode.rateLimited);
+    expect(limited.message).toBe('Rate limited, and no retries are allowed. Server said: This application has sent too many requests. Try again in a minute.');
+    const down = await caught(client.call('check'));
+    expect(exitCodeOf(down)).toBe(ExitCode.network);
+    expect(slept).toEqual([]);
+    expect(warnings).toEqual([]);
+    expect(server.requests).toHaveLength(2);
   });
 
   it('the genuine server\'s unsigned 200 "Try again in a minute": one wait of the window, then exit 6 (not exit 5)', async () => {

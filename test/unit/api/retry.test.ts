@@ -100,6 +100,22 @@ describe('withRetry', () => {
     expect(r.sleeps).toEqual([1000, 2000]);
   });
 
+  it('with maxAttempts 1 tries once and says no retries were allowed', async () => {
+    const sleeps: number[] = [];
+    let calls = 0;
+    const error = await withRetry(
+      async () => {
+        calls += 1;
+        throw new RateLimitedAnswer({ status: 429, serverMessage: 'slow down' });
+      },
+      { effect: 'read', maxAttempts: 1, sleep: async (ms) => void sleeps.push(ms) },
+    ).catch((e: unknown) => e);
+    expect(exitCodeOf(error as RateLimitError)).toBe(ExitCode.rateLimited);
+    expect((error as Error).message).toBe('Rate limited, and no retries are allowed. Server said: slow down');
+    expect(calls).toBe(1);
+    expect(sleeps).toEqual([]);
+  });
+
   it('does not wait out a Retry-After longer than the cap', async () => {
     const r = runner('read', [limited(MAX_RETRY_AFTER_MS + 1000)]);
     const error = await r.run.catch((e: unknown) => e);

@@ -155,7 +155,21 @@ describe('licenses create', () => {
     expect(stdout).toBe('');
     expect(stderr).toContain('Level too long');
     expect(stderr).not.toContain('missing');
+    // Nothing was made: there is no "rest" to make, only the request the error says what to change in.
+    expect(stderr).not.toContain('Run again with --amount');
     expect(seller.sent('add')).toHaveLength(1);
+  });
+
+  it('refuses an expiry of 0 days or less before any request, exit 2', async () => {
+    const seller = await fakeSeller({}, { unused: true });
+    for (const expiry of ['-1', '0', '-0.5']) {
+      const { code, stdout, stderr } = await seller.run(['licenses', 'create', '--amount', '3', '--expiry', expiry]);
+      expect(code, stderr).toBe(2);
+      expect(stdout).toBe('');
+      expect(stderr).toContain(`error: --expiry is the keys' duration in days and must be above 0 (30, or 0.5 for 12 hours), not ${expiry}.`);
+      expect(stderr).not.toContain('Run again');
+    }
+    expect(seller.sent()).toEqual([]);
   });
 
   it('refuses a fixed mask with more than one key before any call', async () => {
