@@ -34,7 +34,6 @@ export function adminTokenOptions<T extends Command>(command: T): T {
 }
 
 async function adminToken(ctx: Context, options: AdminTokenOptions): Promise<string | undefined> {
-  if (options.adminToken !== undefined) throw new UsageError(ADMIN_TOKEN_ARGV_REFUSED);
   if (options.adminTokenStdin) {
     const token = (await readStdinText(ctx, '--admin-token-stdin')).trim();
     if (token === '') throw new UsageError('--admin-token-stdin read nothing: pipe the admin token to it.');
@@ -44,6 +43,7 @@ async function adminToken(ctx: Context, options: AdminTokenOptions): Promise<str
 }
 
 export async function adminTarget(ctx: Context, options: AdminTokenOptions = {}): Promise<AdminTarget> {
+  if (options.adminToken !== undefined) throw new UsageError(ADMIN_TOKEN_ARGV_REFUSED);
   const settings = await ctx.settings();
   const baseUrl = settings.baseUrl.value;
   if (!baseUrl) throw new UsageError('No sandbox URL is configured; start one with `kactl sandbox start` or pass --base-url.');
