@@ -11,7 +11,7 @@ import { homePages } from './home/home-page.js';
 import { panelPages } from './panel/panel-pages.js';
 import { resellerPages } from './reseller/shop-hook.js';
 import type { HandlerTable } from './dispatch/types.js';
-import { createOriginPolicy } from './http/origin-policy.js';
+import { createOriginPolicy, type OriginPolicy } from './http/origin-policy.js';
 import { createSandboxServer } from './http/server.js';
 import { dashboardPages } from './ui/dashboard-pages.js';
 import { FaultBook } from './faults/book.js';
@@ -170,11 +170,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
       clock,
       log,
       baseUrl: () => baseUrl,
-      origins: createOriginPolicy({
-        cors: options.cors ?? [],
-        bindHost: host,
-        names: [...(tls ? [tls.hostname] : []), ...(options.panelUrl === undefined ? [] : [new URL(options.panelUrl).host])],
-      }),
+      origins: originPolicy(options, host, tls?.hostname),
       panelUrl,
       recorder,
       faultBook,
@@ -253,6 +249,12 @@ function listen(server: Server, host: string, port: number): Promise<void> {
       resolve();
     });
   });
+}
+
+/** Which pages may read answers and which names are answered: its own names, the certificate's, the panel URL's. */
+function originPolicy(options: SandboxOptions, host: string, tlsHostname: string | undefined): OriginPolicy {
+  const names = [...(tlsHostname === undefined ? [] : [tlsHostname]), ...(options.panelUrl === undefined ? [] : [new URL(options.panelUrl).host])];
+  return createOriginPolicy({ cors: options.cors ?? [], bindHost: host, names });
 }
 
 /** Whether only this machine can reach an address bound to `host`. */

@@ -165,7 +165,7 @@ describe.skipIf(CHROMIUM === undefined)('sandbox dashboard in headless Chromium 
     const visited: string[] = [];
     fresh.on('request', (request) => visited.push(request.url()));
     await fresh.goto(target);
-    await fresh.waitForFunction(() => location.pathname === '/sandbox/ui' && document.querySelector('nav') !== null, { timeout: 15_000 });
+    await fresh.waitForFunction("location.pathname === '/sandbox/ui' && document.querySelector('nav') !== null", { timeout: 15_000 });
     expect(await text(fresh)).toContain('Sign out');
     expect(visited.filter((address) => address.includes(code))).toEqual([]);
     await context.close();

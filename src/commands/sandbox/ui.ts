@@ -11,6 +11,7 @@ import type { Context } from '../../context.js';
 import { NetworkError } from '../../errors.js';
 import { sandboxAdminRequest } from '../../api/sandbox-admin.js';
 import { adminTarget, adminTokenOptions, type AdminTokenOptions } from './admin.js';
+import { browserOpener, openInBrowser, writeSignInPage } from './browser-open.js';
 
 interface UiOptions extends AdminTokenOptions {
   print?: boolean;
@@ -31,7 +32,6 @@ function readLink(body: unknown): SignInLink {
 
 /** Opens the sign-in in the browser through a private page; false when there is no browser to open. */
 async function openSignIn(ctx: Context, link: SignInLink): Promise<boolean> {
-  const { browserOpener, openInBrowser, writeSignInPage } = await import('./browser-open.js');
   const opener = browserOpener(ctx.runtime.platform, ctx.env);
   if (opener === undefined) return false;
   const page = writeSignInPage(ctx.dataDir, new URL(link.url), opener, ctx.now());
