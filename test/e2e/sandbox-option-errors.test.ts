@@ -25,4 +25,13 @@ describe('kactl sandbox start with a wrong option', () => {
     expect(clash.code).toBe(2);
     expect(clash.stderr).toContain(`error: The store at ${data} already holds application "one" with another app-name ("one"); drop --app-name or use another --data file.\n`);
   });
+
+  it('--cors takes an origin (scheme, host and port) or *, nothing else', async () => {
+    const configDir = tempDir('kactl-sb-options-');
+    for (const bad of ['app.example.test', 'https://app.example.test/path', 'ftp://app.example.test']) {
+      const result = await runKactl(['sandbox', 'start', '--cors', bad, '--data', ':memory:'], { configDir });
+      expect(result.code, bad).toBe(2);
+      expect(result.stderr).toContain(`"${bad}" is not an origin; give scheme, host and port only`);
+    }
+  });
 });

@@ -34,7 +34,14 @@ function readLink(body: unknown): SignInLink {
 async function openSignIn(ctx: Context, link: SignInLink): Promise<boolean> {
   const opener = browserOpener(ctx.runtime.platform, ctx.env);
   if (opener === undefined) return false;
-  const page = writeSignInPage(ctx.dataDir, new URL(link.url), opener, ctx.now());
+  let page: string;
+  try {
+    page = writeSignInPage(ctx.dataDir, new URL(link.url), opener, ctx.now());
+  } catch (error) {
+    // A read-only or full data folder: the link is printed instead, never handed to the opener.
+    ctx.output.warn(`Could not write the sign-in page in ${ctx.dataDir} (${(error as NodeJS.ErrnoException).code ?? 'error'}); printing the link instead.`);
+    return false;
+  }
   return openInBrowser(opener, page);
 }
 
