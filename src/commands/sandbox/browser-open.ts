@@ -14,6 +14,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { escapeHtml } from '../../server/client/page-layout.js';
 import { makeDir } from '../../util/make-dir.js';
 
 /** The folders' name prefix in the data folder. */
@@ -49,10 +50,6 @@ export async function openInBrowser(opener: BrowserOpener, target: string): Prom
       resolve(true);
     });
   });
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 }
 
 /** The page: a form that posts the code to the link's sandbox, sent at once (the button without JavaScript). */
