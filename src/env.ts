@@ -25,7 +25,7 @@ export const ENV_VARS = {
   KACTL_SELLER_RATE: 'Seller calls a minute kactl allows itself per seller key (0: no pacing; default 120)',
   KACTL_RETRIES: 'Times kactl tries a call again after a rate limit or a dropped connection (0 to 5; default 2; kactl sandbox exec sets 0 for its command)',
   KACTL_CA_FILE: 'Certificate authority (PEM file) trusted instead of the system\'s for HTTPS to the server KACTL_BASE_URL names (a --tls sandbox\'s)',
-  KACTL_ADMIN_TOKEN: 'Admin token of a sandbox (kactl sandbox logs, outbox, clock), instead of the one its profile saved',
+  KACTL_ADMIN_TOKEN: 'Admin token of a sandbox (kactl sandbox ui, logs, fault, outbox, clock), instead of the one its profile saved',
   NO_COLOR: 'Turn colour off',
   FORCE_COLOR: 'Turn colour on even when stdout is not a terminal',
   CI: 'Set by CI systems; kactl never prompts when it is set',

@@ -1,8 +1,11 @@
 /**
  * The client-API caller (docs/protocol/client-api.md; docs/design.md "1.3 method", "1.3 integrity", "1.2 integrity",
  * "Sessions"). Adds `type`, `name`, `ownerid` and the stored `sessionid` to every call, sends
- * 1.3 as GET with a query string (POST form when the profile says so) and 1.2 as POST form,
- * checks the answer's signature, and turns the answer into the parsed body or a typed error.
+ * 1.3 as a POST form when the call carries a credential and as GET with a query string
+ * otherwise (the profile may choose one for all) and 1.2 as POST form, checks the answer's
+ * signature, and turns the answer into the parsed body or a typed error. While verifying, a
+ * call whose answer it has no key to check (no public key for 1.3, no secret for 1.2) is not
+ * sent at all: the caller chose `verify: false` or gets a UsageError saying so.
  *
  * What it needs to know per type (the version, whether a retry is safe, the fields a success
  * must carry, empty and large answers) is the type's record in src/api/client-catalog/. What a
@@ -11,11 +14,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { KeyObject } from 'node:crypto';
-import { ApiFailure, AuthError, SignatureError } from './errors.js';
+import { ApiFailure, AuthError, SignatureError, UsageError } from './errors.js';
 import { BadResponseError } from './api-errors.js';
 import { checkAnswerShape, isFailureBody, messageOf, readJsonAnswer } from './answer.js';
 import type { Answer } from './answer.js';
-import { apiVersionFor, clientEffect, hasLargeAnswer, mayAnswerEmpty, successFields } from './client-catalog/index.js';
+import { apiVersionFor, carriesCredential, clientEffect, hasLargeAnswer, mayAnswerEmpty, successFields } from './client-catalog/index.js';
 import type { ClientApiVersion } from './client-catalog/index.js';
 import { textRedactor } from './redact.js';
 import { retryNoticeLine, withRetry } from './retry.js';
@@ -40,11 +43,14 @@ export interface ClientApiOptions extends CallerOptions {
   appVersion: string;
   /** Unset: each type's own version (src/api/client-catalog/: 1.2 for chat and user variables, else 1.3). */
   api?: ClientApiVersion;
-  /** 1.3 only; 1.2 is always POST form. Default `get`. */
+  /**
+   * 1.3 only; 1.2 is always POST form. Unset: POST form for a call carrying a credential
+   * (`carriesCredential`: a password, key, code or token), GET with a query for the rest.
+   */
   method?: 'get' | 'post';
-  /** Raw hex Ed25519 key that signs 1.3 answers; no 1.3 check without it. */
+  /** Raw hex Ed25519 key that signs 1.3 answers; while verifying, no 1.3 call is sent without it. */
   publicKey?: string;
-  /** The app secret; no 1.2 check without it. */
+  /** The app secret; while verifying, no 1.2 call is sent without it. */
   secret?: string;
   /** Accepted |now − timestamp| for 1.3 answers (default 60 s). */
   signatureWindowSec?: number;
@@ -52,6 +58,11 @@ export interface ClientApiOptions extends CallerOptions {
   verify?: boolean;
   /** The warning given once when `verify` is false (the CLI names its flag). */
   noVerifyWarning?: string;
+  /**
+   * The refusal when verifying is on and the key that checks `api`'s answers is missing (the
+   * CLI names its flags and settings); default: `missingKeyMessage`, naming the library's options.
+   */
+  missingKey?: (api: ClientApiVersion, type: string) => { readonly message: string; readonly hints?: readonly string[] };
   session: SessionStore;
   /** The signatures of answers accepted before (the replay check); no replay check without it. */
   answerMemory?: AnswerMemory;
@@ -98,6 +109,17 @@ export function newEnckey(): string {
     }
   }
   return out;
+}
+
+/**
+ * The library's sentence for a missing key (kactl/client's options): what checks the answers of
+ * `api`, and `verify: false` as the explicit way to do without.
+ */
+export function missingKeyMessage(api: ClientApiVersion, type?: string): string {
+  const call = type === undefined ? '' : ` (\`${type}\` goes to API ${api})`;
+  return api === '1.3'
+    ? `No publicKey to check the server's 1.3 answers with${call}: pass publicKey (the server's Ed25519 public key, 64 hex), or verify: false to accept answers nobody checked.`
+    : `No secret to check the server's 1.2 answers with${call}: pass secret (the app secret), or verify: false to accept answers nobody checked.`;
 }
 
 /** Calls a KeyAuth-style client API (1.3 and 1.2) for one application. */
@@ -177,8 +199,9 @@ export class ClientApi {
     fields.set('name', this.options.appName);
     fields.set('ownerid', this.options.ownerid);
 
+    this.requireKey(api, type);
     const url = new URL(`${this.options.baseUrl.replace(/\/+$/, '')}/api/${api}/`);
-    const asGet = api === '1.3' && (this.options.method ?? 'get') === 'get';
+    const asGet = api === '1.3' && (this.options.method ?? (carriesCredential(fields) ? 'post' : 'get')) === 'get';
     if (asGet) url.search = fields.toString();
     const signal = joinSignals(this.options.signal, options.signal);
     const secrets = [session?.id, session?.enckey, context.enckey, this.options.secret];
@@ -247,6 +270,15 @@ export class ClientApi {
     return this.options.rateWindowMs === undefined ? {} : { rateWindowMs: this.options.rateWindowMs };
   }
 
+  /** While verifying, refuses a call to `api` without the key that checks its answers (nothing is sent). */
+  private requireKey(api: ClientApiVersion, type: string): void {
+    if (!this.verifyOn) return;
+    const key = api === '1.3' ? this.options.publicKey : this.options.secret;
+    if (key !== undefined && key !== '') return;
+    const refusal = this.options.missingKey?.(api, type) ?? { message: missingKeyMessage(api, type) };
+    throw new UsageError(refusal.message, refusal.hints === undefined ? {} : { hints: [...refusal.hints] });
+  }
+
   private warnIfNotVerifying(): void {
     if (this.verifyOn || this.warnedNoVerify) return;
     this.warnedNoVerify = true;
@@ -261,8 +293,8 @@ export class ClientApi {
   private verifyAnswer(type: string, api: ClientApiVersion, res: TransportResponse, body: Record<string, unknown>, enckey: string | undefined): boolean {
     if (!this.verifyOn) return false;
     if (api === '1.3') {
-      if (this.options.publicKey === undefined || this.options.publicKey === '') return false;
-      this.publicKeyObject ??= ed25519PublicKey(this.options.publicKey);
+      // requireKey let no call through without it.
+      this.publicKeyObject ??= ed25519PublicKey(this.options.publicKey ?? '');
       verifyEd25519({
         headers: res.headers,
         body: res.body,
@@ -278,8 +310,7 @@ export class ClientApi {
       if (this.options.answerMemory) checkNotReplayed(this.options.answerMemory, res.headers['x-signature-ed25519'], body);
       return false;
     }
-    const secret = this.options.secret;
-    if (secret === undefined || secret === '') return false;
+    const secret = this.options.secret ?? '';
     if (mayAnswerEmpty(type) && res.body.length === 0) return false;
     // The 1.2 server leaves a few failures unsigned (the global checks, session not found, an
     // unknown type — docs/protocol/client-api.md §2.2), and each is a bare success and message.

@@ -29,13 +29,14 @@ import type {
   VarAnswer,
   WebhookAnswer,
 } from './client-answers.js';
-import { ClientApi } from './client-api.js';
+import { ClientApi, missingKeyMessage } from './client-api.js';
 import type { ClientAnswer, ClientCallOptions, ParamValue } from './client-api.js';
 import type { ClientApiVersion } from './client-catalog/index.js';
 import { refuseDisguisedFailure } from './disguised-refusal.js';
 import { logLine, type Logger } from './logger.js';
 import { memorySessionStore, type SessionStore, type StoredSession } from './session.js';
 import { memoryAnswerMemory, type AnswerMemory } from './verify.js';
+import { UsageError } from './errors.js';
 import { Transport } from './transport.js';
 
 export interface ClientOptions {
@@ -48,15 +49,21 @@ export interface ClientOptions {
   readonly appVersion?: string;
   /** Unset: 1.3 for everything except chat and user variables, which go to 1.2 as the spec has them. */
   readonly api?: ClientApiVersion;
-  /** 1.3 only: GET with a query (default) or POST with a form. */
+  /** 1.3 only: every call as GET with a query or as POST with a form. Unset: POST for a call carrying a password, key, code or token, GET for the rest. */
   readonly method?: 'get' | 'post';
-  /** The server's Ed25519 public key (64 hex): every 1.3 answer's signature is checked with it. */
+  /**
+   * The server's Ed25519 public key (64 hex): every 1.3 answer's signature is checked with it.
+   * Required unless `api` is `1.2` or `verify` is false: createClient throws a UsageError without it.
+   */
   readonly publicKey?: string;
-  /** The app secret: every 1.2 answer's HMAC is checked with it. */
+  /**
+   * The app secret: every 1.2 answer's HMAC is checked with it. Required with `api: '1.2'` (unless
+   * `verify` is false); without it, a call that goes to 1.2 (chat, user variables) throws a UsageError, unsent.
+   */
   readonly secret?: string;
   /** Accepted distance between a 1.3 answer's timestamp and our clock, in seconds (default 60). */
   readonly signatureWindowSec?: number;
-  /** False skips the signature checks (a warning is logged once). Default true. */
+  /** False skips the signature checks (a warning is logged once), and is the one way to do without a key. Default true. */
   readonly verify?: boolean;
   /** Per request, in ms (default 15 000). */
   readonly timeoutMs?: number;
@@ -167,8 +174,21 @@ export const CLIENT_METHODS = {
 
 type Params = Readonly<Record<string, ParamValue>>;
 
+/**
+ * Fails closed: a client that checks signatures (the default) needs the key of the version its
+ * calls go to: `publicKey` (1.3, the default), or `secret` with `api: '1.2'`. A key left out, or
+ * read from an unset variable, is a UsageError here rather than answers nobody checked.
+ */
+function requireKey(options: ClientOptions): void {
+  if (options.verify === false) return;
+  const api = options.api ?? '1.3';
+  const key = api === '1.3' ? options.publicKey : options.secret;
+  if (key === undefined || key === '') throw new UsageError(missingKeyMessage(api));
+}
+
 /** A client of one application; see ClientOptions. */
 export function createClient(options: ClientOptions): KactlClient {
+  requireKey(options);
   const transport = new Transport({
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
     ...(options.ca === undefined ? {} : { ca: options.ca }),

@@ -20,7 +20,8 @@ export interface SettingsShape {
   publicKey: string | undefined;
   secret: string | undefined;
   api: '1.3' | '1.2' | undefined;
-  method: 'get' | 'post';
+  method: 'get' | 'post' | undefined;
+  signatures: 'check' | 'skip';
   timeout: number;
   sellerRate: number;
   signatureWindow: number;
@@ -85,7 +86,8 @@ export const SETTING_SPECS = [
   }),
   spec({ key: 'secret', env: 'KACTL_APP_SECRET', secret: true, description: 'application secret (1.2 HMAC checks)' }),
   spec({ key: 'api', description: 'client API version (unset: 1.3, chat and user variables on 1.2)' }),
-  spec({ key: 'method', description: 'how 1.3 calls are sent', fallback: () => 'get' as const }),
+  spec({ key: 'method', description: 'how 1.3 calls are sent (unset: POST for a password, key, code or token, GET for the rest)' }),
+  spec({ key: 'signatures', description: "whether answers' signatures are checked (skip: accepted unchecked, with a warning)", fallback: () => 'check' as const }),
   spec({ key: 'timeout', flag: '--timeout', description: 'request timeout in seconds', fallback: () => DEFAULT_TIMEOUT_SECONDS }),
   spec({ key: 'sellerRate', env: 'KACTL_SELLER_RATE', description: 'seller calls per minute (0: no pacing)', fallback: () => DEFAULT_SELLER_RATE, parseEnv: sellerRateFromEnv }),
   spec({ key: 'signatureWindow', description: 'largest accepted age of a signed answer, seconds', fallback: () => DEFAULT_SIGNATURE_WINDOW }),

@@ -16,8 +16,14 @@ export interface ProfileData {
   secret?: string;
   /** Client API version: unset = 1.3, with chat and user variables on 1.2. */
   api?: '1.3' | '1.2';
-  /** How 1.3 calls are sent. */
+  /** How every 1.3 call is sent; unset: POST for a call carrying a credential, GET for the rest. */
   method?: 'get' | 'post';
+  /**
+   * `skip`: client answers are taken without checking their signatures (the profile's
+   * `--no-verify`); client commands warn. Unset or `check`: a client call whose answers kactl
+   * has no key to check is refused.
+   */
+  signatures?: 'check' | 'skip';
   /** Seller calls allowed per minute for this key (0 = no pacing). */
   sellerRate?: number;
   /** Largest accepted age of a signed 1.3 answer, in seconds. */

@@ -3,7 +3,7 @@
  * stored session, the transports and the wait display. A pacing state folder that cannot be
  * written is said once, and the rest of the run paces in memory.
  */
-import type { ClientApi } from '../api/client-api.js';
+import type { ClientApi, ClientApiOptions } from '../api/client-api.js';
 import type { SellerApi } from '../api/seller-api.js';
 import type { Output } from '../io/output.js';
 import { UsageError } from '../errors.js';
@@ -53,12 +53,11 @@ export class ApiClients {
       ownerid,
       appVersion: settings.appVersion.value,
       ...(settings.api.value ? { api: settings.api.value } : {}),
-      method: settings.method.value,
+      ...(settings.method.value ? { method: settings.method.value } : {}),
       ...(settings.publicKey.value ? { publicKey: settings.publicKey.value } : {}),
       ...(settings.secret.value ? { secret: settings.secret.value } : {}),
       signatureWindowSec: settings.signatureWindow.value,
-      verify: this.deps.globals().verify,
-      noVerifyWarning: 'Not checking the server\'s answer signatures (--no-verify).',
+      ...verifying(this.deps.globals().verify, settings.signatures.value, settings.profile.value),
       ...(await waits.retryDisplay()),
       transport: await transports.transport(),
       warn: (line: string) => this.deps.output().warn(line),
@@ -99,6 +98,30 @@ export class ApiClients {
       signal: options.signal ?? this.deps.signal,
     });
   }
+}
+
+/**
+ * Whether answers are checked: not with `--no-verify`, nor on a profile saved with
+ * `--signatures skip`; each says so once. While checking, a call kactl has no key for is refused
+ * with the sentence below (src/api/client-api.ts, "requireKey").
+ */
+function verifying(flag: boolean, setting: 'check' | 'skip', profile: string | undefined): Pick<ClientApiOptions, 'verify' | 'noVerifyWarning' | 'missingKey'> {
+  const name = profile ?? 'NAME';
+  if (!flag) return { verify: false, noVerifyWarning: "Not checking the server's answer signatures (--no-verify)." };
+  if (setting === 'skip') return { verify: false, noVerifyWarning: `Not checking the server's answer signatures (profile ${name} says --signatures skip).` };
+  return {
+    verify: true,
+    missingKey: (api, type) => ({
+      message:
+        api === '1.3'
+          ? "kactl has no public key to check the server's 1.3 answers with, so it sent nothing: give one with --public-key or KACTL_PUBLIC_KEY, or pass --no-verify to accept unchecked answers."
+          : `kactl has no app secret to check the server's 1.2 answers with (${type} goes to API 1.2), so it sent nothing: give it with KACTL_APP_SECRET, or pass --no-verify to accept unchecked answers.`,
+      hints: [
+        api === '1.3' ? `To keep one in the profile: kactl profile add ${name} --public-key HEX` : `To keep it in the profile: kactl profile add ${name} --secret-stdin < secret.txt`,
+        `A profile whose answers need no check (a server you run yourself): kactl profile add ${name} --signatures skip`,
+      ],
+    }),
+  };
 }
 
 function requireSetting<T>(value: T | undefined, what: string, how: string): T {

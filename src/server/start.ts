@@ -11,6 +11,7 @@ import { homePages } from './home/home-page.js';
 import { panelPages } from './panel/panel-pages.js';
 import { resellerPages } from './reseller/shop-hook.js';
 import type { HandlerTable } from './dispatch/types.js';
+import { createOriginPolicy, type OriginPolicy } from './http/origin-policy.js';
 import { createSandboxServer } from './http/server.js';
 import { dashboardPages } from './ui/dashboard-pages.js';
 import { FaultBook } from './faults/book.js';
@@ -53,10 +54,11 @@ export interface SandboxOptions {
   /** Enforce the client (200/min per app) and seller (120/min per key) rate limits. Default true. */
   readonly rateLimit?: boolean;
   /**
-   * Send `Access-Control-Allow-Origin: *` so any web page may call the sandbox. Default: only when
-   * bound to loopback; a sandbox other machines can reach sends it only when asked.
+   * Origins whose pages may read the sandbox's answers (CORS), besides pages served from this
+   * machine's loopback (`http://localhost:3000`), which always may; `'*'` lets every page read
+   * them. Default: none besides loopback pages (http/origin-policy.ts).
    */
-  readonly cors?: boolean;
+  readonly cors?: readonly string[];
   /** Take the client IP from X-Forwarded-For (only behind a proxy you run). Default false. */
   readonly trustProxy?: boolean;
   /** Base URL the customer panel link advertises (default: the sandbox's own). */
@@ -168,7 +170,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
       clock,
       log,
       baseUrl: () => baseUrl,
-      cors: options.cors ?? isLoopbackHost(host),
+      origins: originPolicy(options, host, tls?.hostname),
       panelUrl,
       recorder,
       faultBook,
@@ -247,6 +249,12 @@ function listen(server: Server, host: string, port: number): Promise<void> {
       resolve();
     });
   });
+}
+
+/** Which pages may read answers and which names are answered: its own names, the certificate's, the panel URL's. */
+function originPolicy(options: SandboxOptions, host: string, tlsHostname: string | undefined): OriginPolicy {
+  const names = [...(tlsHostname === undefined ? [] : [tlsHostname]), ...(options.panelUrl === undefined ? [] : [new URL(options.panelUrl).host])];
+  return createOriginPolicy({ cors: options.cors ?? [], bindHost: host, names });
 }
 
 /** Whether only this machine can reach an address bound to `host`. */

@@ -21,6 +21,8 @@ import { signInLink } from '../helpers/dashboard.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { DASHBOARD_VIEWS } from '../../src/server/ui/views.js';
 import { viewPath } from '../../src/server/ui/layout.js';
+import { writeSignInPage } from '../../src/commands/sandbox/browser-open.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const SLOW = 120_000;
 /** Survives the APIs' tag stripping; harmful only if written unescaped into an attribute or as HTML. */
@@ -149,6 +151,23 @@ describe.skipIf(CHROMIUM === undefined)('sandbox dashboard in headless Chromium 
     const other = await context.newPage();
     await other.goto(url);
     expect(await text(other)).toContain('already used or has expired');
+    await context.close();
+  }, SLOW);
+
+  it('the private page kactl sandbox ui opens posts the code and lands signed in (the code in no URL)', async () => {
+    const { url } = await signInLink(sb);
+    const code = new URL(url).searchParams.get('code')!;
+    const folder = tempDir('kactl-ui-page-');
+    const target = writeSignInPage(folder, new URL(url), { file: 'stand-in', args: (page) => [page], wantsPath: false }, Date.now());
+    expect(target).toMatch(/^file:\/\//);
+    const context = await browser.createBrowserContext();
+    const fresh = await context.newPage();
+    const visited: string[] = [];
+    fresh.on('request', (request) => visited.push(request.url()));
+    await fresh.goto(target);
+    await fresh.waitForFunction("location.pathname === '/sandbox/ui' && document.querySelector('nav') !== null", { timeout: 15_000 });
+    expect(await text(fresh)).toContain('Sign out');
+    expect(visited.filter((address) => address.includes(code))).toEqual([]);
     await context.close();
   }, SLOW);
 

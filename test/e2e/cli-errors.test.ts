@@ -94,7 +94,7 @@ describe('errors as the user sees them', () => {
   it('the bare text KeyAuth_Invalid: exit 4, says no application matches', async () => {
     const result = await runKactl(['client', 'call', 'init'], {
       configDir: tempDir(),
-      env: { KACTL_BASE_URL: `${base}/invalid`, KACTL_APP_NAME: 'Nope', KACTL_OWNERID: 'AbCdEf1234' },
+      env: { KACTL_BASE_URL: `${base}/invalid`, KACTL_APP_NAME: 'Nope', KACTL_OWNERID: 'AbCdEf1234', KACTL_PUBLIC_KEY: 'ab'.repeat(32) },
     });
     expectOneSentence(result, 4, /No application named "Nope"/);
   });

@@ -186,6 +186,21 @@ describe('kactl test against a running server, and sandbox start --seed', () => 
     expect(info.status).toBe('Used');
   });
 
+  it('against a profile without a public key the client steps are refused; kactl test --no-verify takes them unchecked', async () => {
+    const added = await sb.kactl(['profile', 'add', 'keyless', '--base-url', sb.info.baseUrl, '--app-name', sb.info.app.name, '--ownerid', sb.info.app.ownerid, '--force']);
+    expect(added.code, added.stderr).toBe(0);
+    const file = write(tempDir('kactl-flows-'), 'keyless.yaml', `flows:
+  - name: init without a key to check it with
+    steps:
+      - client: init
+`);
+    const refused = await sb.kactl(['test', file, '--profile', 'keyless']);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stdout + refused.stderr).toContain('kactl has no public key to check the server');
+    const unchecked = await sb.kactl(['test', file, '--profile', 'keyless', '--no-verify']);
+    expect(unchecked.code, unchecked.stdout + unchecked.stderr).toBe(0);
+  });
+
   it('a seed file that cannot be applied stops the start', async () => {
     const dir = tempDir('kactl-seed-');
     const file = write(dir, 'bad.yaml', 'subscriptions:\n  - { name: x }\n');

@@ -113,10 +113,10 @@ describe('kactl sandbox logs (e2e)', () => {
     const since = await sb.kactl(['sandbox', 'logs', '--since', 'yesterday']);
     expect(since.code).toBe(2);
     expect(since.stderr).toContain('--since takes a time ago such as 30s, 10m, 2h, 1d');
-    const token = await sb.kactl(['sandbox', 'logs', '--admin-token', 'wrong']);
+    const token = await sb.kactl(['sandbox', 'logs', '--admin-token-stdin'], { input: 'wrong' });
     expect(token.code).toBe(3);
     expect(token.stderr).toContain('The sandbox refused the admin token.');
-    expect((await sb.kactl(['sandbox', 'logs', '--follow', '--admin-token', 'wrong'])).code).toBe(3);
+    expect((await sb.kactl(['sandbox', 'logs', '--follow'], { env: { KACTL_ADMIN_TOKEN: 'wrong' } })).code).toBe(3);
     expect((await sb.kactl(['sandbox', 'logs', '-o', 'csv'])).code).toBe(2);
   }, SLOW);
 

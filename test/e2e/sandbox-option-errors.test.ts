@@ -34,4 +34,13 @@ describe('kactl sandbox start with a wrong option', () => {
     // The server listened before the seed failed; "2026-…Z sandbox listening on …" is its log's, not the answer.
     expect(result.stderr).toBe(`error: Cannot read ${missing} (ENOENT).\nRun 'kactl sandbox start --help' for usage.\n`);
   });
+
+  it('--cors takes an origin (scheme, host and port) or *, nothing else', async () => {
+    const configDir = tempDir('kactl-sb-options-');
+    for (const bad of ['app.example.test', 'https://app.example.test/path', 'ftp://app.example.test']) {
+      const result = await runKactl(['sandbox', 'start', '--cors', bad, '--data', ':memory:'], { configDir });
+      expect(result.code, bad).toBe(2);
+      expect(result.stderr).toContain(`"${bad}" is not an origin; give scheme, host and port only`);
+    }
+  });
 });

@@ -121,7 +121,7 @@ describe('kactl client web-loader answers only the panel, and proves itself firs
   }, SLOW);
 
   it('without the app secret it cannot prove itself, and says so at start; the token sent by the click still signs in', async () => {
-    await sb.ok(['profile', 'add', 'no-secret', '--base-url', sb.info.baseUrl, '--app-name', sb.info.app.name, '--ownerid', sb.info.app.ownerid, '--hwid', 'web-loader-hwid-0000-0000-0001']);
+    await sb.ok(['profile', 'add', 'no-secret', '--base-url', sb.info.baseUrl, '--app-name', sb.info.app.name, '--ownerid', sb.info.app.ownerid, '--public-key', sb.info.publicKey, '--hwid', 'web-loader-hwid-0000-0000-0001']);
     const loader = await startWebLoader(sb.configDir, ['--profile', 'no-secret']);
     const at = `http://127.0.0.1:${loader.port}`;
     const probe = await fetch(`${at}/kactl/proof?nonce=${'2'.repeat(32)}`, panel);

@@ -165,7 +165,7 @@ describe('startSandbox', () => {
     const logins = await sb.logs({ type: 'login', user: 'alice' });
     expect(logins.map((record) => record.success)).toEqual([false, true]);
     const [refused] = await sb.logs({ failed: true, api: ['1.3'] });
-    expect(refused).toMatchObject({ api: '1.3', type: 'login', user: 'alice', success: false, status: 200, method: 'GET', path: '/api/1.3/' });
+    expect(refused).toMatchObject({ api: '1.3', type: 'login', user: 'alice', success: false, status: 200, method: 'POST', path: '/api/1.3/' });
     expect(refused!.reason).toMatch(/password/i);
     expect(new Date(refused!.time).getTime()).toBeGreaterThan(Date.now() - 60_000);
     // Secrets are masked in the record, as on the route.
@@ -305,7 +305,7 @@ describe('errors a program can switch on', () => {
     expect(error).toBeInstanceOf(AuthError);
     expect((error as AuthError).reason).toBe('unknown-seller-key');
     const dead = await startSandbox();
-    const client = createClient({ baseUrl: dead.baseUrl, appName: dead.app.name, ownerid: dead.app.ownerid });
+    const client = createClient({ baseUrl: dead.baseUrl, appName: dead.app.name, ownerid: dead.app.ownerid, publicKey: dead.publicKey });
     await dead.close();
     const refused = await client.init().catch((caught: unknown) => caught);
     expect(refused).toBeInstanceOf(TransportError);

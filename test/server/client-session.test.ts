@@ -31,7 +31,8 @@ describe('init', () => {
     expect(res.json.sessionid).toMatch(/^[A-Za-z0-9]{10}$/);
     expect(res.json.nonce).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
-    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    // No CORS header for a program (no Origin); pages have theirs (test/server/hardening/origins.test.ts).
+    expect(res.headers.get('access-control-allow-origin')).toBeNull();
   });
 
   it('gives every init its own session, even from one IP', async () => {

@@ -75,3 +75,16 @@ export function mayAnswerEmpty(type: string): boolean {
 export function hasLargeAnswer(type: string): boolean {
   return findClientOp(type)?.quirks?.largeAnswer === true;
 }
+
+/**
+ * Parameters that are credentials (a password, a license key, a one-time or two-factor code, a
+ * login token): a 1.3 call carrying one goes as a POST form body unless the profile chooses GET,
+ * so it never lands in a URL, where proxies, server logs and history keep it (docs/design.md,
+ * "1.3 method").
+ */
+export const CREDENTIAL_PARAMS: readonly string[] = ['pass', 'key', 'code', 'tfacode', 'totp', 'token'];
+
+/** Whether the fields of a call carry a credential (a non-empty value under one of CREDENTIAL_PARAMS). */
+export function carriesCredential(fields: URLSearchParams): boolean {
+  return CREDENTIAL_PARAMS.some((name) => (fields.get(name) ?? '') !== '');
+}

@@ -68,7 +68,7 @@ async function collectChecks(ctx: Context): Promise<CheckResult[]> {
         missing: {
           sellerKey: 'no seller key is configured',
           app: 'no application name and owner id are configured',
-          publicKey: 'no public key is configured (--public-key, KACTL_PUBLIC_KEY or the profile)',
+          publicKey: 'no public key is configured (--public-key, KACTL_PUBLIC_KEY or the profile): client commands refuse to call the server without one unless --no-verify',
         },
       },
     )),

@@ -54,7 +54,7 @@ export async function checkProfile(ctx: Context, name: string, profile: ProfileD
         missing: {
           sellerKey: 'no seller key given',
           app: 'give --app-name and --ownerid to check the app',
-          publicKey: 'no public key given (--public-key) and none known for this server',
+          publicKey: 'no public key given (--public-key) and none known for this server: client commands will refuse to call it until one is set (or --signatures skip)',
         },
       },
     );

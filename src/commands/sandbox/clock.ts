@@ -7,7 +7,7 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import type { Context } from '../../context.js';
 import type { SandboxClockState as ClockAnswer } from '../../api/sandbox-admin.js';
-import { adminTarget } from './admin.js';
+import { adminTarget, adminTokenOptions, type AdminTokenOptions } from './admin.js';
 import { changeSandboxClock, getSandboxClock } from '../../api/sandbox-admin.js';
 
 const UNIT_SECONDS: Readonly<Record<string, number>> = { s: 1, m: 60, h: 3600, d: 86_400 };
@@ -29,28 +29,28 @@ function backHint(ctx: Context, clock: ClockAnswer): void {
   if (!ctx.output.wantsJson && clock.offset !== 0) ctx.output.note('Back to real time with: kactl sandbox clock --reset');
 }
 
-const ADMIN_TOKEN_HELP = "the sandbox's admin token (default: saved in the sandbox profile)";
-
 export function registerSandboxClock(group: Command, ctx: Context): void {
-  group
-    .command('clock')
-    .description("show the sandbox's clock and how far it runs from real time; --reset goes back to real time")
-    .option('--reset', 'set the clock back to real time (offset 0)')
-    .option('--admin-token <token>', ADMIN_TOKEN_HELP)
+  adminTokenOptions(
+    group
+      .command('clock')
+      .description("show the sandbox's clock and how far it runs from real time; --reset goes back to real time")
+      .option('--reset', 'set the clock back to real time (offset 0)'),
+  )
     .addHelpText('after', '\nExamples:\n  $ kactl sandbox clock --json\n  $ kactl sandbox clock --reset     # back to real time')
-    .action(async (options: { adminToken?: string; reset?: boolean }) => {
-      const target = await adminTarget(ctx, options.adminToken);
+    .action(async (options: AdminTokenOptions & { reset?: boolean }) => {
+      const target = await adminTarget(ctx, options);
       const clock = options.reset ? await changeSandboxClock(target, { offset: 0 }) : await getSandboxClock(target);
       if (options.reset && !ctx.output.wantsJson) ctx.output.success('Sandbox clock is back on real time.');
       show(ctx, clock);
       backHint(ctx, clock);
     });
 
-  group
-    .command('advance')
-    .description("move the sandbox's domain clock (sessions, subscriptions, links and codes expire sooner); a negative step moves it back")
-    .argument('<step>', 'how far, e.g. 16m, 6h, 31d; 0; back with -- -1d', parseClockStep)
-    .option('--admin-token <token>', ADMIN_TOKEN_HELP)
+  adminTokenOptions(
+    group
+      .command('advance')
+      .description("move the sandbox's domain clock (sessions, subscriptions, links and codes expire sooner); a negative step moves it back")
+      .argument('<step>', 'how far, e.g. 16m, 6h, 31d; 0; back with -- -1d', parseClockStep),
+  )
     .addHelpText(
       'after',
       `
@@ -64,8 +64,8 @@ Examples:
   $ kactl sandbox advance -- -1d    # one day back ("--" keeps -1d from reading as a flag)
   $ kactl sandbox clock --reset     # back to real time`,
     )
-    .action(async (seconds: number, options: { adminToken?: string }) => {
-      const clock = await changeSandboxClock(await adminTarget(ctx, options.adminToken), { advance: seconds });
+    .action(async (seconds: number, options: AdminTokenOptions) => {
+      const clock = await changeSandboxClock(await adminTarget(ctx, options), { advance: seconds });
       if (!ctx.output.wantsJson) ctx.output.success(`Sandbox clock moved by ${seconds} s (now ${clock.offset} s from real time).`);
       show(ctx, clock);
       backHint(ctx, clock);

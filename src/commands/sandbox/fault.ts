@@ -11,7 +11,7 @@ import { UsageError } from '../../errors.js';
 import { describeFilters, FAULT_APIS, FAULT_KINDS, parseFaultSpec } from '../../server/faults/spec.js';
 import { completeFrom } from '../completion/value-source.js';
 import { addSandboxFault, clearSandboxFaults, listSandboxFaults, type FaultRequest } from '../../api/sandbox-faults.js';
-import { adminTarget } from './admin.js';
+import { adminTarget, adminTokenOptions, type AdminTokenOptions } from './admin.js';
 
 interface AddOptions {
   type?: string;
@@ -19,10 +19,8 @@ interface AddOptions {
   user?: string;
   times?: string;
   rate?: string;
-  adminToken?: string;
 }
 
-const ADMIN_TOKEN_HELP = "the sandbox's admin token (default: saved in the sandbox profile)";
 
 function parseKind(raw: string): string {
   if (!(FAULT_KINDS as readonly string[]).includes(raw)) throw new InvalidArgumentError(`Unknown fault kind "${raw}": use one of ${FAULT_KINDS.join(', ')}.`);
@@ -84,17 +82,18 @@ Examples:
 }
 
 function registerFaultAdd(fault: Command, ctx: Context): void {
-  fault
-    .command('add')
-    .description('add a fault to the running sandbox (prints its id)')
-    .addArgument(new Argument('<kind>', 'what the fault does: one of the kinds below').choices(FAULT_KINDS).argParser(parseKind))
-    .argument('[arg]', 'its argument: a DURATION (500ms, 30s, 10m) or an HTTP status CODE')
-    .option('--type <types>', 'only these API types, comma-separated (login,init,check…)')
-    .option('--api <apis>', `only these APIs, comma-separated: ${FAULT_APIS.join(', ')}`)
-    .option('--user <username>', 'only requests about this end user')
-    .option('--times <n>', 'fire N times, then stop (default: every matching request until cleared)')
-    .option('--rate <p>', 'fire on this share of the matching requests, above 0 and at most 1')
-    .option('--admin-token <token>', ADMIN_TOKEN_HELP)
+  adminTokenOptions(
+    fault
+      .command('add')
+      .description('add a fault to the running sandbox (prints its id)')
+      .addArgument(new Argument('<kind>', 'what the fault does: one of the kinds below').choices(FAULT_KINDS).argParser(parseKind))
+      .argument('[arg]', 'its argument: a DURATION (500ms, 30s, 10m) or an HTTP status CODE')
+      .option('--type <types>', 'only these API types, comma-separated (login,init,check…)')
+      .option('--api <apis>', `only these APIs, comma-separated: ${FAULT_APIS.join(', ')}`)
+      .option('--user <username>', 'only requests about this end user')
+      .option('--times <n>', 'fire N times, then stop (default: every matching request until cleared)')
+      .option('--rate <p>', 'fire on this share of the matching requests, above 0 and at most 1'),
+  )
     .addHelpText(
       'after',
       `
@@ -118,8 +117,8 @@ Examples:
   $ kactl sandbox fault add --api seller --rate 0.5 status 503
   $ kactl sandbox fault add --user alice delay 3s`,
     )
-    .action(async (kind: string, arg: string | undefined, options: AddOptions) => {
-      const added = await addSandboxFault(await adminTarget(ctx, options.adminToken), checkedRequest(kind, arg, options));
+    .action(async (kind: string, arg: string | undefined, options: AddOptions & AdminTokenOptions) => {
+      const added = await addSandboxFault(await adminTarget(ctx, options), checkedRequest(kind, arg, options));
       if (ctx.output.wantsJson) return ctx.output.json(added);
       ctx.output.success(`Fault ${added.id} added: ${added.arg === null ? added.kind : `${added.kind} ${added.arg}`} on ${describeFilters(added)}.`);
       ctx.output.note(`Clear it with: kactl sandbox fault clear ${added.id}`);
@@ -127,13 +126,10 @@ Examples:
 }
 
 function registerFaultList(fault: Command, ctx: Context): void {
-  fault
-    .command('list')
-    .description('list the faults the sandbox holds, with how many times each fired')
-    .option('--admin-token <token>', ADMIN_TOKEN_HELP)
+  adminTokenOptions(fault.command('list').description('list the faults the sandbox holds, with how many times each fired'))
     .addHelpText('after', '\nExamples:\n  $ kactl sandbox fault list\n  $ kactl sandbox fault list --json')
-    .action(async (options: { adminToken?: string }) => {
-      const faults = await listSandboxFaults(await adminTarget(ctx, options.adminToken));
+    .action(async (options: AdminTokenOptions) => {
+      const faults = await listSandboxFaults(await adminTarget(ctx, options));
       if (ctx.output.wantsJson) return ctx.output.json(faults);
       if (faults.length === 0) return ctx.output.note('No faults: the sandbox answers as it should.');
       await ctx.output.list(
@@ -144,14 +140,15 @@ function registerFaultList(fault: Command, ctx: Context): void {
 }
 
 function registerFaultClear(fault: Command, ctx: Context): void {
-  fault
-    .command('clear')
-    .description('remove one fault by id, or all of them')
-    .addArgument(completeFrom(new Argument('[id]', 'the fault to remove (default: all)').argParser(parseFaultId), { kind: 'names', names: liveFaultIds }))
-    .option('--admin-token <token>', ADMIN_TOKEN_HELP)
+  adminTokenOptions(
+    fault
+      .command('clear')
+      .description('remove one fault by id, or all of them')
+      .addArgument(completeFrom(new Argument('[id]', 'the fault to remove (default: all)').argParser(parseFaultId), { kind: 'names', names: liveFaultIds })),
+  )
     .addHelpText('after', '\nExamples:\n  $ kactl sandbox fault clear       # all\n  $ kactl sandbox fault clear 2')
-    .action(async (id: string | undefined, options: { adminToken?: string }) => {
-      const { cleared, faults } = await clearSandboxFaults(await adminTarget(ctx, options.adminToken), id);
+    .action(async (id: string | undefined, options: AdminTokenOptions) => {
+      const { cleared, faults } = await clearSandboxFaults(await adminTarget(ctx, options), id);
       if (ctx.output.wantsJson) return ctx.output.json({ cleared, faults });
       ctx.output.success(id === undefined ? `Cleared ${cleared} fault${cleared === 1 ? '' : 's'}.` : `Fault ${id} cleared.`);
     });

@@ -13,12 +13,12 @@ import type { Context } from '../../context.js';
 import { ExitCode, InterruptedError, NetworkError, UsageError } from '../../errors.js';
 import type { RequestApi, RequestLogFilter } from '../../api/sandbox-admin.js';
 import { listSandboxRequests, requestsPath, sandboxAdminStream } from '../../api/sandbox-admin.js';
-import { adminTarget } from './admin.js';
+import { adminTarget, adminTokenOptions, type AdminTokenOptions } from './admin.js';
 import type { LogFormat, LogRecord } from './log-lines.js';
 import { serverSentEvents } from '../../api/server-sent-events.js';
 import { logLine } from './log-lines.js';
 
-interface LogsOptions {
+interface LogsOptions extends AdminTokenOptions {
   follow?: boolean;
   type?: string;
   api?: string;
@@ -27,7 +27,6 @@ interface LogsOptions {
   since?: string;
   limit?: number;
   after?: number;
-  adminToken?: string;
 }
 
 const APIS = ['1.3', '1.2', 'seller', 'page', 'admin', 'other'];
@@ -85,18 +84,19 @@ function filterOf(ctx: Context, options: LogsOptions): RequestLogFilter {
 }
 
 export function registerSandboxLogs(group: Command, ctx: Context): void {
-  group
-    .command('logs')
-    .description('show the requests the sandbox served and why each was refused (--follow to stream them)')
-    .option('-f, --follow', 'stream new requests as they are served, until Ctrl-C')
-    .option('--type <types>', 'only these types, comma-separated (login,init,add…)')
-    .option('--api <apis>', `only these APIs, comma-separated: ${APIS.join(', ')}`, parseApis)
-    .option('--failed', 'only refusals (success:false or an HTTP error)')
-    .option('--user <username>', 'only requests about this end user')
-    .option('--since <when>', 'only requests since then: 30s, 10m, 2h, 1d ago, or a date')
-    .option('--limit <n>', `the newest N matching requests (default 100; with --follow, sent before the new ones); at most ${MAX_LIMIT}`, parseLimit)
-    .option('--after <id>', 'only requests after this record id (the `id` of each record), oldest first', parseRecordId)
-    .option('--admin-token <token>', "the sandbox's admin token (default: saved in the sandbox profile)")
+  adminTokenOptions(
+    group
+      .command('logs')
+      .description('show the requests the sandbox served and why each was refused (--follow to stream them)')
+      .option('-f, --follow', 'stream new requests as they are served, until Ctrl-C')
+      .option('--type <types>', 'only these types, comma-separated (login,init,add…)')
+      .option('--api <apis>', `only these APIs, comma-separated: ${APIS.join(', ')}`, parseApis)
+      .option('--failed', 'only refusals (success:false or an HTTP error)')
+      .option('--user <username>', 'only requests about this end user')
+      .option('--since <when>', 'only requests since then: 30s, 10m, 2h, 1d ago, or a date')
+      .option('--limit <n>', `the newest N matching requests (default 100; with --follow, sent before the new ones); at most ${MAX_LIMIT}`, parseLimit)
+      .option('--after <id>', 'only requests after this record id (the `id` of each record), oldest first', parseRecordId),
+  )
     .addHelpText(
       'after',
       `
@@ -120,7 +120,7 @@ Examples:
         ctx.io.out(format === 'lines' ? `${logLine(record, { color: ctx.io.stdoutColor, now: ctx.now() })}\n` : `${JSON.stringify(record)}\n`);
       };
       if (options.follow) return follow(ctx, options, print);
-      const { limit, requests } = await listSandboxRequests(await adminTarget(ctx, options.adminToken), filterOf(ctx, options));
+      const { limit, requests } = await listSandboxRequests(await adminTarget(ctx, options), filterOf(ctx, options));
       if (format === 'json') return ctx.output.json(requests);
       for (const record of requests) print(record);
       if (limit === 0) ctx.output.note('The request inspector is off: this sandbox was started with --log-limit 0.');
@@ -130,7 +130,7 @@ Examples:
 
 async function follow(ctx: Context, options: LogsOptions, print: (record: LogRecord) => void): Promise<void> {
   try {
-    const body = await sandboxAdminStream(await adminTarget(ctx, options.adminToken), { path: requestsPath(filterOf(ctx, options), true), idleMs: FOLLOW_IDLE_MS });
+    const body = await sandboxAdminStream(await adminTarget(ctx, options), { path: requestsPath(filterOf(ctx, options), true), idleMs: FOLLOW_IDLE_MS });
     if (ctx.io.isStdoutTTY) ctx.output.note('Following the sandbox\'s requests; Ctrl-C to stop.');
     for await (const event of serverSentEvents(body)) {
       if (event.event === 'request') print(JSON.parse(event.data) as LogRecord);

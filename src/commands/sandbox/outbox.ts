@@ -4,11 +4,10 @@
  */
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { adminTarget } from './admin.js';
+import { adminTarget, adminTokenOptions, type AdminTokenOptions } from './admin.js';
 import { listSandboxOutbox } from '../../api/sandbox-admin.js';
 
-interface OutboxOptions {
-  adminToken?: string;
+interface OutboxOptions extends AdminTokenOptions {
   to?: string;
   kind?: string;
 }
@@ -16,15 +15,16 @@ interface OutboxOptions {
 export type { OutboxMessage } from '../../api/sandbox-admin.js';
 
 export function registerSandboxOutbox(group: Command, ctx: Context): void {
-  group
-    .command('outbox')
-    .description('list the email the sandbox has "sent" (magic links, one-time codes, password resets)')
-    .option('--to <email>', 'only messages to this address')
-    .option('--kind <kind>', 'only this kind, e.g. magic-link, email-code, password-reset')
-    .option('--admin-token <token>', "the sandbox's admin token (default: saved in the sandbox profile)")
+  adminTokenOptions(
+    group
+      .command('outbox')
+      .description('list the email the sandbox has "sent" (magic links, one-time codes, password resets)')
+      .option('--to <email>', 'only messages to this address')
+      .option('--kind <kind>', 'only this kind, e.g. magic-link, email-code, password-reset'),
+  )
     .addHelpText('after', '\nExamples:\n  $ kactl sandbox outbox\n  $ kactl sandbox outbox --to alice@example.com --kind email-code --json')
     .action(async (options: OutboxOptions) => {
-      const messages = await listSandboxOutbox(await adminTarget(ctx, options.adminToken), {
+      const messages = await listSandboxOutbox(await adminTarget(ctx, options), {
         ...(options.to ? { to: options.to } : {}),
         ...(options.kind ? { kind: options.kind } : {}),
       });

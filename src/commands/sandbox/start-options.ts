@@ -14,7 +14,8 @@ export interface StartOptions {
   failureStatus: '200' | '400';
   rateLimit: boolean;
   trustProxy?: boolean;
-  cors?: boolean;
+  /** `--cors ORIGIN`, repeatable: pages of these origins may read answers, besides loopback pages. */
+  cors?: string[];
   panelUrl?: string;
   profile: boolean;
   profileName?: string;

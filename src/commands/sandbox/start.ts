@@ -25,6 +25,7 @@ import { claimSandbox, MEMORY_STORE, releaseSandbox, updateSandbox, type Sandbox
 import { selfPid } from './self-process.js';
 import { announceReady, type ReadyReport } from './ready.js';
 import { checkTlsHostname, DEFAULT_TLS_HOSTNAME } from '../../server/tls/names.js';
+import { normalizeOrigin } from '../../server/http/origin-policy.js';
 import { pathFailure } from '../../io/storage-errors.js';
 import { nativeModuleFailure } from '../../server/store/native-module.js';
 import { seedSandbox } from '../state/seed.js';
@@ -44,6 +45,13 @@ function parsePort(raw: string): number {
   const port = parsePositiveInt(raw);
   if (port > 65_535) throw new InvalidArgumentError('A port is 0 to 65535 (0 picks a free one).');
   return port;
+}
+
+/** `--cors ORIGIN` (repeatable): an http(s) origin, `scheme://host[:port]`, or `*`. */
+function parseCorsOrigin(raw: string, earlier: string[] | undefined): string[] {
+  const origin = normalizeOrigin(raw.trim());
+  if (origin === undefined) throw new InvalidArgumentError(`"${raw}" is not an origin; give scheme, host and port only, such as https://app.example.test or http://192.168.1.20:3000, or '*' for every page.`);
+  return [...(earlier ?? []), origin];
 }
 
 /** `--panel-url`: the base of the customer panel link clients are given, so an http(s) URL. */
@@ -75,7 +83,7 @@ export function registerSandboxStart(group: Command, ctx: Context): void {
     )
     .option('--no-rate-limit', 'turn off the seller (120/min) and client (200/min) rate limits')
     .option('--trust-proxy', 'take the client IP from X-Forwarded-For')
-    .option('--cors', 'send Access-Control-Allow-Origin: * even when other machines can reach the sandbox')
+    .option('--cors <origin>', "let pages of this origin read the sandbox's answers (repeatable; '*' for every page); pages on localhost always may", parseCorsOrigin)
     .option('--detach', 'run in the background: return once the server is ready and its profile saved (stop it with `kactl sandbox stop`)')
     .option('--profile-name <name>', 'save the profile under this name (default: "sandbox", or "sandbox-<port>" while another sandbox holds "sandbox")', checkProfileName)
     .option('--no-profile', 'do not save a profile')
@@ -154,7 +162,7 @@ export async function sandboxStartRun(ctx: Context, startOptions: StartOptions):
       failureStatus: options.failureStatus === '200' ? 200 : 400,
       rateLimit: options.rateLimit,
       trustProxy: options.trustProxy ?? false,
-      ...(options.cors ? { cors: true } : {}),
+      ...(options.cors ? { cors: options.cors } : {}),
       ...(options.panelUrl ? { panelUrl: options.panelUrl } : {}),
       ...(options.appName ? { appName: options.appName } : {}),
       ...(options.ownerid ? { ownerid: options.ownerid } : {}),

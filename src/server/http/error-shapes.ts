@@ -54,7 +54,7 @@ export function plainError(status: number, message: string, headers: Readonly<Re
   return { status, headers: { 'content-type': JSON_CONTENT_TYPE, ...headers }, body: Buffer.from(asciiJson({ success: false, message })) };
 }
 
-/** CORS preflight: the real server allows any origin (the origin header itself is sent only with `cors`). */
+/** CORS preflight: the methods and headers of the route; whether the origin may read is the origin policy's (origin-policy.ts, write-answer.ts). */
 export function preflight(route: Route): EncodedResponse {
   return {
     status: 204,
@@ -84,7 +84,7 @@ export function lastResort(res: ServerResponse, err: unknown, log: (line: string
  * MAX_HEADER_BYTES, broken HTTP). Answer them in the spec's error shape too, then close; they
  * are not signed, since the route is unknown at this point.
  */
-export function answerParserError(err: Error & { code?: string }, socket: Duplex, cors: boolean): void {
+export function answerParserError(err: Error & { code?: string }, socket: Duplex): void {
   if (err.code === 'ECONNRESET' || !socket.writable) {
     socket.destroy();
     return;
@@ -94,6 +94,6 @@ export function answerParserError(err: Error & { code?: string }, socket: Duplex
   const body = asciiJson({ success: false, message });
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nContent-Type: ${JSON_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-      `${cors ? 'Access-Control-Allow-Origin: *\r\n' : ''}Connection: close\r\n\r\n${body}`,
+      `Connection: close\r\n\r\n${body}`,
   );
 }

@@ -24,5 +24,7 @@ export const MESSAGES = {
   malformedMultipart: 'Malformed multipart/form-data body',
   methodNotAllowed: 'Method not allowed',
   notFound: 'Not found',
+  unknownHost: 'This sandbox does not answer to that host name; use a loopback address, its own address, or the name given with --hostname',
+  privateNetwork: 'Private Network Access refused: start the sandbox with --cors ORIGIN to let that page reach it',
   internal: 'Error: internal server error',
 } as const;

@@ -1,9 +1,10 @@
 /**
  * Attempt limits for the sandbox's web pages (the customer panel, the magic-link and reset pages,
- * the reseller shop hook). Load limits (every page, panel form posts, forged shop signatures per
+ * the reseller shop hook, the dashboard's sign-in link). Load limits (every page, panel form posts, forged shop signatures per
  * client IP) follow `--no-rate-limit`, like the API's; the limit on wrong panel passwords per
  * username always holds, as the 2FA code count does (domain/twofa-guesses.ts): it is what keeps
- * a password from being guessed, not a load limit.
+ * a password from being guessed, not a load limit; so does the limit on wrong dashboard sign-in
+ * codes per client IP.
  */
 import { FixedWindowLimiter, type RateDecision } from './rate-limiter.js';
 
@@ -23,6 +24,8 @@ export const PAGE_LIMITS = {
   panelWrongPassword: { limit: 10, windowMs: 15 * 60_000, always: true },
   /** Shop hook deliveries with a wrong signature per client IP. */
   shopBadSignature: { limit: 10, windowMs: 60_000, always: false },
+  /** Dashboard sign-in codes that were wrong, spent or expired, per client IP (ui/sign-in-codes.ts). */
+  uiCodeMiss: { limit: 30, windowMs: 10 * 60_000, always: true },
 } as const satisfies Readonly<Record<string, PageLimit>>;
 
 export type PageLimitName = keyof typeof PAGE_LIMITS;

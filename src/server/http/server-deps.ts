@@ -7,6 +7,7 @@ import type { FaultBook } from '../faults/book.js';
 import type { RequestRecorder } from '../inspector/recorder.js';
 import type { SandboxIdentity } from '../store/identity.js';
 import type { Store } from '../store/store.js';
+import type { OriginPolicy } from './origin-policy.js';
 import type { PageRoute } from './pages.js';
 
 export interface ServerDeps {
@@ -21,8 +22,8 @@ export interface ServerDeps {
   readonly log: (line: string) => void;
   /** The base URL, known once the server listens. */
   readonly baseUrl: () => string;
-  /** Send `Access-Control-Allow-Origin: *` on every answer. */
-  readonly cors: boolean;
+  /** Which pages may read the answers (CORS) and which Host names are answered (origin-policy.ts). */
+  readonly origins: OriginPolicy;
   /** The customer panel's advertised base URL, when it is not the sandbox's own. */
   readonly panelUrl?: () => string;
   /** The request inspector (inspector/recorder.ts): every answered request is recorded in it. */

@@ -59,7 +59,7 @@ export function createSandboxServer(deps: ServerDeps): SandboxServer {
   const server = deps.tls
     ? https.createServer({ ...HTTP_OPTIONS, cert: deps.tls.cert, key: deps.tls.key, minVersion: 'TLSv1.2', ALPNProtocols: ['http/1.1'] }, onRequest)
     : http.createServer(HTTP_OPTIONS, onRequest);
-  server.on('clientError', (err: Error & { code?: string }, socket: Duplex) => answerParserError(err, socket, deps.cors));
+  server.on('clientError', (err: Error & { code?: string }, socket: Duplex) => answerParserError(err, socket));
   // A refused handshake (the client does not trust our authority, or speaks plain HTTP) never reaches a handler.
   server.on('tlsClientError', (err: Error & { code?: string }) => deps.log(`TLS handshake refused: ${err.code ?? err.message}`));
 
@@ -105,7 +105,7 @@ function requestPathDeps(deps: ServerDeps, signals: RequestSignals, closing: () 
   return {
     clock,
     log,
-    route: { ...errors, pages: deps.pages },
+    route: { ...errors, pages: deps.pages, origins: deps.origins },
     serve: {
       client: { ...handlerContext, handlers: deps.clientHandlers, privateKey: deps.identity.privateKey, limiter: limiter(CLIENT_RATE_LIMIT) },
       seller: { ...handlerContext, handlers: deps.sellerHandlers, keyLimiter: limiter(SELLER_RATE_LIMIT), wrongKeyLimiter: limiter(SELLER_KEY_FAILURE_LIMIT) },
@@ -118,6 +118,6 @@ function requestPathDeps(deps: ServerDeps, signals: RequestSignals, closing: () 
       trustProxy: options.trustProxy,
       signals,
     },
-    answer: { store, clock, log, cors: deps.cors, closing, recorder: deps.recorder, trustProxy: options.trustProxy, faults },
+    answer: { store, clock, log, origins: deps.origins, closing, recorder: deps.recorder, trustProxy: options.trustProxy, faults },
   };
 }

@@ -8,6 +8,7 @@ import { pipeline } from 'node:stream/promises';
 import { domainNow } from '../domain/clock.js';
 import type { Store } from '../store/store.js';
 import type { EncodedResponse } from './encoded-response.js';
+import type { OriginPolicy } from './origin-policy.js';
 import { endAfterBody } from './read-body.js';
 import { writeStreamed } from './write-streamed.js';
 
@@ -16,8 +17,8 @@ export interface WriteDeps {
   readonly store: Store;
   /** Milliseconds since the epoch. */
   readonly clock: () => number;
-  /** Send `Access-Control-Allow-Origin: *`. */
-  readonly cors: boolean;
+  /** The CORS headers each answer carries, from the request's Origin. */
+  readonly origins: Pick<OriginPolicy, 'corsHeaders'>;
   /** True once shutdown began: every answer then closes its connection. */
   readonly closing: () => boolean;
 }
@@ -37,10 +38,13 @@ export function writeAnswer(deps: WriteDeps, req: IncomingMessage, res: ServerRe
   const closeConnection = closing || (refusedInput && !draining);
   // Filled in place rather than spread together: same names, same order, fewer objects.
   const headers: Record<string, string> = {};
-  if (deps.cors) headers['access-control-allow-origin'] = '*';
+  const cors = deps.origins.corsHeaders(req.headers, req.method);
+  Object.assign(headers, cors);
   // The domain clock (Unix seconds), so a client can show time left as the sandbox counts it.
   headers['x-sandbox-now'] = String(domainNow(deps.store, deps.clock()));
   Object.assign(headers, response.headers);
+  // The answer may vary by more than the origin (the home page by Accept): both are named.
+  if (cors['vary'] !== undefined && response.headers['vary'] !== undefined) headers['vary'] = `${response.headers['vary']}, ${cors['vary']}`;
   if (!response.stream) headers['content-length'] = String(response.body.length);
   if (closeConnection) headers['connection'] = 'close';
   res.writeHead(response.status, headers);

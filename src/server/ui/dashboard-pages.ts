@@ -3,6 +3,9 @@
  *
  *   GET  /sandbox/ui/login?code=…       spends a one-time sign-in code (sign-in-codes.ts), sets the
  *                                       cookie, redirects (303) to /sandbox/ui: the code leaves the URL
+ *   POST /sandbox/ui/login (code=…)     the same, posted by the private page `kactl sandbox ui` opens
+ *                                       (the code never in an address); answers a page that sets the
+ *                                       cookie and goes on to /sandbox/ui itself (below)
  *   POST /sandbox/ui/logout             ends the sign-in
  *   GET  /sandbox/ui[/<view>]           a view, signed in only
  *   POST /sandbox/ui/<view>/<action>    a view's form: signed in and carrying the form token, else
@@ -31,6 +34,7 @@ import { LIVE_PATH, requestFilter } from './views/requests.js';
 export const UI_MESSAGES = {
   signIn: 'Sign in with kactl sandbox ui: it prints (or opens) a link that signs this browser in.',
   badCode: 'This sign-in link was already used or has expired (a link works once, for two minutes). Run kactl sandbox ui again.',
+  tooManyCodes: 'Too many sign-in links from this address were wrong, used or expired. Wait ten minutes, then run kactl sandbox ui again.',
   formToken: 'This form has expired or did not come from the dashboard. Load the page again and retry.',
   noApp: 'The sandbox has no application.',
 } as const;
@@ -82,10 +86,40 @@ async function runAction(view: DashboardView, action: ViewAction, ctx: ViewConte
   return redirect(viewPath(view.id));
 }
 
+/**
+ * Spends the code; undefined when it was no good. Misses are counted per client IP, and past
+ * PAGE_LIMITS.uiCodeMiss every code from that address is refused (429) until the window ends:
+ * codes are 192 random bits, but guessing must still meet a wall.
+ */
+function spendCode(deps: DashboardDeps, page: PageContext, params: Params): { session: UiSession } | { refusal: PageReply } {
+  const locked = page.limits.peek('uiCodeMiss', page.ip);
+  if (!locked.allowed) {
+    const reply = refused(429, 'Too many sign-in attempts', UI_MESSAGES.tooManyCodes);
+    return { refusal: { ...reply, headers: { ...reply.headers, 'retry-after': String(locked.retryAfterSeconds) } } };
+  }
+  if (!redeemSignInCode(page.store, params.raw('code'), deps.clock())) {
+    page.limits.hit('uiCodeMiss', page.ip);
+    return { refusal: refused(401, 'Sign-in link refused', UI_MESSAGES.badCode) };
+  }
+  return { session: startUiSignIn(page.store, deps.clock()) };
+}
+
 function login(deps: DashboardDeps, page: PageContext, params: Params): PageReply {
-  if (!redeemSignInCode(page.store, params.raw('code'), deps.clock())) return refused(401, 'Sign-in link refused', UI_MESSAGES.badCode);
-  const session = startUiSignIn(page.store, deps.clock());
-  return redirect(UI_BASE, uiCookie(session, deps.secure));
+  const spent = spendCode(deps, page, params);
+  if ('refusal' in spent) return spent.refusal;
+  return redirect(UI_BASE, uiCookie(spent.session, deps.secure));
+}
+
+/**
+ * The posted sign-in. The post comes from a page of no site (a file), so a redirect would carry
+ * on that cross-site navigation and the browser would leave the SameSite=Strict cookie out of
+ * it; a page of our own that moves on (Refresh) makes the next request come from the sandbox.
+ */
+function postedLogin(deps: DashboardDeps, page: PageContext, params: Params): PageReply {
+  const spent = spendCode(deps, page, params);
+  if ('refusal' in spent) return spent.refusal;
+  const signedIn = renderPage({ title: 'Signed in', body: html`<p>You are signed in to the sandbox dashboard. <a href="${UI_BASE}">Open the dashboard</a>.</p>` });
+  return { ...signedIn, headers: { ...signedIn.headers, refresh: `0; url=${UI_BASE}`, 'set-cookie': uiCookie(spent.session, deps.secure) } };
 }
 
 function logout(deps: DashboardDeps, page: PageContext, params: Params): PageReply {
@@ -117,6 +151,7 @@ export function dashboardPages(deps: DashboardDeps): PageRoute[] {
   const nav: NavEntry[] = DASHBOARD_VIEWS.map(({ id, label }) => ({ id, label }));
   const routes: PageRoute[] = [
     { method: 'GET', path: `${UI_BASE}/login`, handle: (page, params) => login(deps, page, params) },
+    { method: 'POST', path: `${UI_BASE}/login`, handle: (page, params) => postedLogin(deps, page, params) },
     { method: 'POST', path: `${UI_BASE}/logout`, handle: (page, params) => logout(deps, page, params) },
     { method: 'GET', path: LIVE_PATH, unrecorded: true, handle: (page, params) => withSignIn(deps, page, params, (ctx) => live(ctx)) },
   ];

@@ -63,6 +63,35 @@ describe('dashboard sign-in', () => {
     expect((await openLink(`${sb.baseUrl}/sandbox/ui/login`)).status).toBe(401);
   });
 
+  it('a posted code (the private page kactl sandbox ui opens) signs in once; the page sets the cookie and moves on itself', async () => {
+    const { url } = await signInLink(sb);
+    const code = new URL(url).searchParams.get('code')!;
+    const post = (): Promise<Response> =>
+      fetch(`${sb.baseUrl}/sandbox/ui/login`, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'null' }, body: `code=${code}` });
+    const first = await post();
+    expect(first.status).toBe(200);
+    expect(first.headers.get('set-cookie')).toMatch(/^kactl_ui=[A-Za-z0-9_-]+; Path=\/sandbox\/ui; HttpOnly; SameSite=Strict; Max-Age=43200$/);
+    expect(first.headers.get('refresh')).toBe('0; url=/sandbox/ui');
+    expect(await first.text()).toContain('href="/sandbox/ui"');
+    const cookie = first.headers.get('set-cookie')!.split(';')[0]!;
+    expect((await sb.request('/sandbox/ui', { headers: { cookie } })).status).toBe(200);
+    const again = await post();
+    expect(again.status).toBe(401);
+    expect(again.headers.get('set-cookie')).toBeNull();
+  });
+
+  it('after 30 wrong, spent or expired codes from one address, every code from it is 429 for ten minutes (issue 29 item 12)', async () => {
+    for (let miss = 0; miss < 30; miss += 1) expect((await openLink(`${sb.baseUrl}/sandbox/ui/login?code=guess-${miss}`)).status).toBe(401);
+    const good = await signInLink(sb);
+    const locked = await openLink(good.url);
+    expect(locked.status).toBe(429);
+    expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(500);
+    expect(await locked.text()).toContain('Too many sign-in links');
+    // Once the window is over, a fresh code signs in again.
+    clock.advance(10 * 60 + 1);
+    expect((await openLink((await signInLink(sb)).url)).status).toBe(303);
+  });
+
   it('every view refuses without the cookie, and with a cookie that was never issued', async () => {
     for (const view of DASHBOARD_VIEWS) {
       for (const cookie of [undefined, 'kactl_ui=forged-session-id']) {

@@ -1,7 +1,7 @@
 /**
  * Issue 9 item 2: `kactl sandbox start --host 0.0.0.0`, as users run it: a warning on stderr
  * that other machines can reach it, the real bind address in the ready line, and no wildcard
- * CORS header unless `--cors` asks for it.
+ * CORS header unless `--cors '*'` asks for it.
  */
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
@@ -45,10 +45,10 @@ describe('sandbox start --host 0.0.0.0', () => {
     }
   });
 
-  it('sends the wildcard CORS header with --cors', async () => {
-    const sb = await startExposed(['--cors']);
+  it("sends the wildcard CORS header with --cors '*'", async () => {
+    const sb = await startExposed(['--cors', '*']);
     try {
-      const res = await fetch(`${String(sb.info.baseUrl)}/api/seller/?sellerkey=x&type=info`);
+      const res = await fetch(`${String(sb.info.baseUrl)}/api/seller/?sellerkey=x&type=info`, { headers: { origin: 'https://app.example.test' } });
       expect(res.headers.get('access-control-allow-origin')).toBe('*');
     } finally {
       await sb.stop();

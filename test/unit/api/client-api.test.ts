@@ -5,7 +5,7 @@
  */
 import { createHmac, generateKeyPairSync, sign } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { ApiFailure, AuthError, ExitCode, exitCodeOf, NetworkError, RateLimitError, SignatureError } from '../../../src/errors.js';
+import { ApiFailure, AuthError, ExitCode, exitCodeOf, NetworkError, RateLimitError, SignatureError, UsageError } from '../../../src/errors.js';
 import { BadResponseError, TransportError } from '../../../src/api/api-errors.js';
 import { ClientApi } from '../../../src/api/client-api.js';
 import type { ClientApiOptions, StoredSession } from '../../../src/api/client-api.js';
@@ -111,6 +111,33 @@ describe('requests', () => {
       name: APP,
       ownerid: OWNERID,
     });
+  });
+
+  it('sends a 1.3 call carrying a password, key or code as a POST form, never in the URL (issue 29 item 10)', async () => {
+    const server = await startHttpServer(() => signed(ok13({ info: { username: 'bob' } })));
+    const { client } = makeClient(server, { session: liveSession() });
+    await client.call('login', { username: 'bob', pass: 'pw-in-body', code: '123456' });
+    await client.call('license', { key: 'KEY-IN-BODY' });
+    await client.call('emailCodeVerify', { email: 'a@b.test', code: '111111', totp: '222222' });
+    await client.call('check');
+    const [login, license, emailCode, check] = server.requests;
+    for (const req of [login!, license!, emailCode!]) {
+      expect(req.method).toBe('POST');
+      expect(req.url).toBe('/api/1.3/');
+    }
+    expect(login!.params.get('pass')).toBe('pw-in-body');
+    expect(license!.params.get('key')).toBe('KEY-IN-BODY');
+    // Nothing secret to carry: GET with a query, as before.
+    expect(check!.method).toBe('GET');
+    expect(check!.url.startsWith('/api/1.3/?')).toBe(true);
+  });
+
+  it('sends every 1.3 call as GET when the profile says method get, credentials included', async () => {
+    const server = await startHttpServer(() => signed(ok13({ info: { username: 'bob' } })));
+    const { client } = makeClient(server, { method: 'get', session: liveSession() });
+    await client.call('login', { username: 'bob', pass: 'pw' });
+    expect(server.requests[0]!.method).toBe('GET');
+    expect(server.requests[0]!.url).toContain('pass=pw');
   });
 
   it('sends 1.3 as a POST form when the profile says so', async () => {
@@ -222,10 +249,20 @@ describe('signatures', () => {
     expect(error.message).toMatch(/another application/);
   });
 
-  it('does not check 1.3 answers when no public key is configured', async () => {
-    const server = await startHttpServer(() => json(ok13()));
-    const { client } = makeClient(server, { session: liveSession(), publicKey: undefined });
+  it('sends nothing to 1.3 without a public key, nor to 1.2 without the secret: a UsageError naming verify: false (issue 29 item 4)', async () => {
+    const server = await startHttpServer(() => json(ok13({ info: { username: 'forged', subscriptions: [{ subscription: 'lifetime', level: '99' }] } })));
+    const noKey = await caught(makeClient(server, { session: liveSession(), publicKey: undefined }).client.call('login', { username: 'a', pass: 'b' }));
+    expect(noKey).toBeInstanceOf(UsageError);
+    expect(exitCodeOf(noKey)).toBe(ExitCode.usage);
+    expect(noKey.message).toBe("No publicKey to check the server's 1.3 answers with (`login` goes to API 1.3): pass publicKey (the server's Ed25519 public key, 64 hex), or verify: false to accept answers nobody checked.");
+    const noSecret = await caught(makeClient(server, { session: liveSession('1.2'), secret: undefined }).client.call('chatget', { channel: 'general' }));
+    expect(noSecret).toBeInstanceOf(UsageError);
+    expect(noSecret.message).toMatch(/^No secret to check the server's 1\.2 answers with \(`chatget` goes to API 1\.2\): pass secret .*verify: false/);
+    expect(server.requests).toHaveLength(0);
+    // verify: false is the explicit way to take them unchecked.
+    const { client, warnings } = makeClient(server, { session: liveSession(), publicKey: undefined, verify: false });
     await expect(client.call('check')).resolves.toMatchObject({ success: true });
+    expect(warnings).toHaveLength(1);
   });
 
   it('--no-verify skips the check and warns once', async () => {

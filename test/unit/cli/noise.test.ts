@@ -20,7 +20,7 @@ describe('one --json error shape on stdout', () => {
     expect(JSON.parse(refused.stdout)).toEqual({ success: false, message: 'Key Not Found', error: { code: 1, message: 'Key Not Found' } });
 
     const port = await closedPort();
-    const env = { KACTL_CONFIG_DIR: tempDir(), KACTL_BASE_URL: `http://127.0.0.1:${port}`, KACTL_APP_NAME: 'app', KACTL_OWNERID: 'AbCdEf1234' };
+    const env = { KACTL_CONFIG_DIR: tempDir(), KACTL_BASE_URL: `http://127.0.0.1:${port}`, KACTL_APP_NAME: 'app', KACTL_OWNERID: 'AbCdEf1234', KACTL_PUBLIC_KEY: 'ab'.repeat(32) };
     const client = await runMain(['client', 'init', '--json'], { env });
     expect(client.code).toBe(4);
     const shape = JSON.parse(client.stdout);
