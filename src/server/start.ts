@@ -16,6 +16,7 @@ import { dashboardPages } from './ui/dashboard-pages.js';
 import { FaultBook } from './faults/book.js';
 import { DEFAULT_LOG_LIMIT, RequestRecorder } from './inspector/recorder.js';
 import type { PageRoute } from './http/pages.js';
+import type { SiteNames } from './http/site-names.js';
 import { sellerHandlers } from './seller/index.js';
 import { loadOrCreateIdentity } from './store/identity.js';
 import { readLastPort, recordLastPort } from './store/last-port.js';
@@ -66,11 +67,14 @@ export interface SandboxOptions {
   /** Diagnostic lines (one per request, errors). Never receives secrets. Default: dropped. */
   readonly log?: (line: string) => void;
   /**
-   * Serve HTTPS: a certificate for `hostname` (default kactl.test), localhost, 127.0.0.1 and ::1,
-   * made at start and signed by the certificate authority of the kactl data folder `dataDir`
-   * (made there on first use; see tls/authority.ts).
+   * Serve HTTPS: a certificate for `hostname` (a host name or an address; default kactl.test),
+   * localhost, 127.0.0.1, ::1 and the bound address, made at start and signed by the certificate
+   * authority of the kactl data folder `dataDir` (made there on first use; see tls/authority.ts).
+   * The authority signs only for loopback, `.test`, `.localhost` and the names chosen for it: a
+   * name or bound address outside those is refused (AuthorityNamesError, as a SandboxConfigError)
+   * unless `widenAuthority`, which makes a new authority that may also sign for it.
    */
-  readonly tls?: { readonly dataDir: string; readonly hostname?: string | undefined };
+  readonly tls?: { readonly dataDir: string; readonly hostname?: string | undefined; readonly widenAuthority?: boolean | undefined };
   /**
    * Requests the request inspector keeps (the newest), in the store: default 10,000; 0 records
    * nothing (and drops what an earlier run kept).
@@ -116,6 +120,8 @@ export interface RunningSandbox {
   readonly store: Store;
   /** With `reuseLastPort`, when the store had a last port: whether it was taken again, or was busy. */
   readonly lastPort?: LastPort;
+  /** What the person starting it should know (an authority ending soon, or one without name constraints). */
+  readonly warnings: readonly string[];
   /**
    * Writes the request inspector's buffered records to the store now: before a copy of the store
    * is taken or put back (kactl/sandbox's snapshots), so the request log moves with the data.
@@ -155,6 +161,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     const sellers = { ...sellerHandlers, ...options.handlers?.seller };
     const runtime = { failureStatus: options.failureStatus ?? 200, rateLimit: options.rateLimit ?? true, trustProxy: options.trustProxy ?? false } as const;
     const panelUrl = (): string => options.panelUrl ?? baseUrl;
+    let site: SiteNames = { scheme: tls ? 'https' : 'http', hostname: tls?.hostname, bindHost: host, port: 0 };
     // One book of faults: the admin route /sandbox/faults and the dashboard's faults view both use it.
     const faultBook = new FaultBook();
     const dashboard = dashboardPages({ clock, log, options: runtime, baseUrl: () => baseUrl, panelUrl, sellerHandlers: sellers, recorder, faultBook, secure: tls !== undefined });
@@ -169,7 +176,8 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
       log,
       baseUrl: () => baseUrl,
       cors: options.cors ?? isLoopbackHost(host),
-      panelUrl,
+      ...(options.panelUrl === undefined ? {} : { panelUrl }),
+      site: () => site,
       recorder,
       faultBook,
       ...(tls ? { tls: { cert: tls.certPem, key: tls.keyPem } } : {}),
@@ -177,6 +185,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     const lastPort = await listenOn(sandbox.server, host, options.port === undefined && options.reuseLastPort === true ? readLastPort(store) : undefined, port);
     const bound = sandbox.server.address() as AddressInfo;
     recordLastPort(store, bound.port);
+    site = { ...site, port: bound.port };
     const scheme = tls ? 'https' : 'http';
     baseUrl = formatBaseUrl(scheme, host, bound.port);
     const exposed = !isLoopbackHost(host);
@@ -200,6 +209,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
       info,
       store,
       ...(lastPort ? { lastPort } : {}),
+      warnings: tls?.warnings ?? [],
       flushRequestLog: () => recorder.flush(),
       close: () => {
         clearInterval(sweeper);
@@ -260,21 +270,27 @@ function formatBaseUrl(scheme: 'http' | 'https', host: string, port: number): st
   return `${scheme}://${reachable.includes(':') ? `[${reachable}]` : reachable}:${port}`;
 }
 
-/** The certificate an HTTPS sandbox serves, signed by the data folder's authority. */
-async function serverCertificate(tls: NonNullable<SandboxOptions['tls']>, host: string, now: number): Promise<{ certPem: string; keyPem: string; caFile: string; hostname: string }> {
+/** The certificate an HTTPS sandbox serves, signed by the data folder's authority, and what to say about that authority. */
+async function serverCertificate(
+  tls: NonNullable<SandboxOptions['tls']>,
+  host: string,
+  now: number,
+): Promise<{ certPem: string; keyPem: string; caFile: string; hostname: string; warnings: string[] }> {
   const { checkTlsHostname, certificateNames, DEFAULT_TLS_HOSTNAME } = await import('./tls/names.js');
   const { issueServerCertificate } = await import('./tls/server-certificate.js');
-  const { AuthorityError, loadOrCreateAuthority } = await import('./tls/authority.js');
+  const { AuthorityError, authorityWarnings, checkNotExpired, loadOrCreateAuthority } = await import('./tls/authority.js');
   let hostname: string;
   try {
     hostname = checkTlsHostname(tls.hostname ?? DEFAULT_TLS_HOSTNAME);
   } catch (error) {
     throw new SandboxConfigError((error as Error).message, 'tls');
   }
+  const names = certificateNames(hostname, host);
   try {
-    const authority = await loadOrCreateAuthority(tls.dataDir, now);
-    const certificate = await issueServerCertificate(authority, certificateNames(hostname, host), now);
-    return { certPem: certificate.certPem, keyPem: certificate.keyPem, caFile: authority.certFile, hostname };
+    const authority = await loadOrCreateAuthority(tls.dataDir, now, { names, widen: tls.widenAuthority === true });
+    checkNotExpired(authority, now);
+    const certificate = await issueServerCertificate(authority, names, now);
+    return { certPem: certificate.certPem, keyPem: certificate.keyPem, caFile: authority.certFile, hostname, warnings: authorityWarnings(authority, now) };
   } catch (error) {
     if (error instanceof AuthorityError) throw new SandboxConfigError(error.message, 'tls');
     throw error;
