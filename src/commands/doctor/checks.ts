@@ -71,6 +71,7 @@ async function collectChecks(ctx: Context): Promise<CheckResult[]> {
           sellerKey: 'no seller key is configured',
           app: 'no application name and owner id are configured',
           publicKey: 'no public key is configured (--public-key, KACTL_PUBLIC_KEY or the profile)',
+          secret: 'no app secret is configured (KACTL_APP_SECRET or the profile) to check API 1.2 signatures',
         },
       },
     )),
