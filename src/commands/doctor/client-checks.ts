@@ -39,7 +39,7 @@ export async function clientChecks(probe: ClientProbe, apiFound: boolean, option
   const client = new ClientApi({
     transport: probe.transport,
     warn: () => undefined,
-    now: probe.now,
+    now: () => probe.now(),
     baseUrl: probe.base,
     appName,
     ownerid,

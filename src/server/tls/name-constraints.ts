@@ -4,13 +4,15 @@
  * names and address blocks (names.ts). Marked critical, as the RFC asks of an authority: a TLS
  * library that cannot apply it must refuse the chain rather than ignore it.
  */
+import type * as Asn1X509Namespace from '@peculiar/asn1-x509';
+import type * as Asn1SchemaNamespace from '@peculiar/asn1-schema';
 import type { X509Module } from './x509.js';
 import type { PermittedNames } from './names.js';
 
 export const NAME_CONSTRAINTS_OID = '2.5.29.30';
 
-type Asn1X509 = typeof import('@peculiar/asn1-x509');
-type Asn1Schema = typeof import('@peculiar/asn1-schema');
+type Asn1X509 = typeof Asn1X509Namespace;
+type Asn1Schema = typeof Asn1SchemaNamespace;
 
 let loaded: Promise<{ asn1: Asn1X509; schema: Asn1Schema }> | undefined;
 
