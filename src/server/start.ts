@@ -192,10 +192,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     const info: SandboxInfo = {
       baseUrl,
       ...(exposed ? { listen: `${scheme}://${bound.address.includes(':') ? `[${bound.address}]` : bound.address}:${bound.port}` } : {}),
-      app: { name: app.name, ownerid: app.ownerid, secret: app.secret, version: app.ver },
-      sellerKey: app.sellerKey,
-      publicKey: identity.publicKey,
-      adminToken: identity.adminToken,
+      ...readyFields(app, identity),
       ...(tls ? { caFile: tls.caFile, hostname: tls.hostname } : {}),
     };
     log(`sandbox listening on ${baseUrl} (store ${store.location})`);
@@ -225,6 +222,16 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     store.close();
     throw err;
   }
+}
+
+/** The app, keys and token of the ready line. */
+function readyFields(app: ReturnType<typeof seedStore>, identity: ReturnType<typeof loadOrCreateIdentity>): Pick<SandboxInfo, 'app' | 'sellerKey' | 'publicKey' | 'adminToken'> {
+  return {
+    app: { name: app.name, ownerid: app.ownerid, secret: app.secret, version: app.ver },
+    sellerKey: app.sellerKey,
+    publicKey: identity.publicKey,
+    adminToken: identity.adminToken,
+  };
 }
 
 /**

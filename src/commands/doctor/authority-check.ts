@@ -4,13 +4,13 @@
  * certificate belonging together, name constraints present, not ended. Nothing is made or
  * changed: a data folder without an authority passes.
  */
+import { describePermitted } from '../../server/tls/names.js';
 import { fail, pass, type CheckResult } from './results.js';
 
 const CHECK = 'certificate authority';
 
 export async function checkAuthority(dataDir: string, now: number): Promise<CheckResult> {
   const { AuthorityError, authorityWarnings, checkNotExpired, existingAuthority } = await import('../../server/tls/authority.js');
-  const { describePermitted } = await import('../../server/tls/names.js');
   try {
     const authority = await existingAuthority(dataDir);
     if (authority === undefined) return pass(CHECK, 'none in this data folder yet (the first `kactl sandbox start --tls` makes one)');

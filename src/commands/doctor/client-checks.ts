@@ -7,6 +7,7 @@
  */
 import { KactlError } from '../../errors.js';
 import type { ClientAnswer } from '../../api/client-api.js';
+import { memorySessionStore } from '../../api/session.js';
 import type { Transport, TransportResponse } from '../../api/transport.js';
 import type { ResolvedSettings } from '../../config/settings.js';
 import { fail, messageOf, pass, skip, type CheckResult } from './results.js';
@@ -35,7 +36,6 @@ export async function clientChecks(probe: ClientProbe, apiFound: boolean, option
   if (appName === undefined || ownerid === undefined) return skipAll(options.missing.app);
   if (!apiFound) return skipAll(`the client API ${probe.api} did not answer at the base URL`);
   const { ClientApi } = await import('../../api/client-api.js');
-  const { memorySessionStore } = await import('../../api/session.js');
   const client = new ClientApi({
     transport: probe.transport,
     warn: () => undefined,

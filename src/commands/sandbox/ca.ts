@@ -8,7 +8,8 @@ import type { X509Certificate } from 'node:crypto';
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { DEFAULT_TLS_HOSTNAME, type PermittedNames } from '../../server/tls/names.js';
+import { DEFAULT_TLS_HOSTNAME, describePermitted, type PermittedNames } from '../../server/tls/names.js';
+import { warnRunning } from './tls-authority.js';
 
 interface CaOptions {
   pem?: boolean;
@@ -30,7 +31,6 @@ export function registerSandboxCa(group: Command, ctx: Context): void {
       if (created && !options.rotate) ctx.output.note(`Made a certificate authority for this data folder (${authority.certFile}); its key stays beside it, mode 0600.`);
       if (options.pem) return ctx.io.out(authority.certPem.endsWith('\n') ? authority.certPem : `${authority.certPem}\n`);
       if (options.path) return ctx.io.out(`${authority.certFile}\n`);
-      const { describePermitted } = await import('../../server/tls/names.js');
       const { certificate } = authority;
       ctx.output.record(
         {
@@ -92,7 +92,6 @@ async function rotate(ctx: Context): Promise<{ authority: ShownAuthority; create
       : `Made a new certificate authority "${name(authority.certificate)}" in place of "${name(old)}" (SHA-256 ${old.fingerprint256}). ` +
           `Trust the new one where you trusted the old, and remove "${name(old)}" from those trust stores (kactl sandbox ca --help lists the commands).`,
   );
-  const { warnRunning } = await import('./tls-authority.js');
   await warnRunning(ctx);
   return { authority, created: true };
 }

@@ -7,6 +7,7 @@ import { Argument, type Command } from 'commander';
 import type { Context } from '../../context.js';
 import { completeFrom } from '../completion/value-source.js';
 import { UsageError } from '../../errors.js';
+import { reachableAddresses } from './machine-addresses.js';
 import { FORCE_HWID_OFF, resolveSdk, SDK_IDS, sheetValues, targetSheet, type SandboxValues, type TargetSheet } from './sdk-targets.js';
 
 export function registerSandboxConnect(group: Command, ctx: Context): void {
@@ -56,7 +57,6 @@ async function runningSandboxValues(ctx: Context): Promise<SandboxValues> {
   }
   const { appName, ownerid } = settings;
   if (appName.value === undefined || ownerid.value === undefined) throw new UsageError(`Profile "${profile}" has no application name or ownerid; start its sandbox again to save them.`);
-  const { reachableAddresses } = await import('./machine-addresses.js');
   const { resolveData } = await import('./start.js');
   return {
     baseUrl,

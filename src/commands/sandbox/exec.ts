@@ -20,6 +20,7 @@ import { InterruptedError, KactlError, NetworkError, UsageError } from '../../er
 import type { RunningSandbox } from '../../server/start.js';
 import { parsePositiveInt } from '../profile/validate.js';
 import { DEFAULT_TLS_HOSTNAME } from '../../server/tls/names.js';
+import { prepareAuthority } from './tls-authority.js';
 import { parseHostname, resolveData, startFailure } from './start.js';
 import { seedSandbox } from '../state/seed.js';
 import * as report from './exec-report.js';
@@ -87,7 +88,6 @@ export async function sandboxExecRun(ctx: Context, words: readonly string[], opt
   if (options.hostname !== undefined && !options.tls) throw new UsageError('--hostname names the HTTPS certificate: give it with --tls.');
   if (options.tls) {
     // A --hostname outside the authority's names is asked about first, as sandbox start does.
-    const { prepareAuthority } = await import('./tls-authority.js');
     await prepareAuthority(ctx, { host: '127.0.0.1', hostname: options.hostname });
   }
   const served = await serveSandbox(ctx, options);

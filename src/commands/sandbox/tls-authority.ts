@@ -9,10 +9,10 @@
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { confirmOne } from '../../io/ask.js';
+import { certificateNames, DEFAULT_TLS_HOSTNAME, describePermitted, permittedWith } from '../../server/tls/names.js';
 
 export async function prepareAuthority(ctx: Context, options: { host: string; hostname?: string | undefined }): Promise<void> {
   const { AuthorityError, AuthorityNamesError, loadOrCreateAuthority } = await import('../../server/tls/authority.js');
-  const { certificateNames, DEFAULT_TLS_HOSTNAME, describePermitted, permittedWith } = await import('../../server/tls/names.js');
   const names = certificateNames(options.hostname ?? DEFAULT_TLS_HOSTNAME, options.host);
   try {
     await loadOrCreateAuthority(ctx.dataDir, ctx.now(), { names });
