@@ -135,9 +135,19 @@ function serverOptions(options: StartSandboxOptions, extras: ServerExtras, tlsFo
     ...(options.ownerid === undefined ? {} : { ownerid: options.ownerid }),
     ...(options.sellerKey === undefined ? {} : { sellerKey: options.sellerKey }),
     ...(options.logger === undefined ? {} : { log: logLine(options.logger, 'info') }),
-    ...(tlsFolder === undefined ? {} : { tls: { dataDir: tlsFolder, hostname: typeof options.tls === 'object' ? options.tls.hostname : undefined } }),
+    ...(tlsFolder === undefined ? {} : { tls: tlsOptions(options.tls, tlsFolder) }),
     ...extras,
   };
+}
+
+/**
+ * The server's TLS options. An authority in a temporary folder (no `dataDir`) is trusted by
+ * nothing but this sandbox's own clients and goes at close: it may sign for whatever name was
+ * chosen. One in a folder of the caller's widens only when told to (`widenAuthority`).
+ */
+function tlsOptions(tls: StartSandboxOptions['tls'], dataDir: string): NonNullable<SandboxOptions['tls']> {
+  const given = typeof tls === 'object' ? tls : {};
+  return { dataDir, hostname: given.hostname, widenAuthority: given.dataDir === undefined || given.widenAuthority === true };
 }
 
 /** Applies the seed to the fresh sandbox through its own seller API, as `kactl apply` would. */

@@ -29,9 +29,12 @@ export interface StartSandboxOptions {
   /**
    * Serve HTTPS, with a certificate from a certificate authority kept in `dataDir` (made there
    * on first use; default: a temporary folder removed at close). Clients from `client()` and
-   * `seller()` trust it; others need `caFile`.
+   * `seller()` trust it; others need `caFile`. `hostname` is a host name or an IP address. An
+   * authority in `dataDir` signs only for loopback, `.test`, `.localhost` and the names chosen
+   * for it: another `hostname` (or `host`) is refused unless `widenAuthority`, which replaces it
+   * with one that may also sign for that name (programs trusting the old one must trust the new).
    */
-  readonly tls?: boolean | { readonly dataDir?: string; readonly hostname?: string };
+  readonly tls?: boolean | { readonly dataDir?: string; readonly hostname?: string; readonly widenAuthority?: boolean };
   /** HTTP status of `success:false` answers: 200 as the hosted service (default), or 400. */
   readonly failureStatus?: 200 | 400;
   /** Enforce the hosted rate limits (200 client calls a minute per app, 120 seller calls per key). Default false. */

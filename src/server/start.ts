@@ -17,6 +17,7 @@ import { dashboardPages } from './ui/dashboard-pages.js';
 import { FaultBook } from './faults/book.js';
 import { DEFAULT_LOG_LIMIT, RequestRecorder } from './inspector/recorder.js';
 import type { PageRoute } from './http/pages.js';
+import type { SiteNames } from './http/site-names.js';
 import { sellerHandlers } from './seller/index.js';
 import { loadOrCreateIdentity } from './store/identity.js';
 import { readLastPort, recordLastPort } from './store/last-port.js';
@@ -68,11 +69,14 @@ export interface SandboxOptions {
   /** Diagnostic lines (one per request, errors). Never receives secrets. Default: dropped. */
   readonly log?: (line: string) => void;
   /**
-   * Serve HTTPS: a certificate for `hostname` (default kactl.test), localhost, 127.0.0.1 and ::1,
-   * made at start and signed by the certificate authority of the kactl data folder `dataDir`
-   * (made there on first use; see tls/authority.ts).
+   * Serve HTTPS: a certificate for `hostname` (a host name or an address; default kactl.test),
+   * localhost, 127.0.0.1, ::1 and the bound address, made at start and signed by the certificate
+   * authority of the kactl data folder `dataDir` (made there on first use; see tls/authority.ts).
+   * The authority signs only for loopback, `.test`, `.localhost` and the names chosen for it: a
+   * name or bound address outside those is refused (AuthorityNamesError, as a SandboxConfigError)
+   * unless `widenAuthority`, which makes a new authority that may also sign for it.
    */
-  readonly tls?: { readonly dataDir: string; readonly hostname?: string | undefined };
+  readonly tls?: { readonly dataDir: string; readonly hostname?: string | undefined; readonly widenAuthority?: boolean | undefined };
   /**
    * Requests the request inspector keeps (the newest), in the store: default 10,000; 0 records
    * nothing (and drops what an earlier run kept).
@@ -118,6 +122,8 @@ export interface RunningSandbox {
   readonly store: Store;
   /** With `reuseLastPort`, when the store had a last port: whether it was taken again, or was busy. */
   readonly lastPort?: LastPort;
+  /** What the person starting it should know (an authority ending soon, or one without name constraints). */
+  readonly warnings: readonly string[];
   /**
    * Writes the request inspector's buffered records to the store now: before a copy of the store
    * is taken or put back (kactl/sandbox's snapshots), so the request log moves with the data.
@@ -157,6 +163,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     const sellers = { ...sellerHandlers, ...options.handlers?.seller };
     const runtime = { failureStatus: options.failureStatus ?? 200, rateLimit: options.rateLimit ?? true, trustProxy: options.trustProxy ?? false } as const;
     const panelUrl = (): string => options.panelUrl ?? baseUrl;
+    let site: SiteNames = { scheme: tls ? 'https' : 'http', hostname: tls?.hostname, bindHost: host, port: 0 };
     // One book of faults: the admin route /sandbox/faults and the dashboard's faults view both use it.
     const faultBook = new FaultBook();
     const dashboard = dashboardPages({ clock, log, options: runtime, baseUrl: () => baseUrl, panelUrl, sellerHandlers: sellers, recorder, faultBook, secure: tls !== undefined });
@@ -170,8 +177,9 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
       clock,
       log,
       baseUrl: () => baseUrl,
-      origins: originPolicy(options, host, tls?.hostname),
-      panelUrl,
+      origins: originPolicy(options, () => site),
+      ...(options.panelUrl === undefined ? {} : { panelUrl }),
+      site: () => site,
       recorder,
       faultBook,
       ...(tls ? { tls: { cert: tls.certPem, key: tls.keyPem } } : {}),
@@ -179,16 +187,14 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     const lastPort = await listenOn(sandbox.server, host, options.port === undefined && options.reuseLastPort === true ? readLastPort(store) : undefined, port);
     const bound = sandbox.server.address() as AddressInfo;
     recordLastPort(store, bound.port);
+    site = { ...site, port: bound.port };
     const scheme = tls ? 'https' : 'http';
     baseUrl = formatBaseUrl(scheme, host, bound.port);
     const exposed = !isLoopbackHost(host);
     const info: SandboxInfo = {
       baseUrl,
       ...(exposed ? { listen: `${scheme}://${bound.address.includes(':') ? `[${bound.address}]` : bound.address}:${bound.port}` } : {}),
-      app: { name: app.name, ownerid: app.ownerid, secret: app.secret, version: app.ver },
-      sellerKey: app.sellerKey,
-      publicKey: identity.publicKey,
-      adminToken: identity.adminToken,
+      ...readyFields(app, identity),
       ...(tls ? { caFile: tls.caFile, hostname: tls.hostname } : {}),
     };
     log(`sandbox listening on ${baseUrl} (store ${store.location})`);
@@ -202,6 +208,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
       info,
       store,
       ...(lastPort ? { lastPort } : {}),
+      warnings: tls?.warnings ?? [],
       flushRequestLog: () => recorder.flush(),
       close: () => {
         clearInterval(sweeper);
@@ -217,6 +224,16 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     store.close();
     throw err;
   }
+}
+
+/** The app, keys and token of the ready line. */
+function readyFields(app: ReturnType<typeof seedStore>, identity: ReturnType<typeof loadOrCreateIdentity>): Pick<SandboxInfo, 'app' | 'sellerKey' | 'publicKey' | 'adminToken'> {
+  return {
+    app: { name: app.name, ownerid: app.ownerid, secret: app.secret, version: app.ver },
+    sellerKey: app.sellerKey,
+    publicKey: identity.publicKey,
+    adminToken: identity.adminToken,
+  };
 }
 
 /**
@@ -251,10 +268,10 @@ function listen(server: Server, host: string, port: number): Promise<void> {
   });
 }
 
-/** Which pages may read answers and which names are answered: its own names, the certificate's, the panel URL's. */
-function originPolicy(options: SandboxOptions, host: string, tlsHostname: string | undefined): OriginPolicy {
-  const names = [...(tlsHostname === undefined ? [] : [tlsHostname]), ...(options.panelUrl === undefined ? [] : [new URL(options.panelUrl).host])];
-  return createOriginPolicy({ cors: options.cors ?? [], bindHost: host, names });
+/** Which pages may read answers and which names are answered: its own names (site-names.ts), the panel URL's. */
+function originPolicy(options: SandboxOptions, site: () => SiteNames): OriginPolicy {
+  const names = options.panelUrl === undefined ? [] : [new URL(options.panelUrl).host];
+  return createOriginPolicy({ cors: options.cors ?? [], site, names });
 }
 
 /** Whether only this machine can reach an address bound to `host`. */
@@ -268,21 +285,27 @@ function formatBaseUrl(scheme: 'http' | 'https', host: string, port: number): st
   return `${scheme}://${reachable.includes(':') ? `[${reachable}]` : reachable}:${port}`;
 }
 
-/** The certificate an HTTPS sandbox serves, signed by the data folder's authority. */
-async function serverCertificate(tls: NonNullable<SandboxOptions['tls']>, host: string, now: number): Promise<{ certPem: string; keyPem: string; caFile: string; hostname: string }> {
+/** The certificate an HTTPS sandbox serves, signed by the data folder's authority, and what to say about that authority. */
+async function serverCertificate(
+  tls: NonNullable<SandboxOptions['tls']>,
+  host: string,
+  now: number,
+): Promise<{ certPem: string; keyPem: string; caFile: string; hostname: string; warnings: string[] }> {
   const { checkTlsHostname, certificateNames, DEFAULT_TLS_HOSTNAME } = await import('./tls/names.js');
   const { issueServerCertificate } = await import('./tls/server-certificate.js');
-  const { AuthorityError, loadOrCreateAuthority } = await import('./tls/authority.js');
+  const { AuthorityError, authorityWarnings, checkNotExpired, loadOrCreateAuthority } = await import('./tls/authority.js');
   let hostname: string;
   try {
     hostname = checkTlsHostname(tls.hostname ?? DEFAULT_TLS_HOSTNAME);
   } catch (error) {
     throw new SandboxConfigError((error as Error).message, 'tls');
   }
+  const names = certificateNames(hostname, host);
   try {
-    const authority = await loadOrCreateAuthority(tls.dataDir, now);
-    const certificate = await issueServerCertificate(authority, certificateNames(hostname, host), now);
-    return { certPem: certificate.certPem, keyPem: certificate.keyPem, caFile: authority.certFile, hostname };
+    const authority = await loadOrCreateAuthority(tls.dataDir, now, { names, widen: tls.widenAuthority === true });
+    checkNotExpired(authority, now);
+    const certificate = await issueServerCertificate(authority, names, now);
+    return { certPem: certificate.certPem, keyPem: certificate.keyPem, caFile: authority.certFile, hostname, warnings: authorityWarnings(authority, now) };
   } catch (error) {
     if (error instanceof AuthorityError) throw new SandboxConfigError(error.message, 'tls');
     throw error;

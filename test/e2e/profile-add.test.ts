@@ -10,6 +10,9 @@ import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startE2ESandbox, type E2ESandbox } from '../helpers/e2e.js';
+import { makeReadOnly, mountSupport } from '../helpers/mounts.js';
+import { partialServer } from '../helpers/partial-server.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 let sb: E2ESandbox;
 
@@ -66,7 +69,7 @@ describe('profile add checks before it saves', () => {
 
     const forced = await sb.kactl(['profile', 'add', 'dead', '--base-url', url, '--force']);
     expect(forced.code, forced.stderr).toBe(0);
-    expect(forced.stderr).toContain('warning: Profile dead is saved without checking it (--force)');
+    expect(forced.stderr).toContain('Added profile dead.\nwarning: Profile dead was saved without checking it (--force)');
     expect(forced.stderr).not.toMatch(/reachable/);
     expect(savedProfiles().dead).toMatchObject({ baseUrl: url });
 
@@ -94,4 +97,72 @@ describe('profile add checks before it saves', () => {
     expect(Object.keys(savedProfiles())).not.toContain('wrongpk');
     expect(Object.keys(savedProfiles())).not.toContain('wrongapp');
   });
+
+  it('says an unknown ownerid as client commands do: no application of that name with that owner id (issue 33 item 4)', async () => {
+    const wrong = await sb.kactl(['profile', 'add', 'wrongowner', '--base-url', sb.info.baseUrl, '--app-name', sb.info.app.name, '--ownerid', 'WRONGOWNER']);
+    expect(wrong.code).toBe(4);
+    expect(wrong.stderr).toContain(`FAIL client app: No application named "${sb.info.app.name}" with owner id WRONGOWNER exists on 127.0.0.1:`);
+    expect(wrong.stderr).not.toContain('not JSON');
+    expect(savedProfiles().wrongowner).toBeUndefined();
+  });
 });
+
+describe('profile add checks a server the way the profile will use it (issue 32)', () => {
+  it('saves a profile for a server with only the client API 1.2 and no seller API, without --force, and says what it did not check', async () => {
+    const old = await partialServer(sb.info.baseUrl, ['/api/1.3/', '/api/seller/']);
+    try {
+      const saved = await sb.kactl(['profile', 'add', 'opensource', '--base-url', old.baseUrl, '--api', '1.2', ...app(), '--secret-stdin'], { input: sb.info.app.secret });
+      expect(saved.code, saved.stderr).toBe(0);
+      expect(saved.stderr).toMatch(/^ok {3}api path: http:\/\/127\.0\.0\.1:\d+\/api\/1\.2\/ answers as a KeyAuth-style client API 1\.2 does$/m);
+      expect(saved.stderr).toMatch(/^skip seller key: no seller key given: the seller API was not checked$/m);
+      expect(saved.stderr).toMatch(/^ok {3}client app: init on API 1\.2 accepted /m);
+      expect(saved.stderr).toMatch(/^ok {3}signature: the init answer verifies with the app secret$/m);
+      expect(saved.stderr).toContain('Added profile opensource.');
+      expect(saved.stderr).toContain('Not checked: seller key (no seller key given: the seller API was not checked).');
+      expect(saved.stderr).not.toContain(sb.info.app.secret);
+      expect(savedProfiles().opensource).toMatchObject({ baseUrl: old.baseUrl, api: '1.2' });
+
+      // On 1.3 (the default) that server has no client API: refused, saying --api 1.2.
+      const on13 = await sb.kactl(['profile', 'add', 'opensource13', '--base-url', old.baseUrl, ...app()]);
+      expect(on13.code).toBe(4);
+      expect(on13.stderr).toMatch(/^FAIL api path: .*\/api\/1\.3\/ answered an HTML page \("404 Not Found"\).*needs --api 1\.2/m);
+      // A seller key given for a server without a seller API cannot be checked, so it is refused.
+      const withKey = await sb.kactl(['profile', 'add', 'opensourcekey', '--base-url', old.baseUrl, '--api', '1.2', '--seller-key-stdin'], { input: sb.info.sellerKey });
+      expect(withKey.code).toBe(4);
+      expect(withKey.stderr).toMatch(/^FAIL seller key: .*\/api\/seller\/ answered an HTML page .*: this server has no seller API there/m);
+      expect(Object.keys(savedProfiles())).not.toContain('opensource13');
+      expect(Object.keys(savedProfiles())).not.toContain('opensourcekey');
+    } finally {
+      await old.close();
+    }
+  });
+
+  it('saves a profile for a 1.3 server without a seller API, without --force', async () => {
+    const noSeller = await partialServer(sb.info.baseUrl, ['/api/seller/']);
+    try {
+      const saved = await sb.kactl(['profile', 'add', 'noseller', '--base-url', noSeller.baseUrl, ...app(), '--public-key', sb.info.publicKey]);
+      expect(saved.code, saved.stderr).toBe(0);
+      for (const check of ['reachable', 'api path', 'client app', 'signature']) expect(saved.stderr).toMatch(new RegExp(`^ok {3}${check}: `, 'm'));
+      expect(saved.stderr).toContain('Not checked: seller key (no seller key given: the seller API was not checked).');
+      expect(savedProfiles().noseller).toMatchObject({ baseUrl: noSeller.baseUrl });
+    } finally {
+      await noSeller.close();
+    }
+  });
+
+  it('--force into a read-only config folder says nothing was saved, never that it was (issue 33 item 4)', async (ctx) => {
+    const why = mountSupport();
+    if (why !== undefined) {
+      if (process.env.CI) throw new Error(`CI must run the read-only folder test: ${why}`);
+      ctx.skip(why);
+    }
+    const dir = tempDir('kactl-ro-config-');
+    fs.copyFileSync(path.join(sb.configDir, 'config.json'), path.join(dir, 'config.json'));
+    makeReadOnly(dir);
+    const forced = await sb.kactl(['profile', 'add', 'offline', '--base-url', 'https://keyauth.example.test', '--force'], { env: { KACTL_CONFIG_DIR: dir, HOME: dir } });
+    expect(forced.code).toBe(1);
+    expect(forced.stderr).toContain("Can't write kactl's config folder");
+    expect(forced.stderr).not.toMatch(/saved without checking|Added profile/);
+  });
+});
+

@@ -9,6 +9,7 @@ import { X509Certificate } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { otherUser, otherUserSkip } from '../helpers/other-user.js';
 import { KACTL_BIN, runKactl, type SpawnResult } from '../helpers/run-kactl.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
@@ -120,21 +121,23 @@ describe('kactl sandbox start --tls --detach', () => {
     expect((await kactl(dir, ['sandbox', 'stop', '--all'])).code).toBe(0);
   }, 60_000);
 
-  it('refuses --hostname without --tls, an address as --hostname, and a damaged authority, each with one sentence', async () => {
+  it('refuses --hostname without --tls, a wildcard address as --hostname, and a damaged authority, each with one sentence', async () => {
     const dir = freshConfig();
     const alone = await kactl(dir, ['sandbox', 'start', '--hostname', 'kactl.test', '--port', '0']);
     expect(alone.code).toBe(2);
     expect(alone.stderr).toContain('--hostname names the HTTPS certificate: give it with --tls.');
-    const address = await kactl(dir, ['sandbox', 'start', '--tls', '--hostname', '127.0.0.1', '--port', '0']);
+    const address = await kactl(dir, ['sandbox', 'start', '--tls', '--hostname', '0.0.0.0', '--port', '0']);
     expect(address.code).toBe(2);
-    expect(address.stderr).toContain('--hostname takes a host name, not an address');
+    expect(address.stderr).toContain('--hostname 0.0.0.0 names no machine');
     expect((await kactl(dir, ['sandbox', 'ca'])).code).toBe(0);
     fs.writeFileSync(path.join(dir, 'data', 'ca', 'ca-key.pem'), 'garbage', { mode: 0o600 });
     const damaged = await kactl(dir, ['sandbox', 'start', '--tls', '--port', '0', '--data', ':memory:']);
     expect(damaged.code).toBe(2);
     expect(damaged.stderr).toMatch(/certificate authority in .* cannot be used: ca-key\.pem is not an ECDSA P-256 private key\. Remove that folder/);
     expect(damaged.stderr).not.toMatch(/\n\s+at /);
-    expect(fs.readdirSync(path.join(dir, 'data', 'sandboxes')).filter((name) => name.endsWith('.json'))).toEqual([]);
+    // Refused before the store or the registry were touched.
+    const registry = path.join(dir, 'data', 'sandboxes');
+    expect(fs.existsSync(registry) ? fs.readdirSync(registry).filter((name) => name.endsWith('.json')) : []).toEqual([]);
   }, 60_000);
 });
 
@@ -149,7 +152,8 @@ describe('kactl sandbox start --tls --port 443 where the user may not bind it', 
       ctx.skip('cannot run kactl as "nobody" here (setpriv missing, or the checkout is not readable by other users)');
     }
     const dir = freshConfig();
-    fs.chmodSync(dir, 0o777);
+    // Open to "nobody", sticky as /tmp is: a folder above the data folder others may not swap out.
+    fs.chmodSync(dir, 0o1777);
     const env = { PATH: process.env.PATH ?? '', HOME: dir, NO_COLOR: '1', KACTL_CONFIG_DIR: dir };
     const command = [...drop, process.execPath, KACTL_BIN, 'sandbox', 'start', '--tls', '--port', '443', '--data', ':memory:', '--no-profile'];
     const result = spawnSync(command[0]!, command.slice(1), { env, encoding: 'utf8', timeout: 60_000 });
@@ -159,3 +163,87 @@ describe('kactl sandbox start --tls --port 443 where the user may not bind it', 
     expect(result.stderr).not.toMatch(/\n\s+at /);
   }, 60_000);
 });
+
+describe('a narrow certificate authority (issue 29 item 3)', () => {
+  it('a --hostname outside its names is asked about (refused without a terminal unless --yes); --yes makes one that may also sign for it', async () => {
+    const dir = freshConfig();
+    expect((await kactl(dir, ['sandbox', 'ca'])).code).toBe(0);
+    const caFile = path.join(dir, 'data', 'ca', 'kactl-sandbox-ca.pem');
+    const before = fs.readFileSync(caFile, 'utf8');
+    const asked = await kactl(dir, ['sandbox', 'start', '--tls', '--hostname', 'keyauth.win', '--port', '0', '--data', ':memory:', '--no-profile']);
+    expect(asked.code).toBe(2);
+    expect(asked.stderr).toContain("The sandbox's certificate authority may sign only for localhost, *.localhost, *.test, 127.0.0.0/8, ::1; keyauth.win is outside that.");
+    expect(asked.stderr).toContain('Make a certificate authority that may also sign for keyauth.win: add --yes to confirm');
+    expect(fs.readFileSync(caFile, 'utf8')).toBe(before);
+    const yes = await kactl(dir, ['sandbox', 'start', '--tls', '--hostname', 'keyauth.win', '--port', '0', '--data', ':memory:', '--no-profile', '--detach', '--yes']);
+    expect(yes.code, yes.stderr).toBe(0);
+    expect(yes.stderr).toMatch(/Made a new certificate authority \(CN=kactl sandbox CA [0-9a-f]{8}\) that may sign for localhost, \*\.localhost, \*\.test, keyauth\.win, 127\.0\.0\.0\/8, ::1/);
+    expect(yes.stderr).toContain('https: certificate for keyauth.win, localhost, 127.0.0.1, ::1');
+    expect(fs.readFileSync(caFile, 'utf8')).not.toBe(before);
+    const shown = JSON.parse((await kactl(dir, ['sandbox', 'ca', '--json'])).stdout) as { permitted: string; validFrom: string; validTo: string };
+    expect(shown.permitted).toBe('localhost, *.localhost, *.test, keyauth.win, 127.0.0.0/8, ::1');
+    expect(Date.parse(shown.validTo) - Date.parse(shown.validFrom)).toBeLessThan(367 * 86_400_000);
+    // Chosen once, kept: the next start with that name asks nothing.
+    expect((await kactl(dir, ['sandbox', 'stop', '--all'])).code).toBe(0);
+    const again = await kactl(dir, ['sandbox', 'start', '--tls', '--hostname', 'keyauth.win', '--port', '0', '--data', ':memory:', '--no-profile', '--detach']);
+    expect(again.code, again.stderr).toBe(0);
+    expect((await kactl(dir, ['sandbox', 'stop', '--all'])).code).toBe(0);
+  }, 120_000);
+
+  it('--rotate makes the next authority with the same names and says what to remove; --help leads with trust for one program, each way with its removal', async () => {
+    const dir = freshConfig();
+    const first = await kactl(dir, ['sandbox', 'ca', '--json']);
+    const old = JSON.parse(first.stdout) as { subject: string; fingerprint256: string; permitted: string };
+    const rotated = await kactl(dir, ['sandbox', 'ca', '--rotate', '--json']);
+    expect(rotated.code, rotated.stderr).toBe(0);
+    const made = JSON.parse(rotated.stdout) as { subject: string; fingerprint256: string; permitted: string };
+    expect(made.fingerprint256).not.toBe(old.fingerprint256);
+    expect(made.permitted).toBe(old.permitted);
+    const oldName = /CN=([^,]+)/.exec(old.subject)![1]!;
+    expect(rotated.stderr).toContain(`in place of "${oldName}" (SHA-256 ${old.fingerprint256}). Trust the new one where you trusted the old, and remove "${oldName}" from those trust stores`);
+
+    const help = (await kactl(dir, ['sandbox', 'ca', '--help'])).stdout;
+    const onePrograms = ['NODE_EXTRA_CA_CERTS=FILE', 'curl --cacert FILE', 'SSL_CERT_FILE=FILE', 'REQUESTS_CA_BUNDLE=FILE'].map((text) => help.indexOf(text));
+    const machineWide = help.indexOf('certutil -addstore');
+    for (const at of onePrograms) expect(at).toBeGreaterThan(0);
+    for (const at of onePrograms) expect(at).toBeLessThan(machineWide);
+    for (const removal of ['certutil -delstore Root "NAME"', 'security delete-certificate -c "NAME"', 'update-ca-certificates --fresh', 'trust anchor --remove FILE']) expect(help).toContain(removal);
+    expect(help).not.toMatch(/hosts file|etc\/hosts|127\.0\.0\.1 kactl\.test/);
+  }, 60_000);
+});
+
+describe('an authority another user planted (issue 29 item 2)', () => {
+  it('in a shared sticky data folder: sandbox ca, sandbox start --tls and doctor refuse it, naming the path (a second Unix user)', async (ctx) => {
+    const skip = otherUserSkip();
+    if (skip !== undefined) {
+      if (process.env.CI) throw new Error(`CI must run the two-user tests: ${skip}`);
+      ctx.skip(skip);
+    }
+    const other = otherUser();
+    const dir = freshConfig();
+    // Their authority, made with kactl elsewhere, then put where a shared data folder's would be.
+    const theirs = freshConfig();
+    expect((await kactl(theirs, ['sandbox', 'ca'])).code).toBe(0);
+    const shared = path.join(tempDir('kactl-shared-'), 'shared');
+    fs.mkdirSync(shared);
+    fs.chmodSync(shared, 0o1777);
+    const planted = path.join(shared, 'ca');
+    fs.cpSync(path.join(theirs, 'data', 'ca'), planted, { recursive: true });
+    for (const name of ['', 'ca-key.pem', 'kactl-sandbox-ca.pem']) other.own(path.join(planted, name));
+    const env = { KACTL_DATA_DIR: shared };
+
+    const shown = await kactl(dir, ['sandbox', 'ca', '--pem'], env);
+    expect(shown.code).toBe(2);
+    expect(shown.stdout).toBe('');
+    expect(shown.stderr).toContain(`The sandbox's certificate authority in ${planted} is not used: ${planted} belongs to another user (uid ${other.uid}). Another user may have put it there; remove it`);
+    expect(shown.stderr).not.toMatch(/\n\s+at /);
+    const started = await kactl(dir, ['sandbox', 'start', '--tls', '--port', '0', '--data', ':memory:', '--no-profile'], env);
+    expect(started.code).toBe(2);
+    expect(started.stderr).toContain(`${planted} belongs to another user`);
+    const doctor = await kactl(dir, ['doctor', '--json'], env);
+    const line = (JSON.parse(doctor.stdout) as { check: string; status: string; detail: string }[]).find((check) => check.check === 'certificate authority');
+    expect(line).toMatchObject({ status: 'fail', detail: expect.stringContaining(`${planted} belongs to another user (uid ${other.uid})`) });
+    expect(doctor.code).toBe(1);
+  }, 60_000);
+});
+

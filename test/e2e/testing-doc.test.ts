@@ -42,7 +42,9 @@ describe('docs/testing-your-program.md', () => {
     for (const heading of ['## Python', '## C#', '## C++', '## PHP', '## Go', '## React', '## Java', "## kactl's own client", '### Walk-through on Windows']) {
       expect(text, heading).toContain(heading);
     }
-    expect(text).toMatch(/```powershell no-test\n[\s\S]*kactl sandbox start --tls --hostname kactl\.test --port 443[\s\S]*certutil -addstore -f Root[\s\S]*127\.0\.0\.1 kactl\.test/);
+    // The C++ route: a non-loopback address on port 443, no hosts-file line (the library refuses one).
+    expect(text).toMatch(/```powershell no-test\n[\s\S]*kactl sandbox start --tls --host 192\.168\.1\.20 --port 443 --detach[\s\S]*kactl sandbox connect cpp[\s\S]*certutil -addstore -f Root/);
+    expect(text).not.toMatch(/Add-Content[^\n]*hosts|127\.0\.0\.1 kactl\.test/);
     const all = runnableBlocks(text).map((block) => block.code).join('\n');
     expect(all).toContain('kactl sandbox start --detach');
     expect(all).toContain('kactl sandbox start --tls --detach');
@@ -69,7 +71,9 @@ describe('docs/testing-your-program.md', () => {
     expect(result.stdout).toContain('"forcehwid": false');
     // The CI section's faulted run: the forged signature refused with exit 5.
     expect(result.stdout).toContain('exit status 5');
-    expect(result.stdout).toMatch(/std::string url = skCrypt\("https:\/\/kactl\.test:\d+\/api\/1\.3\/"\)\.decrypt\(\);/);
+    expect(result.stdout).toMatch(/std::string url = skCrypt\("https:\/\/[^"/]+\/api\/1\.3\/"\)\.decrypt\(\);/);
+    expect(result.stdout).toMatch(/KeyAuthApp\.set_allowed_hosts\(\{ "[^"]+" \}\);/);
+    expect(result.stdout).toMatch(/static const uint8_t k_pubkey_obf2\[64\] = \{/);
     expect(stopped.code, stopped.stderr).toBe(0);
     const running = JSON.parse(after.stdout) as { data: string; state: string }[];
     expect(running, 'a block stopped a sandbox the page did not start').toEqual([expect.objectContaining({ data: path.join(work!, 'bystander.db'), state: 'ready' })]);

@@ -17,6 +17,8 @@ export const HEAVY_PACKAGES = [
   'jq-wasm',
   'yaml',
   '@peculiar/x509',
+  '@peculiar/asn1-x509',
+  '@peculiar/asn1-schema',
 ];
 
 /**

@@ -5,8 +5,8 @@
  */
 import { execFile, spawnSync } from 'node:child_process';
 import https from 'node:https';
-import type { LookupFunction } from 'node:net';
-import type { TLSSocket } from 'node:tls';
+import type { AddressInfo, LookupFunction } from 'node:net';
+import tls, { type TLSSocket } from 'node:tls';
 
 export interface HttpsAnswer {
   readonly status: number;
@@ -109,3 +109,34 @@ try:
 except requests.exceptions.SSLError as e:
     print(json.dumps({"error": "SSLError"}))
 `;
+
+/**
+ * What a TLS client that trusts only `caPem` says of a server presenting `leaf` for `name`: "ok",
+ * or the verification error's code and message (a broken name constraint reads "permitted
+ * subtree violation"). Node's TLS is OpenSSL's, as libcurl's is on most systems.
+ */
+export async function tlsVerdict(caPem: string, leaf: { certPem: string; keyPem: string }, name: string): Promise<string> {
+  const server = tls.createServer({ cert: leaf.certPem, key: leaf.keyPem }, (socket) => socket.end());
+  server.on('tlsClientError', () => undefined);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  try {
+    return await new Promise<string>((resolve) => {
+      const socket = tls.connect({
+        host: '127.0.0.1',
+        port,
+        ca: caPem,
+        // An address is checked as one (no SNI for it); a name is sent as the server name.
+        ...(/^[\d.]+$|:/.test(name) ? {} : { servername: name }),
+        checkServerIdentity: (_host, cert) => tls.checkServerIdentity(name, cert),
+      });
+      socket.once('secureConnect', () => {
+        socket.destroy();
+        resolve('ok');
+      });
+      socket.once('error', (error: NodeJS.ErrnoException) => resolve(`${error.code ?? ''} ${error.message}`));
+    });
+  } finally {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+}

@@ -6,7 +6,9 @@
 import https from 'node:https';
 import fs from 'node:fs';
 import type { TLSSocket } from 'node:tls';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../src/sandbox.js';
+import { signInLink } from '../helpers/dashboard.js';
 import { hmacHex, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
@@ -82,3 +84,65 @@ describe('an HTTPS sandbox', () => {
     expect((await get('/api/1.3/', { ca })).status).toBeGreaterThan(0);
   });
 });
+
+describe('an HTTPS sandbox: the dashboard cookie and the links it gives out', () => {
+  it("the dashboard's sign-in cookie is Secure over HTTPS (issue 29), as is the one that signs out", async () => {
+    const { url } = await signInLink(sb);
+    const spent = await sb.request(`${new URL(url).pathname}${new URL(url).search}`, { redirect: 'manual' });
+    expect(spent.status).toBe(303);
+    expect(spent.headers.get('set-cookie')).toMatch(/^kactl_ui=[A-Za-z0-9_-]+; Path=\/sandbox\/ui; HttpOnly; SameSite=Strict; Max-Age=43200; Secure$/);
+    const cookie = spent.headers.get('set-cookie')!.split(';')[0]!;
+    const page = await sb.request('/sandbox/ui', { headers: { cookie } });
+    const formToken = /name="form_token" value="([^"]+)"/.exec(page.text)![1]!;
+    const out = await sb.request('/sandbox/ui/logout', { method: 'POST', redirect: 'manual', headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, body: `form_token=${formToken}` });
+    expect(out.headers.get('set-cookie')).toMatch(/Max-Age=0; Secure$/);
+  });
+});
+
+/** init over HTTPS to 127.0.0.1 with a chosen TLS server name and Host header, as keyauth-js sends them. */
+function initAs(target: { baseUrl: string; caFile: string; app: { name: string; ownerid: string } }, name: string, host: string): Promise<{ status: number; body: Record<string, unknown> }> {
+  const url = new URL(target.baseUrl);
+  const query = new URLSearchParams({ type: 'init', ver: '1.0', name: target.app.name, ownerid: target.app.ownerid }).toString();
+  return new Promise((resolve, reject) => {
+    const req = https.get(
+      { host: '127.0.0.1', port: url.port, path: `/api/1.3/?${query}`, servername: name, headers: { host }, ca: fs.readFileSync(target.caFile, 'utf8'), agent: false },
+      (res) => {
+        let body = '';
+        res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(body) as Record<string, unknown> }));
+      },
+    );
+    req.on('error', reject);
+  });
+}
+
+describe('customerPanelLink uses the name and port the client used (issue 32)', () => {
+  let named: Sandbox;
+  beforeAll(async () => {
+    // What keyauth-js needs over HTTPS: a certificate for keyauth.win (a temporary authority).
+    named = await startSandbox({ tls: { hostname: 'keyauth.win' } });
+  });
+  afterAll(() => named.close());
+
+  it('keyauth.win for keyauth-js, the sandbox host name with its port, loopback as used; never a Host the sandbox does not answer to', async () => {
+    const target = { baseUrl: named.baseUrl, caFile: named.caFile!, app: named.app };
+    const port = new URL(named.baseUrl).port;
+    const origin = async (host: string, name = 'keyauth.win'): Promise<string> => {
+      const link = ((await initAs(target, name, host)).body.appinfo as { customerPanelLink: string }).customerPanelLink;
+      expect(new URL(link).pathname).toMatch(/^\/panel\/[^/]+\/[^/]+\/$/);
+      return new URL(link).origin;
+    };
+    expect(await origin('keyauth.win')).toBe(`https://keyauth.win:${port}`);
+    expect(await origin(`keyauth.win:${port}`)).toBe(`https://keyauth.win:${port}`);
+    expect(await origin(`localhost:${port}`, 'localhost')).toBe(`https://localhost:${port}`);
+    expect(await origin(`127.0.0.1:${port}`)).toBe(named.baseUrl);
+    // A name this sandbox does not answer to is never echoed back: it is not answered at all
+    // (421, origin-policy.ts), so no link can carry it.
+    for (const foreign of ['evil.example', 'keyauth.win.evil.example']) {
+      const answer = await initAs(target, 'keyauth.win', foreign);
+      expect(answer.status, foreign).toBe(421);
+      expect(JSON.stringify(answer.body)).not.toContain('evil.example');
+    }
+  });
+});
+

@@ -7,6 +7,7 @@
  */
 import type { Context } from '../../context.js';
 import { stripControl } from '../../io/format.js';
+import { checkAuthority } from './authority-check.js';
 import { checkFreeSpace, checkNativeModule, checkPermissions, checkWritable } from './local-checks.js';
 import { fail, messageOf, pass, type CheckResult } from './results.js';
 import { probeSellerKey, serverChecks } from './server-checks.js';
@@ -41,6 +42,7 @@ async function collectChecks(ctx: Context): Promise<CheckResult[]> {
     checkWritable('config folder', ctx.configDir, 'KACTL_CONFIG_DIR'),
     checkWritable('data folder', ctx.dataDir, 'KACTL_DATA_DIR'),
     checkFreeSpace(ctx.dataDir),
+    await checkAuthority(ctx.dataDir, ctx.now()),
   ];
   let settings;
   try {
@@ -69,6 +71,7 @@ async function collectChecks(ctx: Context): Promise<CheckResult[]> {
           sellerKey: 'no seller key is configured',
           app: 'no application name and owner id are configured',
           publicKey: 'no public key is configured (--public-key, KACTL_PUBLIC_KEY or the profile): client commands refuse to call the server without one unless --no-verify',
+          secret: 'no app secret is configured (KACTL_APP_SECRET or the profile) to check API 1.2 signatures',
         },
       },
     )),

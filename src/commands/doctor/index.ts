@@ -10,7 +10,7 @@ import { resultMark } from './results.js';
 export function registerDoctorCommand(program: Command, ctx: Context): void {
   program
     .command('doctor')
-    .description('check the setup: Node, the sandbox module, file permissions, folders writable, free space, server reachable, API path, seller key, client app, signature key, clock')
+    .description('check the setup: Node, the sandbox module, file permissions, folders writable, free space, the sandbox certificate authority, server reachable, API path, seller key, client app, signature key, clock')
     .addHelpText(
       'after',
       `

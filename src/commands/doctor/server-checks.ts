@@ -1,15 +1,19 @@
 /**
- * The checks of a server and what a profile says about it, in order: it answers at all, the API
- * answers at the base URL as a KeyAuth-style server would, the seller key is accepted, the
- * client app's init is accepted, that answer is signed by the public key, and (for doctor) the
- * clocks agree. A check that needs an earlier one is skipped, not failed, when that one failed.
- * `kactl doctor` runs them on the settings in use, `kactl profile add` on the profile it is about
- * to save. Nothing is changed: init's session is not kept.
+ * The checks of a server and what a profile says about it, the way the profile will use it: it
+ * answers at all, the client API answers at the base URL on the profile's API version (1.3, or
+ * 1.2 for a profile that says so: the open-source server has no 1.3), the seller key is accepted
+ * (only when one is given: a server without a seller API is fine for a profile without a key),
+ * the app's init is accepted, that answer is signed by the public key (1.3) or the app secret
+ * (1.2), and (for doctor) the clocks agree. A check that needs an earlier one, or a value that
+ * was not given, is skipped, not failed, and says why. `kactl doctor` runs them on the settings
+ * in use, `kactl profile add` on the profile it is about to save. Nothing is changed: init's
+ * session is not kept.
  */
 import { KactlError } from '../../errors.js';
 import type { Transport, TransportResponse } from '../../api/transport.js';
 import type { ResolvedSettings } from '../../config/settings.js';
 import type { SellerApi } from '../../api/seller-api.js';
+import { clientChecks, type ClientProbe } from './client-checks.js';
 import { describeShape, shapeOf } from './probe.js';
 import { fail, messageOf, pass, skip, type CheckResult } from './results.js';
 
@@ -17,7 +21,7 @@ import { fail, messageOf, pass, skip, type CheckResult } from './results.js';
 export interface ServerTarget {
   /** The base URL in use (present: the caller has made sure). */
   readonly baseUrl: string;
-  /** Where the seller key, app, version, public key and signature window come from. */
+  /** Where the seller key, app, version, API version, keys and signature window come from. */
   readonly settings: ResolvedSettings;
   /** The transport the target is reached with (its timeout, its trusted authority). */
   readonly transport: Transport;
@@ -31,7 +35,7 @@ export interface ServerCheckOptions {
   /** The clock check (doctor): a profile is not wrong because this computer's clock is. */
   readonly clock: boolean;
   /** The skip line's reason when a value is missing, in the caller's words (a setting, a flag). */
-  readonly missing: { readonly sellerKey: string; readonly app: string; readonly publicKey: string };
+  readonly missing: { readonly sellerKey: string; readonly app: string; readonly publicKey: string; readonly secret: string };
 }
 
 /** The read a seller key is tried with: the subscriptions, a short list every app has. */
@@ -39,131 +43,86 @@ export async function probeSellerKey(api: SellerApi): Promise<void> {
   await api.call('fetchallsubs', {}, { effect: 'read', list: { key: 'subs', emptyMessage: 'No subscriptions found' } });
 }
 
-
 /** What answering at the root means: an API server's root answers 404, and that is fine. */
 function reachableDetail(base: string, status: number, ms: number): string {
   const root = status === 404 ? 'HTTP 404 at its root, as an API server usually answers there' : `HTTP ${status} at its root`;
   return `the server at ${base} answers (${root}; ${ms} ms)`;
 }
 
-/** The values the checks read, and a GET through the target's transport (the seller key masked in `--verbose`). */
-interface Probe {
-  readonly sellerKey: string | undefined;
-  readonly appName: string | undefined;
-  readonly ownerid: string | undefined;
-  readonly appVersion: string | undefined;
-  readonly publicKey: string | undefined;
-  readonly signatureWindow: number;
-  get(url: string): Promise<TransportResponse>;
-}
-
-function probeOf(target: ServerTarget): Probe {
+function probeOf(target: ServerTarget): ClientProbe & { readonly sellerKey: string | undefined } {
   const { settings } = target;
   const sellerKey = settings.sellerKey.value;
   return {
     sellerKey,
-    appName: settings.appName.value,
-    ownerid: settings.ownerid.value,
-    appVersion: settings.appVersion.value,
-    publicKey: settings.publicKey.value,
-    signatureWindow: settings.signatureWindow.value,
+    base: target.baseUrl.replace(/\/+$/, ''),
+    api: settings.api.value ?? '1.3',
+    settings,
+    transport: target.transport,
     get: (url) => target.transport.request({ method: 'GET', url, secrets: [sellerKey] }),
+    now: () => target.now(),
   };
 }
 
 export async function serverChecks(target: ServerTarget, options: ServerCheckOptions): Promise<CheckResult[]> {
-  const results: CheckResult[] = [];
   const probe = probeOf(target);
-  const base = target.baseUrl.replace(/\/+$/, '');
+  const { base } = probe;
+  let reachable: CheckResult;
   try {
     const root = await probe.get(`${base}/`);
-    results.push(pass('reachable', reachableDetail(base, root.status, Math.round(root.elapsedMs))));
+    reachable = pass('reachable', reachableDetail(base, root.status, Math.round(root.elapsedMs)));
   } catch (error) {
-    results.push(fail('reachable', `${base}: ${messageOf(error)}`, 'NETWORK'));
-    return results;
+    return [fail('reachable', `${base}: ${messageOf(error)}`, 'NETWORK')];
   }
-
-  const sellerUrl = `${base}/api/seller/?${new URLSearchParams({ sellerkey: probe.sellerKey ?? '', type: 'fetchallsubs' }).toString()}`;
-  let sellerPathOk = false;
-  try {
-    const answer = await probe.get(sellerUrl);
-    const shape = shapeOf(answer);
-    // A server's answer to a path it has no route for (a kactl sandbox's is JSON too) is no API.
-    const message = shape.kind === 'json' && typeof shape.body.message === 'string' ? shape.body.message : undefined;
-    const noRoute = answer.status === 404 && message !== undefined && /^not found\.?$/i.test(message);
-    sellerPathOk = shape.kind === 'json' && typeof shape.body.success === 'boolean' && !noRoute;
-    const what = noRoute ? `HTTP 404 "${message}" (no such path)` : describeShape(shape, answer.status);
-    results.push(
-      sellerPathOk
-        ? pass('api path', `${base}/api/seller/ answers as a KeyAuth-style seller API does`)
-        : fail('api path', `${base}/api/seller/ answered ${what}; is ${base} the server's base URL (no /api/... path)?`, 'NETWORK'),
-    );
-  } catch (error) {
-    results.push(fail('api path', messageOf(error), 'NETWORK'));
-  }
-
-  if (probe.sellerKey === undefined) results.push(skip('seller key', options.missing.sellerKey));
-  else if (!sellerPathOk) results.push(skip('seller key', 'the seller API did not answer'));
-  else {
-    try {
-      await target.trySellerKey();
-      results.push(pass('seller key', 'accepted'));
-    } catch (error) {
-      const refused = error instanceof KactlError && error.code === 'AUTH';
-      results.push(fail('seller key', refused ? `refused: ${error.message}` : messageOf(error), error instanceof KactlError ? error.code : 'NETWORK'));
-    }
-  }
-
-  results.push(...(await clientChecks(probe, base, options, () => target.now())));
-  return results;
+  const apiPath = await checkApiPath(probe);
+  const apiFound = apiPath.status === 'pass';
+  const sellerKey = apiFound ? await checkSellerKey(target, probe, options) : skip('seller key', `the client API ${probe.api} did not answer at the base URL`);
+  return [reachable, apiPath, sellerKey, ...(await clientChecks(probe, apiFound, options))];
 }
 
-/** init on the client API 1.3: app accepted, signature by the profile's key, clock skew. */
-async function clientChecks(target: Probe, base: string, options: ServerCheckOptions, now: () => number): Promise<CheckResult[]> {
-  const { appName, ownerid } = target;
-  const clock = (result: CheckResult): CheckResult[] => (options.clock ? [result] : []);
-  if (appName === undefined || ownerid === undefined) {
-    const why = options.missing.app;
-    return [skip('client app', why), skip('signature', why), ...clock(skip('clock', why))];
-  }
-  const { randomBytes } = await import('node:crypto');
-  const query = new URLSearchParams({ type: 'init', name: appName, ownerid, enckey: randomBytes(8).toString('hex') });
-  if (target.appVersion) query.set('ver', target.appVersion);
-  let answer: TransportResponse;
-  try {
-    answer = await target.get(`${base}/api/1.3/?${query.toString()}`);
-  } catch (error) {
-    const why = messageOf(error);
-    return [fail('client app', why, 'NETWORK'), skip('signature', 'init did not answer'), ...clock(skip('clock', 'init did not answer'))];
-  }
-  const results: CheckResult[] = [];
+/**
+ * Whether an answer is a KeyAuth-style API's: a JSON object with a boolean `success`, or the bare
+ * `KeyAuth_Invalid` the client API answers for an app it does not know. A server's answer to a
+ * path it has no route for (a kactl sandbox's is JSON too) is none.
+ */
+function apiAnswer(answer: TransportResponse): { ok: boolean; what: string } {
   const shape = shapeOf(answer);
-  if (shape.kind !== 'json') results.push(fail('client app', `init on ${base}/api/1.3/ answered ${describeShape(shape, answer.status)}`, 'NETWORK'));
-  else if (shape.body.success === true) results.push(pass('client app', `init accepted "${appName}" (the session is not kept)`));
-  else results.push(fail('client app', `init refused "${appName}": ${typeof shape.body.message === 'string' ? shape.body.message : 'no message'}`, 'FAILURE'));
+  const message = shape.kind === 'json' && typeof shape.body.message === 'string' ? shape.body.message : undefined;
+  const noRoute = answer.status === 404 && message !== undefined && /^not found\.?$/i.test(message);
+  if (noRoute) return { ok: false, what: `HTTP 404 "${message}" (no such path)` };
+  if (shape.kind === 'json' && typeof shape.body.success === 'boolean') return { ok: true, what: '' };
+  if (shape.kind === 'other' && answer.body.toString('utf8').trim() === 'KeyAuth_Invalid') return { ok: true, what: '' };
+  return { ok: false, what: describeShape(shape, answer.status) };
+}
 
-  const stamp = answer.headers['x-signature-timestamp'];
-  const publicKey = target.publicKey;
-  if (publicKey === undefined) results.push(skip('signature', options.missing.publicKey));
-  else if (stamp === undefined) results.push(fail('signature', 'the init answer is not signed', 'SIGNATURE'));
-  else {
-    try {
-      const { verifyEd25519 } = await import('../../api/verify.js');
-      // Any timestamp passes here: the clock line judges it on its own.
-      verifyEd25519({ headers: answer.headers, body: answer.body, publicKey, nowMs: Number(stamp) * 1000 });
-      results.push(pass('signature', 'the init answer verifies with the public key'));
-    } catch (error) {
-      results.push(fail('signature', messageOf(error), 'SIGNATURE'));
-    }
+/** The client API answers at `<base>/api/<version>/` (an init naming no app, sent as the profile sends calls). */
+async function checkApiPath(probe: ClientProbe): Promise<CheckResult> {
+  const path = `${probe.base}/api/${probe.api}/`;
+  const asGet = probe.api === '1.3' && probe.settings.method.value === 'get';
+  const form = new URLSearchParams({ type: 'init', name: '', ownerid: '' });
+  try {
+    const answer = asGet
+      ? await probe.get(`${path}?${form.toString()}`)
+      : await probe.transport.request({ method: 'POST', url: path, form, secrets: [] });
+    const { ok, what } = apiAnswer(answer);
+    if (ok) return pass('api path', `${path} answers as a KeyAuth-style client API ${probe.api} does`);
+    const version = probe.api === '1.3' ? ' (a server with only API 1.2, as the open-source one, needs --api 1.2)' : '';
+    return fail('api path', `${path} answered ${what}; is ${probe.base} the server's base URL (no /api/... path)${version}?`, 'NETWORK');
+  } catch (error) {
+    return fail('api path', messageOf(error), 'NETWORK');
   }
+}
 
-  if (!options.clock) return results;
-  if (stamp === undefined || !/^\d+$/.test(stamp)) results.push(skip('clock', 'the answer carries no signature timestamp'));
-  else {
-    const skew = Math.round(now() / 1000 - Number(stamp));
-    const window = target.signatureWindow;
-    const text = skew === 0 ? 'this computer and the server agree to the second' : `this computer is ${Math.abs(skew)} s ${skew > 0 ? 'ahead of' : 'behind'} the server`;
-    results.push(Math.abs(skew) <= window ? pass('clock', text) : fail('clock', `${text}; answers older than ${window} s are refused`));
+/** The seller key, when one is given: the seller API must answer at `<base>/api/seller/`, and accept it. */
+async function checkSellerKey(target: ServerTarget, probe: ClientProbe & { readonly sellerKey: string | undefined }, options: ServerCheckOptions): Promise<CheckResult> {
+  if (probe.sellerKey === undefined) return skip('seller key', `${options.missing.sellerKey}: the seller API was not checked`);
+  const sellerUrl = `${probe.base}/api/seller/?${new URLSearchParams({ sellerkey: probe.sellerKey, type: 'fetchallsubs' }).toString()}`;
+  try {
+    const { ok, what } = apiAnswer(await probe.get(sellerUrl));
+    if (!ok) return fail('seller key', `${probe.base}/api/seller/ answered ${what}: this server has no seller API there, so the key cannot be used`, 'NETWORK');
+    await target.trySellerKey();
+    return pass('seller key', 'accepted');
+  } catch (error) {
+    const refused = error instanceof KactlError && error.code === 'AUTH';
+    return fail('seller key', refused ? `refused: ${error.message}` : messageOf(error), error instanceof KactlError ? error.code : 'NETWORK');
   }
-  return results;
 }

@@ -8,12 +8,12 @@ import type { SettingKey } from '../../config/settings.js';
 import { KactlError, UsageError } from '../../errors.js';
 import { checkProfileName, parseBaseUrl, parsePositiveInt, parsePublicKey } from './validate.js';
 import { parseDurationSeconds } from '../global-options.js';
-import { resultMark } from '../doctor/results.js';
+import { resultMark, type CheckResult } from '../doctor/results.js';
 import { checkProfile } from './check.js';
 import { readStdinText } from '../../io/ask.js';
 
 /** The settings that decide what the profile reaches: a new value of one of them is checked (check.ts). */
-const CHECKED_SETTINGS: readonly SettingKey[] = ['baseUrl', 'sellerKey', 'appName', 'ownerid', 'appVersion', 'publicKey', 'caFile'];
+const CHECKED_SETTINGS: readonly SettingKey[] = ['baseUrl', 'sellerKey', 'appName', 'ownerid', 'appVersion', 'publicKey', 'secret', 'api', 'method', 'caFile'];
 
 /** One flag per setting (settings.ts), named as the setting, plus how to read secrets and whether to activate. */
 type AddOptions = Partial<Pick<ProfileData, SettingKey>> & {
@@ -51,10 +51,12 @@ export function registerProfileAdd(group: Command, ctx: Context): void {
       'after',
       `
 Before saving a new profile, or a change to its server, key, app, version, public key or
-authority, kactl checks it as doctor does: the server answers, the API is at the base URL, the
-seller key is accepted, the app's init is accepted (with --app-name and --ownerid) and its answer
-verifies with the public key. One line per check goes to stderr; nothing is saved unless all
-pass, or with --force (no network needed).
+authority, kactl checks it as doctor does and as the profile will use it: the server answers,
+the client API answers at the base URL on the profile's version (--api 1.2 for a server with
+only 1.2), the seller key is accepted (only when one is given), the app's init is accepted
+(with --app-name and --ownerid) and its answer verifies with the public key (1.3) or the app
+secret (1.2). One line per check goes to stderr, and a last note names what was not checked;
+nothing is saved unless all pass, or with --force (no network needed).
 
 Examples:
   $ kactl profile add prod --base-url https://keyauth.win --app-name MyApp --ownerid AbCdEf1234 --seller-key-stdin < seller.key
@@ -87,7 +89,8 @@ async function profileAddRun(ctx: Context, name: string, options: AddOptions): P
   if (!existed && fields.baseUrl === undefined) throw new UsageError(`A new profile needs --base-url.`);
   // A different server or app makes the stored session meaningless.
   if (existed && (fields.baseUrl !== undefined || fields.appName !== undefined || fields.ownerid !== undefined)) fields.session = undefined;
-  if (!existed || CHECKED_SETTINGS.some((key) => fields[key] !== undefined)) await checkBeforeSaving(ctx, name, { ...store.profile(name), ...fields }, options.force === true);
+  const checked = !existed || CHECKED_SETTINGS.some((key) => fields[key] !== undefined);
+  const skipped = checked && options.force !== true ? await checkBeforeSaving(ctx, name, { ...store.profile(name), ...fields }) : [];
   let activated = false;
   store.update((config) => {
     config.profiles[name] = Object.fromEntries(Object.entries({ ...config.profiles[name], ...fields }).filter(([, v]) => v !== undefined));
@@ -97,21 +100,21 @@ async function profileAddRun(ctx: Context, name: string, options: AddOptions): P
     }
   });
   ctx.output.success(`${existed ? 'Updated' : 'Added'} profile ${name}${activated ? ' (now active)' : ''}.`);
+  // Said once it is saved: a folder that refuses the write must not be told it was.
+  if (checked && options.force === true) ctx.output.warn(`Profile ${name} was saved without checking it (--force); \`kactl doctor --profile ${name}\` checks it.`);
+  if (skipped.length > 0) ctx.output.note(`Not checked: ${skipped.map((r) => `${r.check} (${r.detail})`).join('; ')}.`);
 }
 
 /**
- * The checks, one line each on stderr, and no saving unless all pass; `--force` saves unchecked,
- * with a warning, which is how a profile is made without network.
+ * The checks, one line each on stderr, and no saving unless all pass; returns the ones skipped
+ * (a value not given, a server without that part), for the note after saving. `--force` skips
+ * this, which is how a profile is made without network.
  */
-async function checkBeforeSaving(ctx: Context, name: string, profile: ProfileData, force: boolean): Promise<void> {
-  if (force) {
-    ctx.output.warn(`Profile ${name} is saved without checking it (--force); \`kactl doctor --profile ${name}\` checks it.`);
-    return;
-  }
+async function checkBeforeSaving(ctx: Context, name: string, profile: ProfileData): Promise<CheckResult[]> {
   const results = await checkProfile(ctx, name, Object.fromEntries(Object.entries(profile).filter(([, v]) => v !== undefined)));
   for (const r of results) ctx.output.note(`${resultMark(r.status, ctx.io.isStderrTTY)} ${r.check}: ${r.detail}`);
   const failed = results.filter((r) => r.status === 'fail');
-  if (failed.length === 0) return;
+  if (failed.length === 0) return results.filter((r) => r.status === 'skip');
   throw new KactlError(`Profile ${name} was not saved: the ${failed.map((r) => r.check).join(', ')} check${failed.length === 1 ? '' : 's'} failed.`, failed[0]!.code ?? 'NETWORK', {
     hints: ['Correct the value and run the command again, or save it unchecked with --force (the way without network, e.g. when CI creates profiles offline).'],
   });

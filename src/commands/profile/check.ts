@@ -55,6 +55,7 @@ export async function checkProfile(ctx: Context, name: string, profile: ProfileD
           sellerKey: 'no seller key given',
           app: 'give --app-name and --ownerid to check the app',
           publicKey: 'no public key given (--public-key) and none known for this server: client commands will refuse to call it until one is set (or --signatures skip)',
+          secret: 'no app secret given (--secret) to check API 1.2 signatures',
         },
       },
     );

@@ -7,6 +7,7 @@ import { Argument, type Command } from 'commander';
 import type { Context } from '../../context.js';
 import { completeFrom } from '../completion/value-source.js';
 import { UsageError } from '../../errors.js';
+import { reachableAddresses } from './machine-addresses.js';
 import { FORCE_HWID_OFF, resolveSdk, SDK_IDS, sheetValues, targetSheet, type SandboxValues, type TargetSheet } from './sdk-targets.js';
 
 export function registerSandboxConnect(group: Command, ctx: Context): void {
@@ -17,10 +18,12 @@ export function registerSandboxConnect(group: Command, ctx: Context): void {
     .addHelpText(
       'after',
       `
-The sandbox is the selected profile's (the active one, or --profile NAME), and must be running.
-Official 1.3 SDKs (python, csharp, cpp, php, go, react) get the 1.3 URL; java (KeyAuth-Java) and
-node (keyauth-js) the 1.2 URL. cpp also needs HTTPS on port 443 and a host name:
-  kactl sandbox start --tls --hostname kactl.test --port 443
+The sandbox is the selected profile's (the active one, or --profile NAME), and must be
+running. Official 1.3 SDKs (python, csharp, cpp, php, go, react) get the 1.3 URL; java
+(KeyAuth-Java) and node (keyauth-js) the 1.2 URL. The current C++ library refuses loopback
+and needs HTTPS on port 443: cpp prints the start command for a non-loopback address of this
+machine, the main.cpp lines (URL, set_allowed_hosts) and the public key in the forms both
+library copies hold it. keyauth-js over HTTPS needs --tls --hostname keyauth.win.
 
 Examples:
   $ kactl sandbox connect python
@@ -54,8 +57,13 @@ async function runningSandboxValues(ctx: Context): Promise<SandboxValues> {
   }
   const { appName, ownerid } = settings;
   if (appName.value === undefined || ownerid.value === undefined) throw new UsageError(`Profile "${profile}" has no application name or ownerid; start its sandbox again to save them.`);
+  const { resolveData } = await import('./start.js');
   return {
     baseUrl,
+    machineAddresses: reachableAddresses(),
+    profile,
+    store: entry.data === resolveData(ctx, undefined) ? undefined : entry.data,
+    platform: ctx.runtime.platform,
     name: appName.value,
     ownerid: ownerid.value,
     version: settings.appVersion.value,

@@ -20,6 +20,7 @@ import type { RunningSandbox, SandboxInfo } from '../../server/start.js';
 import { addSandboxFault, type FaultRequest } from '../../api/sandbox-faults.js';
 import { parsePositiveInt } from '../profile/validate.js';
 import { DEFAULT_TLS_HOSTNAME } from '../../server/tls/names.js';
+import { prepareAuthority } from './tls-authority.js';
 import { parseHostname, resolveData, startFailure } from './start.js';
 import { seedSandbox } from '../state/seed.js';
 import * as report from './exec-report.js';
@@ -51,7 +52,7 @@ export function registerSandboxExec(group: Command, ctx: Context): void {
     .option('--export-on-exit <file>', 'when the command ends, write the sandbox\'s state there (as kactl export; JSON for a .json name, else YAML), replacing the file')
     .option('--data <file>', 'SQLite store to serve and keep (default: in memory, gone when the command ends)')
     .option('--tls', "serve HTTPS with a certificate signed by this data folder's own authority (KACTL_CA_FILE and NODE_EXTRA_CA_CERTS name it)")
-    .option('--hostname <name>', `with --tls: the host name the certificate names besides localhost, 127.0.0.1 and ::1 (default ${DEFAULT_TLS_HOSTNAME})`, parseHostname)
+    .option('--hostname <name>', `with --tls: the host name or IP address the certificate names besides localhost, 127.0.0.1 and ::1 (default ${DEFAULT_TLS_HOSTNAME})`, parseHostname)
     .addOption(
       new Option('--failure-status <status>', 'HTTP status of business failures: 200 as the hosted service answers them, 400 for the spec-strict mode')
         .choices(['200', '400'])
@@ -97,7 +98,12 @@ export async function sandboxExecRun(ctx: Context, words: readonly string[], opt
   if (options.hostname !== undefined && !options.tls) throw new UsageError('--hostname names the HTTPS certificate: give it with --tls.');
   // What a kactl killed outright left behind (its watchdog gone too): its folder, and the sessions in it.
   for (const folder of sweepStaleRunFolders()) ctx.verbose(`sandbox exec: removed ${folder}, left by a kactl that has gone`);
+  if (options.tls) {
+    // A --hostname outside the authority's names is asked about first, as sandbox start does.
+    await prepareAuthority(ctx, { host: '127.0.0.1', hostname: options.hostname });
+  }
   const served = await serveSandbox(ctx, options);
+  for (const warning of served.sandbox.warnings) ctx.output.warn(warning);
   let status: number;
   try {
     const { info } = served.sandbox;

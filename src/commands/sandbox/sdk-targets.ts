@@ -7,8 +7,12 @@
  * documented interface (the C++ example's `main.cpp` strings, KeyAuth-Java's constructor).
  */
 import { HOSTED_PUBLIC_KEY } from '../../config/hosted.js';
+import { currentLibraryKeyLines, CPP_KEY_MASKS, fnv1a64, maskedKey, olderCopyKeyLine } from './cpp-public-key.js';
+import { isLoopbackAddress } from './machine-addresses.js';
 
 export const HOSTED_API_URL = 'https://keyauth.win/api/1.3/';
+/** The Host header keyauth-js sends on every call, whatever its base URL. */
+const KEYAUTH_JS_HOST = 'keyauth.win';
 
 /** The running sandbox and its app, as the connect command found them. */
 export interface SandboxValues {
@@ -22,6 +26,13 @@ export interface SandboxValues {
   /** HTTPS only. */
   readonly caFile: string | undefined;
   readonly hostname: string | undefined;
+  /** This machine's non-loopback addresses (machine-addresses.ts), for the C++ route. */
+  readonly machineAddresses: readonly string[];
+  /** The sandbox's profile, and its store when it is not the data folder's default (for the start command). */
+  readonly profile?: string | undefined;
+  readonly store?: string | undefined;
+  /** `process.platform` of this machine: port 443 needs root everywhere but Windows. */
+  readonly platform?: string | undefined;
 }
 
 export interface TargetLine {
@@ -76,13 +87,6 @@ export function resolveSdk(raw: string): SdkId | undefined {
 
 const HOSTED_KEY_SHORT = `${HOSTED_PUBLIC_KEY.slice(0, 8)}…${HOSTED_PUBLIC_KEY.slice(-4)}`;
 const FORCE_HWID_OFF = 'kactl app set --force-hwid false';
-
-/** `https://host[:port]` for the C++ SDK: its host name, and no port when it is 443. */
-function hostnameUrl(values: SandboxValues): string {
-  const url = new URL(values.baseUrl);
-  if (values.hostname !== undefined) url.hostname = values.hostname;
-  return url.origin;
-}
 
 function portOf(baseUrl: string): number {
   const url = new URL(baseUrl);
@@ -200,21 +204,68 @@ function officialSheet(sdk: keyof typeof OFFICIAL_EXAMPLES): (values: SandboxVal
   };
 }
 
-function cppSheet(values: SandboxValues): TargetSheet {
-  const ca = quotedCa(values);
-  const origin = hostnameUrl(values);
-  const url = `${origin}/api/1.3/`;
-  const hostname = values.hostname ?? 'kactl.test';
-  const port = portOf(values.baseUrl);
+/**
+ * The route the current C++ library accepts: HTTPS on port 443 at a non-loopback address of this
+ * machine, named by the certificate. The running sandbox's, when it is served so; else the start
+ * command that serves it so, at the first address this machine has.
+ */
+export interface CppRoute {
+  /** The address the program uses, or undefined when this machine has none but loopback. */
+  readonly host: string | undefined;
+  /** Whether the running sandbox is already served there (HTTPS, port 443). */
+  readonly ready: boolean;
+  /** What to run first when it is not. */
+  readonly startCommands: readonly string[];
+}
+
+export function cppRoute(values: SandboxValues): CppRoute {
+  const bound = new URL(values.baseUrl).hostname.replace(/^\[|\]$/g, '');
+  const named = values.hostname !== undefined && /^[\d.]+$|:/.test(values.hostname) ? values.hostname : undefined;
+  const served = [bound, named].find((host) => host !== undefined && host !== '0.0.0.0' && host !== '::' && !isLoopbackAddress(host));
+  const ready = served !== undefined && values.caFile !== undefined && portOf(values.baseUrl) === 443;
+  const host = served ?? values.machineAddresses[0];
+  if (ready) return { host, ready, startCommands: [] };
+  const store = values.store === undefined ? '' : ` --data '${values.store}'`;
+  const start = `kactl sandbox start --tls --host ${host ?? 'ADDRESS'} --port 443${store} --detach`;
+  return { host, ready, startCommands: [`kactl sandbox stop${values.profile === undefined ? '' : ` ${values.profile}`}`, start] };
+}
+
+/** `https://host/api/1.3/`: port 443 is the URL's own, so it names none. */
+function cppUrl(host: string | undefined): string {
+  const name = host === undefined ? 'ADDRESS' : host.includes(':') ? `[${host}]` : host;
+  return `https://${name}/api/1.3/`;
+}
+
+function cppNotes(values: SandboxValues, route: CppRoute): string[] {
   const notes: string[] = [];
-  if (values.caFile === undefined || port !== 443) {
-    notes.push(`The C++ SDK accepts HTTPS on port 443 only: start the sandbox with  kactl sandbox start --tls --hostname ${hostname} --port 443  (as an administrator where port 443 needs it) and run this again.`);
+  if (!route.ready) {
+    notes.push(
+      route.host === undefined
+        ? 'This machine has no address but loopback, which the current C++ library refuses: give it one (a LAN, WSL2, VM or container address) and run this again.'
+        : `The current C++ library refuses loopback and accepts HTTPS on port 443 only: serve the sandbox at ${route.host} first (kactl asks before its authority may sign for that address):`,
+      ...route.startCommands.map((command) => `  ${command}`),
+    );
+    if (values.store === ':memory:') notes.push('This sandbox keeps nothing (--data :memory:): the one started so has another app and public key; run kactl sandbox connect cpp again once it serves.');
+    if (values.platform !== 'win32') notes.push('Port 443 needs root here: allow it once with  sudo sysctl net.ipv4.ip_unprivileged_port_start=443  (Linux), or run kactl as root.');
+    const others = values.machineAddresses.filter((address) => address !== route.host);
+    if (route.host !== undefined && others.length > 0) notes.push(`Other addresses of this machine: ${others.join(', ')} (use the one the program's machine reaches; --host picks it).`);
   }
-  if (values.caFile !== undefined) notes.push(`Trust the authority in the Windows store: certutil -addstore -f Root ${ca} (an administrator's shell).`);
-  notes.push('It refuses a system or WinHTTP proxy: turn any proxy off for this test.');
+  notes.push(`Trust the authority in the Windows store: certutil -addstore -f Root ${quotedCa(values)} (an administrator's shell).`);
+  notes.push('No hosts-file line: the library refuses any that names the API host. It refuses a system or WinHTTP proxy too: turn any proxy off.');
+  notes.push(
+    `What the route meets: HTTPS on port 443 with the certificate verified for ${route.host ?? 'the address'}, no redirect, both signature headers on every answer (Ed25519 by the key above), an address that is not loopback.`,
+  );
+  return notes;
+}
+
+function cppSheet(values: SandboxValues): TargetSheet {
+  const route = cppRoute(values);
+  const url = cppUrl(route.host);
+  const key = values.publicKey;
+  const allowed = `KeyAuthApp.set_allowed_hosts({ "${route.host ?? 'ADDRESS'}" });`;
   return {
     sdk: 'cpp',
-    title: 'C++ (official KeyAuth-CPP-Example, x64)',
+    title: 'C++ (official KeyAuth-CPP-Example, x64 with the current library)',
     api: '1.3',
     url,
     code: [
@@ -225,18 +276,24 @@ function cppSheet(values: SandboxValues): TargetSheet {
           `std::string ownerid = skCrypt("${values.ownerid}").decrypt();`,
           `std::string version = skCrypt("${values.version}").decrypt();`,
           `std::string url = skCrypt("${url}").decrypt();`,
+          `${allowed}   // where it calls set_allowed_hosts({ "keyauth.win" }) after init()`,
         ],
       },
+      ...(key === undefined
+        ? []
+        : [
+            { file: 'auth.cpp of the current library (keyauth-cpp-library-1.3API), in place of its three k_pubkey_ lines; then rebuild library_x64.lib', lines: currentLibraryKeyLines(key) },
+            { file: "x86/lib/auth.cpp (the example's older copy), in place of the hosted key", lines: [olderCopyKeyLine(key)] },
+          ]),
     ],
     lines: [
-      { label: 'public key', value: values.publicKey ?? '(not in the profile)', where: `in the library's auth.cpp, in place of the hosted key ${HOSTED_KEY_SHORT} (then rebuild the library)` },
-      { label: 'host name', value: hostname, where: 'the name the URL uses: the certificate names it' },
-      { label: 'hosts line', value: `127.0.0.1 ${hostname}`, where: 'in C:\\Windows\\System32\\drivers\\etc\\hosts' },
-      { label: 'port', value: String(port), where: port === 443 ? 'as the SDK requires' : 'the SDK requires 443' },
+      { label: 'public key', value: key ?? '(not in the profile)', where: `the sandbox's, in place of the hosted ${HOSTED_KEY_SHORT}` },
+      { label: 'host', value: route.host ?? '(none but loopback on this machine)', where: route.ready ? 'the sandbox is served there' : 'once the sandbox is served there' },
+      { label: 'port', value: '443', where: 'as the library requires' },
     ],
     sendsHwid: true,
     showsSecret: false,
-    notes,
+    notes: cppNotes(values, route),
   };
 }
 
@@ -276,7 +333,16 @@ function nodeSheet(values: SandboxValues): TargetSheet {
     sendsHwid: false,
     withoutHwid: 'keyauth-js sends no HWID with license()',
     showsSecret: false,
-    notes: trustNote(values, `run node with NODE_EXTRA_CA_CERTS=${ca} (kactl's own profile for this sandbox trusts it already).`),
+    notes: [
+      ...trustNote(values, `run node with NODE_EXTRA_CA_CERTS=${ca} (kactl's own profile for this sandbox trusts it already).`),
+      ...(values.caFile === undefined
+        ? []
+        : [
+            values.hostname === KEYAUTH_JS_HOST
+              ? `keyauth-js sends "Host: ${KEYAUTH_JS_HOST}" and Node checks the certificate against it: this sandbox's certificate names ${KEYAUTH_JS_HOST}, as it needs.`
+              : `keyauth-js sends "Host: ${KEYAUTH_JS_HOST}" and Node checks the certificate against that name, so over HTTPS every keyauth-js call fails here: start the sandbox with  --tls --hostname ${KEYAUTH_JS_HOST}  (kactl asks before its authority may sign for it), or use plain HTTP, where the header does no harm.`,
+          ]),
+    ],
   };
 }
 
@@ -312,11 +378,29 @@ export function sheetValues(sheet: TargetSheet, values: SandboxValues): Record<s
     tls: values.caFile !== undefined,
     caFile: values.caFile ?? null,
     hostname: hostname ?? null,
-    hostsLine: sheet.sdk === 'cpp' ? `127.0.0.1 ${hostname ?? 'kactl.test'}` : null,
-    port: portOf(sheet.sdk === 'cpp' ? values.baseUrl : sheet.url),
+    port: portOf(sheet.url),
+    ...(sheet.sdk === 'cpp' ? { cpp: cppValues(values) } : {}),
     sendsHwid: sheet.sendsHwid,
     appSettings: sheet.sendsHwid ? [] : [FORCE_HWID_OFF],
     notes: sheet.notes,
+  };
+}
+
+/** The C++ route and key forms as data (`connect cpp --json`). */
+function cppValues(values: SandboxValues): Record<string, unknown> {
+  const route = cppRoute(values);
+  const key = values.publicKey?.toLowerCase();
+  return {
+    host: route.host ?? null,
+    ready: route.ready,
+    startCommands: route.startCommands,
+    machineAddresses: values.machineAddresses,
+    allowedHosts: route.host === undefined ? [] : [route.host],
+    publicKeyHex: key ?? null,
+    publicKeyArrays:
+      key === undefined
+        ? null
+        : { obf1: maskedKey(key, CPP_KEY_MASKS[0]), obf1Mask: CPP_KEY_MASKS[0], obf2: maskedKey(key, CPP_KEY_MASKS[1]), obf2Mask: CPP_KEY_MASKS[1], fnv1a: `0x${fnv1a64(key).toString(16).padStart(16, '0')}` },
   };
 }
 

@@ -31,8 +31,9 @@ import { nativeModuleFailure } from '../../server/store/native-module.js';
 import { seedSandbox } from '../state/seed.js';
 import { receiveSecrets, handOver } from './background-pipe.js';
 import type { StartOptions } from './start-options.js';
+import { prepareAuthority } from './tls-authority.js';
 
-/** `--hostname`: a host name for the HTTPS certificate (names.ts says what one is). */
+/** `--hostname`: a host name or an IP address for the HTTPS certificate (names.ts says what one is). */
 export function parseHostname(raw: string): string {
   try {
     return checkTlsHostname(raw);
@@ -70,7 +71,7 @@ export function registerSandboxStart(group: Command, ctx: Context): void {
   group
     .command('start')
     .description('start the sandbox server: in the foreground until Ctrl-C, or in the background with --detach')
-    .option('--host <host>', 'address to bind (only loopback unless you say otherwise)', '127.0.0.1')
+    .option('--host <host>', 'address to bind: loopback unless you say otherwise (another address of this machine is reachable from its network)', '127.0.0.1')
     .option('--port <port>', 'port to listen on (default: the port this store used last time, when it is free; 0 picks a free one)', parsePort)
     .option('--data <file>', 'SQLite store (default: sandbox.db in the data folder); ":memory:" keeps nothing')
     .option('--app-name <name>', 'name of the application created in an empty store')
@@ -92,7 +93,7 @@ export function registerSandboxStart(group: Command, ctx: Context): void {
     .option('--panel-url <url>', 'base URL the customer panel link advertises (default: the sandbox\'s own)', parsePanelUrl)
     .option('--seed <file>', 'apply this state file (kactl apply) before reporting ready')
     .option('--tls', "serve HTTPS (TLS 1.2+) with a certificate signed by this data folder's own authority (see kactl sandbox ca)")
-    .option('--hostname <name>', `with --tls: the host name the certificate names besides localhost, 127.0.0.1 and ::1 (default ${DEFAULT_TLS_HOSTNAME})`, parseHostname)
+    .option('--hostname <name>', `with --tls: the host name or IP address the certificate names besides localhost, 127.0.0.1, ::1 and the --host address (default ${DEFAULT_TLS_HOSTNAME})`, parseHostname)
     .option('--log-limit <n>', 'requests the request inspector keeps, newest first (kactl sandbox logs); 0 records nothing', parsePositiveInt, 10_000)
     .addHelpText(
       'after',
@@ -103,7 +104,7 @@ Examples:
   $ kactl sandbox start --port 0 --data :memory: --json   # one JSON ready line, for scripts and CI
   $ kactl sandbox start --failure-status 400              # spec-strict statuses instead of the hosted ones
   $ kactl sandbox start --tls --detach                    # HTTPS; the saved profile trusts the sandbox's authority
-  $ sudo kactl sandbox start --tls --hostname ${DEFAULT_TLS_HOSTNAME} --port 443   # what the official C++ SDK needs
+  $ sudo kactl sandbox start --tls --host 192.0.2.7 --port 443 --yes   # the official C++ library: a non-loopback address, port 443
 
 Answers are the hosted service's by default: a business failure (wrong password, unknown key,
 "Client is not blacklisted") is HTTP 200 with "success":false, as official SDKs expect; the
@@ -111,11 +112,18 @@ seller API keeps the hosted 406 for an empty list, 404 for an unknown seller key
 refused app; rate limits answer 1.2 and seller calls with the hosted 200 and 1.3 with 429.
 --failure-status 400 answers every failure 400 and every rate limit 429 with Retry-After.
 
-HTTPS (--tls): the certificate is made at each start for the host name, localhost, 127.0.0.1
-and ::1, and signed by a certificate authority kactl makes once per data folder (its key never
-leaves that folder). Programs must trust that authority: \`kactl sandbox ca --help\` says how;
-\`kactl sandbox connect <sdk>\` prints the lines to change in your program. Port 443 needs
-root (or CAP_NET_BIND_SERVICE) on Linux and macOS before 10.14; Windows needs nothing.
+HTTPS (--tls): the certificate is made at each start for the host name, localhost, 127.0.0.1,
+::1 and the --host address, and signed by a certificate authority kactl makes once per data
+folder (its key never leaves that folder). The authority may sign only for loopback, *.test,
+*.localhost and the names chosen for it: a --hostname or --host outside those makes a new one
+that may also sign for it, after you confirm (--yes in scripts). Programs must trust the
+authority: \`kactl sandbox ca --help\` says how; \`kactl sandbox connect <sdk>\` prints the
+lines to change in your program. Port 443 needs root (or CAP_NET_BIND_SERVICE) on Linux and
+macOS before 10.14; Windows needs nothing.
+
+Beyond loopback (--host ADDRESS): every machine that can reach ADDRESS can use the sandbox;
+the admin routes and the dashboard still need the admin token, and other sites' pages get no
+CORS answer unless --cors.
 
 Without --port a sandbox listens on the port its store used last time, so a program under
 test keeps its URL across restarts; when that port is in use (or the store is :memory:) it
@@ -126,6 +134,8 @@ serving it. See the running ones with: kactl sandbox status`,
     )
     .action(async (options: StartOptions, command: Command) => {
       if (options.hostname !== undefined && !options.tls) throw new UsageError('--hostname names the HTTPS certificate: give it with --tls.');
+      // Asked here, in the process the user runs: a --detach server has nobody to ask.
+      if (options.tls && options.backgroundLog === undefined) await prepareAuthority(ctx, options);
       if (options.detach) {
         const { sandboxDetach } = await import('./detach.js');
         await sandboxDetach(ctx, command, options);
@@ -195,7 +205,17 @@ export async function sandboxStartRun(ctx: Context, startOptions: StartOptions):
     };
     updateSandbox(ctx.dataDir, entry);
     const { getClockOffset } = await import('../../server/domain/clock.js');
-    const report: ReadyReport = { info, pid: selfPid, data, profile: profile?.name ?? null, active: active ?? null, logFile: options.backgroundLog ?? null, clockOffset: getClockOffset(sandbox.store), lastPort: sandbox.lastPort ?? null };
+    const report: ReadyReport = {
+      info,
+      pid: selfPid,
+      data,
+      profile: profile?.name ?? null,
+      active: active ?? null,
+      logFile: options.backgroundLog ?? null,
+      clockOffset: getClockOffset(sandbox.store),
+      lastPort: sandbox.lastPort ?? null,
+      warnings: sandbox.warnings,
+    };
     if (background) handOver(report);
     else await announceReady(ctx, report, { detached: false });
     await untilAborted(ctx.signal);

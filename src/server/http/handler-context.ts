@@ -8,9 +8,10 @@ import type { ApiKind, Handler, HandlerContext, Reply, RequestInfo } from '../di
 import { MESSAGES } from './input-error.js';
 import { isPromise, type MaybePromise } from './maybe-async.js';
 import type { ServerDeps } from './server-deps.js';
+import { originFor } from './site-names.js';
 
 /** What every handler's context is made from (a part of ServerDeps). */
-export type HandlerContextDeps = Pick<ServerDeps, 'store' | 'clock' | 'baseUrl' | 'panelUrl' | 'options' | 'log'>;
+export type HandlerContextDeps = Pick<ServerDeps, 'store' | 'clock' | 'baseUrl' | 'panelUrl' | 'options' | 'log'> & Partial<Pick<ServerDeps, 'site'>>;
 
 export interface RequestBasics {
   readonly ip: string;
@@ -29,7 +30,8 @@ export function createHandlerContext(deps: HandlerContextDeps, api: ApiKind, typ
     now,
     ip: basics.ip,
     baseUrl: deps.baseUrl(),
-    panelUrl: deps.panelUrl?.() ?? deps.baseUrl(),
+    // `--panel-url`, else the name and port the client used (keyauth.win for keyauth-js over --tls).
+    panelUrl: deps.panelUrl?.() ?? (deps.site ? originFor(basics.request.headers.host, deps.site(), deps.baseUrl()) : deps.baseUrl()),
     options: deps.options,
     request: basics.request,
     // A getter: the signal is made only for a handler that reads it (see server.ts).

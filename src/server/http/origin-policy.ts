@@ -21,9 +21,9 @@
  *   would have to be served from KeyAuth's own domains. A request without Host (HTTP/1.0) is
  *   answered; HTTP/1.1 without it is refused earlier (route-stage.ts).
  */
-import { isIP } from 'node:net';
 import os from 'node:os';
-import { isLoopbackIp, normalizeIp } from '../domain/ip.js';
+import { normalizeIp } from '../domain/ip.js';
+import { isLoopbackName, isOwnName, parseHostHeader, type SiteNames } from './site-names.js';
 
 /** The hosted service's names, accepted as Host (see above). */
 const HOSTED_DOMAINS = ['keyauth.win', 'keyauth.cc', 'keyauth.com'];
@@ -31,9 +31,9 @@ const HOSTED_DOMAINS = ['keyauth.win', 'keyauth.cc', 'keyauth.com'];
 export interface OriginPolicyOptions {
   /** Origins answered besides loopback pages (`--cors`); `*` answers every origin. */
   readonly cors: readonly string[];
-  /** The address or name the server is bound to (`--host`). */
-  readonly bindHost: string;
-  /** Further names the sandbox is reached by: the certificate's host name, the panel URL's host. */
+  /** Where the sandbox serves: its TLS host name and bound address (site-names.ts). */
+  readonly site: () => SiteNames;
+  /** Further names the sandbox is reached by: the panel URL's host. */
   readonly names: readonly string[];
 }
 
@@ -58,31 +58,20 @@ export function normalizeOrigin(raw: string): string | undefined {
   }
 }
 
-/** The host part of a Host header or URL host, lower case, without port, brackets or a final dot. */
-function hostName(raw: string): string {
-  const text = raw.trim().toLowerCase();
-  const bracketed = /^\[([^\]]+)\](?::\d*)?$/.exec(text);
-  const name = bracketed?.[1] ?? (text.split(':').length === 2 ? text.split(':')[0]! : text);
-  return name.replace(/\.$/, '');
-}
-
-function isLoopbackName(name: string): boolean {
-  return name === 'localhost' || name.endsWith('.localhost') || isLoopbackIp(name);
-}
-
 function isHostedName(name: string): boolean {
   return HOSTED_DOMAINS.some((domain) => name === domain || name.endsWith(`.${domain}`));
 }
 
 /** Everything a wildcard bind (0.0.0.0, ::) is reached by: this machine's addresses and its name. */
-function wildcardNames(): string[] {
+function wildcardNames(): Set<string> {
   const addresses = Object.values(os.networkInterfaces()).flatMap((list) => (list ?? []).map((entry) => normalizeIp(entry.address.toLowerCase())));
   const machine = os.hostname().toLowerCase();
-  return ['0.0.0.0', '::', machine, `${machine}.local`, ...addresses];
+  return new Set([machine, `${machine}.local`, ...addresses]);
 }
 
 function isLoopbackOrigin(origin: string): boolean {
-  return isLoopbackName(hostName(new URL(origin).host));
+  const host = parseHostHeader(new URL(origin).host);
+  return host !== undefined && isLoopbackName(host.name);
 }
 
 function headerText(value: string | string[] | undefined): string | undefined {
@@ -92,8 +81,14 @@ function headerText(value: string | string[] | undefined): string | undefined {
 export function createOriginPolicy(options: OriginPolicyOptions): OriginPolicy {
   const listed = new Set(options.cors.map((origin) => normalizeOrigin(origin)).filter((origin): origin is string => origin !== undefined));
   const anyOrigin = listed.has('*');
-  const bind = hostName(options.bindHost);
-  const names = new Set([bind, ...options.names.map(hostName), ...(bind === '0.0.0.0' || bind === '::' ? wildcardNames() : [])]);
+  const extraNames = new Set(options.names.map((name) => parseHostHeader(name)?.name).filter((name): name is string => name !== undefined));
+  let machineNames: Set<string> | undefined;
+  const isMachineName = (name: string): boolean => {
+    const bound = options.site().bindHost.replace(/^\[|\]$/g, '');
+    if (bound !== '0.0.0.0' && bound !== '::') return false;
+    machineNames ??= wildcardNames();
+    return machineNames.has(name) || machineNames.has(normalizeIp(name));
+  };
   const allowOrigin = (raw: string | undefined): string | undefined => {
     const origin = raw === undefined ? undefined : normalizeOrigin(raw);
     if (origin === undefined || origin === '*') return anyOrigin && raw !== undefined ? '*' : undefined;
@@ -117,9 +112,10 @@ export function createOriginPolicy(options: OriginPolicyOptions): OriginPolicy {
     },
     hostAllowed(host) {
       if (host === undefined) return true;
-      const name = hostName(host);
-      if (name === '') return false;
-      return isLoopbackName(name) || names.has(name) || isHostedName(name) || (isIP(name) !== 0 && names.has(normalizeIp(name)));
+      const parsed = parseHostHeader(host);
+      if (parsed === undefined) return false;
+      const { name } = parsed;
+      return isOwnName(name, options.site()) || isOwnName(normalizeIp(name), options.site()) || extraNames.has(name) || isHostedName(name) || isMachineName(name);
     },
   };
 }

@@ -9,6 +9,7 @@ import type { SandboxIdentity } from '../store/identity.js';
 import type { Store } from '../store/store.js';
 import type { OriginPolicy } from './origin-policy.js';
 import type { PageRoute } from './pages.js';
+import type { SiteNames } from './site-names.js';
 
 export interface ServerDeps {
   readonly store: Store;
@@ -24,8 +25,14 @@ export interface ServerDeps {
   readonly baseUrl: () => string;
   /** Which pages may read the answers (CORS) and which Host names are answered (origin-policy.ts). */
   readonly origins: OriginPolicy;
-  /** The customer panel's advertised base URL, when it is not the sandbox's own. */
+  /** The customer panel's advertised base URL (`--panel-url`), when it is not the sandbox's own. */
   readonly panelUrl?: () => string;
+  /**
+   * The names this sandbox answers to: scheme, TLS host name, bound address and port (known once
+   * it listens). Links it gives out use the name the client used when it is one of these
+   * (site-names.ts); a check of the Host header reads the same.
+   */
+  readonly site: () => SiteNames;
   /** The request inspector (inspector/recorder.ts): every answered request is recorded in it. */
   readonly recorder: RequestRecorder;
   /** The faults this server injects (in memory: a restart clears them); the dashboard adds and clears the same ones. */

@@ -88,7 +88,7 @@ export function createSandboxServer(deps: ServerDeps): SandboxServer {
 function requestPathDeps(deps: ServerDeps, signals: RequestSignals, closing: () => boolean): RequestPathDeps {
   const { store, clock, log, options } = deps;
   const errors = { failureStatus: options.failureStatus, privateKey: deps.identity.privateKey, clock };
-  const handlerContext = { store, clock, log, options, baseUrl: deps.baseUrl, ...(deps.panelUrl ? { panelUrl: deps.panelUrl } : {}) };
+  const handlerContext = { store, clock, log, options, baseUrl: deps.baseUrl, site: deps.site, ...(deps.panelUrl ? { panelUrl: deps.panelUrl } : {}) };
   const limiter = (limit: number) => new FixedWindowLimiter(limit, RATE_WINDOW_MS, clock);
   const adminToken = deps.identity.adminToken;
   // The faults this server holds (start.ts makes the book: the dashboard shares it), and what they are made with.
