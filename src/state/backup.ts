@@ -7,8 +7,9 @@
 import type { Context } from '../context.js';
 import type { SellerApi } from '../api/seller-api.js';
 import { saveBackup, userExtras } from './backup-file.js';
-import type { Section } from './records.js';
-import { readSection, SECTIONS } from './records.js';
+import type { Section } from './actions.js';
+import { SECTIONS } from './actions.js';
+import { readSection } from './records.js';
 import { sectionSource } from './sections.js';
 
 /** The list operation (and its answer key) each record type comes from: the catalog's, where it has one. */

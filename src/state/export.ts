@@ -21,7 +21,7 @@ import { appSetting } from './app-settings.js';
 import { recordRefusal } from './check.js';
 import { keyStatus } from './license-plan.js';
 import { escapeDollars } from './load.js';
-import type { Row, Section } from './records.js';
+import type { Row, Section } from './actions.js';
 import { durationText, readApp, readSection, text } from './records.js';
 import { momentText } from './user-plan.js';
 import { listedUrl } from './webhook-plan.js';

@@ -14,8 +14,9 @@
  */
 import { chunkSizes, KEYS_PER_CALL } from '../api/bulk-licenses.js';
 import { KEY_STATUSES } from '../api/seller-catalog/licenses.js';
-import type { Action, ActionIO, Call, Planning, Row } from './records.js';
-import { LATER, days, daysParam, durationText, idOf, shown, text } from './records.js';
+import type { Action, ActionIO, Call, Planning, Row } from './actions.js';
+import { LATER } from './actions.js';
+import { days, daysParam, durationText, idOf, shown, text } from './records.js';
 import { durationSeconds, renameFields } from './load.js';
 import { LICENSE_FIELD_ALIASES } from './schema.js';
 import { replaceAction } from './replace.js';

@@ -6,7 +6,8 @@
  */
 import type { SellerApi } from '../api/seller-api.js';
 import { UsageError } from '../errors.js';
-import type { Action, Batch, Current, Planning, Row } from './records.js';
+import type { Action, Batch, Planning, Row } from './actions.js';
+import type { Current } from './records.js';
 import * as r from './records.js';
 import { canonicalLicense, planLicenses } from './license-plan.js';
 import { keysPerCallFor } from './key-batches.js';

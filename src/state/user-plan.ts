@@ -14,8 +14,9 @@
  * deleted again, since `adduser` needs one.
  */
 import { randomBytes } from 'node:crypto';
-import type { Action, ActionIO, Call, Planning, Row } from './records.js';
-import { LATER, daysParam, idOf, keyed, shown, text } from './records.js';
+import type { Action, ActionIO, Call, Planning, Row } from './actions.js';
+import { LATER } from './actions.js';
+import { daysParam, idOf, keyed, shown, text } from './records.js';
 import { durationSeconds } from './load.js';
 
 const MOMENT = /^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$/;

@@ -8,7 +8,7 @@
  * There is no edit: a change is a new webhook with the same id, tried first under another id
  * (replace.ts). The old one cannot be put back if that fails, since its URL cannot be read.
  */
-import type { Action, Call, Planning, Row } from './records.js';
+import type { Action, Call, Planning, Row } from './actions.js';
 import { changed, flag, idOf, keyed, text } from './records.js';
 import { replaceAction } from './replace.js';
 

@@ -11,7 +11,7 @@
  */
 import type { Context } from '../../context.js';
 import type { SellerApi } from '../../api/seller-api.js';
-import type { Action } from '../../state/records.js';
+import type { Action } from '../../state/actions.js';
 import { InterruptedError, PartialFailure, UsageError } from '../../errors.js';
 import { shellQuote } from '../../util/shell-quote.js';
 import { applicationName, wherePhrase } from '../seller/guard.js';
@@ -87,7 +87,7 @@ function plural(count: number, one: string, many = `${one}s`): string {
 /** Plans and applies a state body; the shared core of apply, restore and `sandbox start --seed`. */
 export async function applyState(ctx: Context, api: SellerApi, state: Record<string, unknown>, options: ApplyStateOptions): Promise<{ actions: Action[]; changed: number }> {
   const { planState, countActions, countsLine, planLine, planJson, changes } = await import('../../state/plan.js');
-  const { planning } = await import('../../state/records.js');
+  const { planning } = await import('../../state/actions.js');
   const { callProblems } = await import('../../state/check.js');
   const plan = planning({ prune: options.prune ?? false, createOnly: options.createOnly ?? false, urls: options.urls ?? new Map() });
   plan.leftOut.push(...(options.leftOut ?? []));

@@ -14,7 +14,7 @@ import fs from 'node:fs';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import type { BackupFile } from '../../state/backup-file.js';
-import type { Action, Row, Section } from '../../state/records.js';
+import type { Action, Row, Section } from '../../state/actions.js';
 import { confirmOne } from '../../io/ask.js';
 import { parseUrls, resumeCommand, applyState } from './apply.js';
 

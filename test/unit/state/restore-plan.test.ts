@@ -11,8 +11,9 @@ import { bindKey, compensation, planLicenses } from '../../../src/state/license-
 import { parseText } from '../../../src/state/load.js';
 import { planLine, planState } from '../../../src/state/plan.js';
 import type { SellerApi } from '../../../src/api/seller-api.js';
-import type { ActionIO, Call } from '../../../src/state/records.js';
-import { planning, planVariables } from '../../../src/state/records.js';
+import type { ActionIO, Call } from '../../../src/state/actions.js';
+import { planning } from '../../../src/state/actions.js';
+import { planVariables } from '../../../src/state/records.js';
 import { HalfDoneReplace } from '../../../src/state/replace.js';
 import { STATE_SCHEMA } from '../../../src/state/schema.js';
 import { planUsers } from '../../../src/state/user-plan.js';
