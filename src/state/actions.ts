@@ -71,11 +71,23 @@ export interface Planning {
   urls: ReadonlyMap<string, string>;
   /** Records that cannot be made or changed through the seller API, one sentence each. */
   leftOut: string[];
+  /** What is done but comes out otherwise than the file says, or stays as it is: said before the plan, not a failure. */
+  notes: string[];
   /** How many given keys one `add` may make: 1 unless the server says it takes more (key-batches.ts). */
   keysPerCall: number;
+  /** Words a user's create line adds, by username: what of theirs cannot come back (a restore's, unreadable.ts). */
+  userDetail: ReadonlyMap<string, readonly string[]>;
 }
 
-export function planning(options: Partial<Omit<Planning, 'leftOut'>> = {}): Planning {
-  return { prune: options.prune ?? false, createOnly: options.createOnly ?? false, urls: options.urls ?? new Map(), leftOut: [], keysPerCall: options.keysPerCall ?? 1 };
+export function planning(options: Partial<Omit<Planning, 'leftOut' | 'notes'>> = {}): Planning {
+  return {
+    prune: options.prune ?? false,
+    createOnly: options.createOnly ?? false,
+    urls: options.urls ?? new Map(),
+    leftOut: [],
+    notes: [],
+    keysPerCall: options.keysPerCall ?? 1,
+    userDetail: options.userDetail ?? new Map(),
+  };
 }
 

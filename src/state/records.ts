@@ -215,7 +215,8 @@ export function planVariables(desired: Row[], current: Row[], plan: Planning): A
         return replaceAction({
           section: 'variables',
           id: text(d.name),
-          detail: [`authed: ${flag(c.authed)} → ${flag(d.authed)}`],
+          // The new variable carries the file's value too.
+          detail: [`authed: ${flag(c.authed)} → ${flag(d.authed)}`, ...(text(d.value) === text(c.msg) ? [] : [`value: ${JSON.stringify(text(c.msg))} → ${shown(d, 'value')}`])],
           probe: { create: create({ ...d, name: probe }), remove: remove(probe), id: `variable ${probe}` },
           remove: remove(text(d.name)),
           create: create(d),
@@ -230,14 +231,24 @@ export function planVariables(desired: Row[], current: Row[], plan: Planning): A
   }, plan);
 }
 
+/**
+ * User variables. Whether one is read-only is compared only where the server lists it (a kactl
+ * sandbox's `readOnly`; the hosted list has no such field): elsewhere `readonly:` is sent with
+ * a change of value and when the variable is made.
+ */
 export function planUservars(desired: Row[], current: Row[], plan: Planning): Action[] {
   const set = (d: Row): Call => catalogCall('uservars', ['set'], { username: text(d.username), name: text(d.name), data: text(d.value), 'read-only': d.readonly === undefined ? undefined : flag(d.readonly) ? '1' : '0' });
   const id = (d: Row): string => `${idOf(d, 'username')}/${idOf(d, 'name')}`;
+  const update = (d: Row, c: Row): Action | undefined => {
+    const detail: string[] = [];
+    if (text(d.value) !== text(c.data)) detail.push(`value: ${JSON.stringify(text(c.data))} → ${shown(d, 'value')}`);
+    const listed = c.readOnly !== undefined && c.readOnly !== null;
+    if (d.readonly !== undefined && listed && flag(d.readonly) !== flag(c.readOnly)) changed(detail, 'readonly', flag(c.readOnly), flag(d.readonly));
+    return detail.length === 0 ? undefined : { section: 'uservars', verb: 'update', id: id(d), detail, calls: [set(d)] };
+  };
   return keyed(desired, current, (r) => `${text(r.username)}/${text(r.name)}`, (r) => `${text(r.user)}/${text(r.name)}`, {
-    create: (d) => ({ section: 'uservars', verb: 'create', id: id(d), detail: [`value ${shown(d, 'value')}`], calls: [set(d)] }),
-    update: (d, c) => (text(d.value) === text(c.data) ? undefined : {
-      section: 'uservars', verb: 'update', id: id(d), detail: [`value: ${JSON.stringify(text(c.data))} → ${shown(d, 'value')}`], calls: [set(d)],
-    }),
+    create: (d) => ({ section: 'uservars', verb: 'create', id: id(d), detail: [`value ${shown(d, 'value')}`, ...(d.readonly === true ? ['read-only'] : [])], calls: [set(d)] }),
+    update,
     remove: (c) => ({ section: 'uservars', verb: 'delete', id: `${text(c.user)}/${text(c.name)}`, detail: [], calls: [catalogCall('uservars', ['delete'], { username: text(c.user), name: text(c.name) })] }),
   }, plan);
 }

@@ -67,7 +67,9 @@ export function planWebhooks(desired: Row[], current: Row[], plan: Planning): Ac
       if (d.authed !== undefined && flag(d.authed) !== flag(c.authed)) changed(detail, 'authed', flag(c.authed), flag(d.authed));
       if (detail.length === 0) return undefined;
       const url = fullUrl(d, plan, 'replaced');
-      return url === undefined ? undefined : replaceWebhook(d, url, detail);
+      // What the file leaves out is not compared: the new webhook keeps the old one's.
+      const kept = { ...d, authed: d.authed ?? flag(c.authed), ...(d.useragent === undefined && text(c.useragent) !== '' ? { useragent: text(c.useragent) } : {}) };
+      return url === undefined ? undefined : replaceWebhook(kept, url, detail);
     },
     remove: (c) => ({ section: 'webhooks', verb: 'delete', id: text(c.webid), detail: [], calls: [{ type: 'delwebhook', params: { webid: text(c.webid) } }] }),
   }, plan);

@@ -75,15 +75,16 @@ describe('used keys', () => {
   it('a restore (create-only) leaves every key on the server as it is', () => {
     const current = [{ key: 'K', level: '1', expires: '60', status: 'Not Used', note: '' }];
     const desired = [{ key: 'K', level: 2, expiry: '30d', status: 'banned', banreason: 'x' }];
-    expect(planLicenses(desired, current, planning({ createOnly: true }))).toEqual({ actions: [], bindings: [] });
-    expect(planLicenses(desired, current, planning()).actions.map(planLine)).toEqual(['~ update license K (duration: "1m" → "30d", status: banned)']);
+    expect(planLicenses(desired, current, planning({ createOnly: true }))).toEqual({ actions: [], bindings: [], bound: new Set() });
+    expect(planLicenses(desired, current, planning()).actions.map(planLine)).toEqual(['~ update license K (duration: "1m" → "30d", status: unused → banned)']);
   });
 });
 
 describe('replace', () => {
   it('tries the new record under another name, deletes, creates; a refusal after the delete puts the old one back (20.10)', async () => {
     const [replace] = planVariables([{ name: 'motd', value: 'hi', authed: true }], [{ varid: 'motd', msg: 'old', authed: '0' }], planning());
-    expect(planLine(replace!)).toBe('± replace variable motd (authed: false → true)');
+    // The new variable has the file's value too, and the plan says so (28.5).
+    expect(planLine(replace!)).toBe('± replace variable motd (authed: false → true, value: "old" → "hi")');
     let adds = 0;
     const io = fakeIO({
       addvar: () => {
