@@ -318,7 +318,8 @@ export function planTeam(desired: Row[], current: Row[], plan: Planning): Action
         'key-levels': d.keylevels === undefined ? undefined : text(d.keylevels),
         permissions: d.perms === undefined ? undefined : text(d.perms),
       });
-      return { section: 'team', verb: 'create', id: idOf(d, 'username'), detail: [idOf(d, 'role'), ...(d.keylevels === undefined ? [] : [`keylevels ${idOf(d, 'keylevels')}`])], calls: [call] };
+      const detail = [idOf(d, 'role'), ...(d.keylevels === undefined ? [] : [`keylevels ${idOf(d, 'keylevels')}`]), ...(d.perms === undefined ? [] : [`perms ${idOf(d, 'perms')}`]), 'email and password (set)'];
+      return { section: 'team', verb: 'create', id: idOf(d, 'username'), detail, calls: [call] };
     },
     remove: (c) => ({ section: 'team', verb: 'delete', id: text(c.username), detail: [text(c.role)], calls: [catalogCall('team', ['delete'], { username: text(c.username) })] }),
   }, plan);

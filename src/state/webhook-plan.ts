@@ -9,7 +9,7 @@
  * (replace.ts). The old one cannot be put back if that fails, since its URL cannot be read.
  */
 import type { Action, Call, Planning, Row } from './actions.js';
-import { changed, flag, idOf, keyed, text } from './records.js';
+import { changed, flag, idOf, keyed, shown, text } from './records.js';
 import { replaceAction } from './replace.js';
 
 /** How much of a URL `fetchallwebhooks` shows (docs/protocol/seller-api.md §3.11). */
@@ -54,7 +54,8 @@ export function planWebhooks(desired: Row[], current: Row[], plan: Planning): Ac
   return keyed(desired, current, (r) => text(r.id), (r) => text(r.webid), {
     create: (d) => {
       const url = fullUrl(d, plan, 'created');
-      return url === undefined ? undefined : { section: 'webhooks', verb: 'create', id: idOf(d, 'id'), detail: [d.truncated === true ? `${text(d.url)}… (--url)` : idOf(d, 'url')], calls: [addCall(d, url)] };
+      const detail = [d.truncated === true ? `${text(d.url)}… (--url)` : idOf(d, 'url'), `authed ${flag(d.authed ?? false)}`, ...(d.useragent === undefined ? [] : [`useragent ${shown(d, 'useragent')}`])];
+      return url === undefined ? undefined : { section: 'webhooks', verb: 'create', id: idOf(d, 'id'), detail, calls: [addCall(d, url)] };
     },
     update: (d, c) => {
       const detail: string[] = [];
