@@ -119,7 +119,7 @@ async function backupBody(file: string, backup: BackupFile, nowMs: number, into:
   if (section === 'licenses') {
     for (const key of backup.records as Row[]) if (typeof key.key === 'string' && key.key !== '' && key.usedby === key.key) into.keyOwners.add(key.key);
     if (records.rows.some((k) => k.used_by !== undefined)) {
-      into.notes.push({ applies: (action) => creates('licenses')(action) && action.lane !== undefined, text: 'A used key is bound to its user again (assignkey, and the time that gives taken back); it shows today as the day it was used, since that date cannot be set.' });
+      into.notes.push({ applies: (action) => creates('licenses')(action) && action.lane !== undefined, text: 'A used key is bound to its user again (assignkey; what that grants is set back to what the backup holds); it shows today as the day it was used, since that date cannot be set.' });
     }
   }
 }

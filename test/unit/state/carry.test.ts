@@ -5,7 +5,8 @@
  * a plan line names every field its calls change.
  */
 import { describe, expect, it } from 'vitest';
-import type { ActionIO, Call } from '../../../src/state/actions.js';
+import { fakeIO as ioWith } from './fake-io.js';
+import type { Call } from '../../../src/state/actions.js';
 import { planning } from '../../../src/state/actions.js';
 import { stateProblems } from '../../../src/state/check.js';
 import { stateRecords } from '../../../src/state/export.js';
@@ -21,17 +22,7 @@ const NOW = 1_900_000_000;
 const AT = '2030-03-18T17:46:40Z';
 const AT_SECONDS = Date.parse(AT) / 1000;
 
-function fakeIO(answers: Record<string, (call: Call) => Record<string, unknown>> = {}): ActionIO & { sent: Call[] } {
-  const sent: Call[] = [];
-  return {
-    sent,
-    nowSeconds: () => NOW,
-    send: (call) => {
-      sent.push(call);
-      return Promise.resolve().then(() => (answers[call.type] ?? (() => ({ success: true })))(call));
-    },
-  };
-}
+const fakeIO = (answers: Parameters<typeof ioWith>[1] = {}): ReturnType<typeof ioWith> => ioWith(NOW, answers);
 
 const line = (call: Call): string => `${call.type} ${Object.values(call.params).join(' ')}`;
 

@@ -5,13 +5,13 @@
  * never shown, and every call checked before the first is sent.
  */
 import { describe, expect, it } from 'vitest';
+import { fakeIO as ioWith } from './fake-io.js';
 import { ApiFailure } from '../../../src/errors.js';
 import { callProblems, stateProblems } from '../../../src/state/check.js';
 import { bindKey, compensation, planLicenses } from '../../../src/state/license-plan.js';
 import { parseText } from '../../../src/state/load.js';
 import { planLine, planState } from '../../../src/state/plan.js';
 import type { SellerApi } from '../../../src/api/seller-api.js';
-import type { ActionIO, Call } from '../../../src/state/actions.js';
 import { planning } from '../../../src/state/actions.js';
 import { planVariables } from '../../../src/state/records.js';
 import { HalfDoneReplace } from '../../../src/state/replace.js';
@@ -21,18 +21,7 @@ import { planWebhooks } from '../../../src/state/webhook-plan.js';
 
 const NOW = 1_900_000_000;
 
-/** An ActionIO that records the calls and answers from `answers` (by type), failing where told. */
-function fakeIO(answers: Record<string, (call: Call) => Record<string, unknown>> = {}): ActionIO & { sent: Call[] } {
-  const sent: Call[] = [];
-  return {
-    sent,
-    nowSeconds: () => NOW,
-    send: (call) => {
-      sent.push(call);
-      return Promise.resolve().then(() => (answers[call.type] ?? (() => ({ success: true })))(call));
-    },
-  };
-}
+const fakeIO = (answers: Parameters<typeof ioWith>[1] = {}): ReturnType<typeof ioWith> => ioWith(NOW, answers);
 
 describe('used keys', () => {
   it('are made and bound to their user after the users, or left out when the user is nowhere (20.1)', () => {
