@@ -243,7 +243,7 @@ export function planUsers(desired: Row[], current: Row[], plan: Planning, subscr
   }, plan);
   if (unlinked.length > 0) {
     const what = unlinked.length === 1 ? '1 subscription comes back without the key that granted it' : `${unlinked.length} subscriptions come back without the keys that granted them`;
-    plan.notes.push(`${what} (KEY - in users get): this run does not redeem the key for its user (a key already used on the server cannot be redeemed again): ${unlinked.join(', ')}.`);
+    plan.notes.push(`${what} (KEY - in users get): this run does not redeem the key for its user (it is used on the server already, and a used key cannot be redeemed again, or it is not in the file): ${unlinked.join(', ')}.`);
   }
   return actions;
 }

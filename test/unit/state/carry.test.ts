@@ -104,7 +104,7 @@ describe('the key that granted a subscription (28.9)', () => {
       users: [{ username: 'K', subscriptions: [{ name: 'default', expiry: AT, key: 'K' }] }],
     }, plan);
     expect(actions.map(planLine)).toEqual([`+ create user K (license customer: password = key, subscription default until ${AT})`]);
-    expect(plan.notes).toEqual(['1 subscription comes back without the key that granted it (KEY - in users get): this run does not redeem the key for its user (a key already used on the server cannot be redeemed again): K (default, key K).']);
+    expect(plan.notes).toEqual(['1 subscription comes back without the key that granted it (KEY - in users get): this run does not redeem the key for its user (it is used on the server already, and a used key cannot be redeemed again, or it is not in the file): K (default, key K).']);
   });
 });
 
