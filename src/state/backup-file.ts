@@ -119,12 +119,28 @@ export function writeNew(dir: string, base: string, content: string): string {
 /** What a backup says beyond where and when it was made. */
 export type BackupContent = Omit<BackupFile, 'kactl' | 'version' | 'createdAt' | 'server' | 'profile' | 'app'>;
 
+/** A backup written: where, how many records, and what of them it cannot hold (unreadable.ts: users' passwords, emails, …), one line each. */
+export interface SavedBackup {
+  path: string;
+  count: number;
+  missing: string[];
+}
+
+/** What a backup of users cannot hold, one line a field (none for other records). */
+async function missingFrom(content: BackupContent): Promise<string[]> {
+  if (findSellerOp(content.source.type)?.group !== 'users' || content.records.length === 0) return [];
+  const { gapLines, userGaps } = await import('./unreadable.js');
+  const rows = content.records.filter((r): r is Record<string, unknown> => r !== null && typeof r === 'object');
+  return gapLines(userGaps(rows, content.subscriptions, content.uservars as Record<string, unknown>[] | undefined), 'backup');
+}
+
 /**
  * Writes a backup (0600, never over another) into `<data folder>/backups/`, named after the time,
- * the app and `what`; returns the file and how many records it holds. Every destructive kactl
- * command and `apply --prune` write through here, so `kactl restore` reads them all alike.
+ * the app and `what`; returns the file, how many records it holds and what it cannot hold. Every
+ * destructive kactl command and `apply --prune` write through here, so `kactl restore` reads them
+ * all alike.
  */
-export async function saveBackup(ctx: Context, appName: string | undefined, what: string, content: BackupContent): Promise<{ path: string; count: number }> {
+export async function saveBackup(ctx: Context, appName: string | undefined, what: string, content: BackupContent): Promise<SavedBackup> {
   const settings = await ctx.settings();
   const app = appName ?? settings.appName.value;
   const backup: BackupFile = {
@@ -138,15 +154,16 @@ export async function saveBackup(ctx: Context, appName: string | undefined, what
     ...content,
   };
   const base = `${stamp(ctx.now())}-${slug(app ?? settings.profile.value ?? 'kactl')}-${what}`;
+  let file: string;
   try {
-    return { path: writeNew(path.join(ctx.dataDir, 'backups'), base, `${JSON.stringify(backup, null, 2)}\n`), count: content.records.length };
+    file = writeNew(path.join(ctx.dataDir, 'backups'), base, `${JSON.stringify(backup, null, 2)}\n`);
   } catch (error) {
     const dir = path.join(ctx.dataDir, 'backups');
-    // A full or read-only data folder: the sentence names the variable that moves it.
-    if (storageErrno(error) !== undefined) {
-      throw new SetupError(pathFailure(error, dir, ctx).message, { cause: error, hints: ['The backup comes first, so nothing was changed.'] });
-    }
+    // A full or read-only data folder: the sentence names the variable that moves it. That
+    // nothing was changed is the caller's to say, once (commands/seller/guard.ts, apply --prune).
+    if (storageErrno(error) !== undefined) throw new SetupError(pathFailure(error, dir, ctx).message, { cause: error });
     const code = (error as NodeJS.ErrnoException).code ?? 'error';
     throw new KactlError(`Could not write the backup in ${dir} (${code}).`, 'FAILURE', { cause: error });
   }
+  return { path: file, count: content.records.length, missing: await missingFrom(content) };
 }

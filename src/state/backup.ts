@@ -7,8 +7,10 @@
 import type { Context } from '../context.js';
 import type { SellerApi } from '../api/seller-api.js';
 import { saveBackup, userExtras } from './backup-file.js';
-import type { Section } from './records.js';
-import { readSection, SECTIONS } from './records.js';
+import type { SavedBackup } from './backup-file.js';
+import type { Section } from './actions.js';
+import { SECTIONS } from './actions.js';
+import { readSection } from './records.js';
 import { sectionSource } from './sections.js';
 
 /** The list operation (and its answer key) each record type comes from: the catalog's, where it has one. */
@@ -19,7 +21,7 @@ export const SECTION_SOURCES: Partial<Record<Section, { type: string; key: strin
   }),
 );
 
-export async function writeSectionBackup(ctx: Context, api: SellerApi, section: Section, appName: string | undefined): Promise<{ path: string; count: number }> {
+export async function writeSectionBackup(ctx: Context, api: SellerApi, section: Section, appName: string | undefined): Promise<SavedBackup> {
   const source = SECTION_SOURCES[section];
   if (!source) throw new Error(`${section} has no list to back up from`);
   const records: unknown[] = await readSection(api, section as Parameters<typeof readSection>[1]);

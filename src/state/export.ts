@@ -21,8 +21,9 @@ import { appSetting } from './app-settings.js';
 import { recordRefusal } from './check.js';
 import { keyStatus } from './license-plan.js';
 import { escapeDollars } from './load.js';
-import type { Row, Section } from './records.js';
-import { durationText, readApp, readSection, text } from './records.js';
+import type { Row, Section } from './actions.js';
+import { durationText, flag, readApp, readSection, text } from './records.js';
+import { gapLines, userGaps } from './unreadable.js';
 import { momentText } from './user-plan.js';
 import { listedUrl } from './webhook-plan.js';
 
@@ -87,7 +88,8 @@ function userRecord(u: Row, extras: RecordExtras, nowSeconds: number, notes: str
   const live = rows.filter((s) => text(s.paused) !== '1' && Number(s.expiry) > nowSeconds);
   return {
     username,
-    subscriptions: live.map((s) => ({ name: text(s.subscription), expiry: momentText(Number(s.expiry)) })),
+    // The key that granted a subscription is carried: a restore or apply that makes the key used again lets it grant it.
+    subscriptions: live.map((s) => ({ name: text(s.subscription), expiry: momentText(Number(s.expiry)), ...(text(s.key) === '' ? {} : { key: text(s.key) }) })),
     ...(text(u.hwid) === '' ? {} : { hwid: text(u.hwid) }),
     ...(text(u.banned) === '' ? {} : { banned: text(u.banned) }),
   };
@@ -104,7 +106,7 @@ function oneRecord(section: Section, row: Row, extras: RecordExtras, nowMs: numb
     case 'licenses': return licenseRecord(row);
     case 'users': return userRecord(row, extras, Math.floor(nowMs / 1000), notes);
     case 'variables': return { name: text(row.varid), value: text(row.msg), authed: text(row.authed) === '1' };
-    case 'uservars': return { username: text(row.user), name: text(row.name), value: text(row.data) };
+    case 'uservars': return { username: text(row.user), name: text(row.name), value: text(row.data), ...(flag(row.readOnly) ? { readonly: true } : {}) };
     case 'channels': return { name: text(row.name), delay: Number(row.delay) };
     case 'webhooks': return webhookRecord(row);
     case 'files': return { url: text(row.url) };
@@ -177,18 +179,24 @@ export interface Exported {
 /** `now`: the server's clock in ms (a sandbox's domain clock is known once it has answered). */
 export async function exportState(api: SellerApi, now: () => number): Promise<Exported> {
   const app = await readApp(api);
-  const state: Row = { app: Object.fromEntries(Object.entries(app).map(([name, value]) => [name, typed(name, value)])) };
+  // A message as every new app has it says nothing: only the ones the seller changed come out.
+  const changed = Object.entries(app).filter(([name, value]) => appSetting(name)?.defaultText !== value);
+  const state: Row = { app: Object.fromEntries(changed.map(([name, value]) => [name, typed(name, value)])) };
   const refused: string[] = [];
   const notes: string[] = [];
+  const read: Partial<Record<Section, { rows: Row[]; extras: RecordExtras }>> = {};
   for (const section of EXPORTED) {
     const rows = await readSection(api, section as Parameters<typeof readSection>[1]);
     const extras: RecordExtras = {};
     if (section === 'users') extras.subscriptions = await userSubscriptions(api, rows);
+    read[section] = { rows, extras };
     const records = stateRecords(section, rows, now(), extras);
     state[section] = sectionBody(section, sorted(section, records.rows));
     refused.push(...records.refused);
     notes.push(...records.notes);
   }
+  const users = read.users;
+  if (users !== undefined) notes.push(...gapLines(userGaps(users.rows, users.extras.subscriptions, read.uservars?.rows), 'export'));
   return { state: escapeDollars(state) as Row, refused, notes };
 }
 

@@ -14,7 +14,7 @@ import type { SellerApi } from '../api/seller-api.js';
 import { ADD_KEYS_EXTENSION } from '../api/seller-catalog/licenses.js';
 import { keysFrom, KEYS_PER_CALL } from '../api/bulk-licenses.js';
 import { ApiFailure, NetworkError } from '../errors.js';
-import type { Action, Batch, Call, Row } from './records.js';
+import type { Action, Batch, Call, Row } from './actions.js';
 import { text } from './records.js';
 
 function isRow(value: unknown): value is Row {

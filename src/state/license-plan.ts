@@ -7,19 +7,25 @@
  * with a reason when its user is neither on the server nor in the file. The seller API has no
  * call that marks a key used without redeeming it, so binding redeems it (`assignkey`) and then
  * takes back what the redemption gave the user: the user's subscriptions end as they were.
- * A key's `usedon` date cannot be set: a bound key shows the day it was bound.
+ * A key's `usedon` date cannot be set: a bound key shows the day it was bound. When the file says
+ * which subscription of the user the key granted (`key:` under the user's subscriptions), that
+ * one is not taken back but set to end when the file says: the user's subscription is the key's
+ * again (user-plan.ts leaves it to the binding).
  *
  * Missing unused keys that share level, note and duration are made many a call where the server
  * says it can (key-batches.ts); elsewhere one call a key.
  */
 import { chunkSizes, KEYS_PER_CALL } from '../api/bulk-licenses.js';
 import { KEY_STATUSES } from '../api/seller-catalog/licenses.js';
-import type { Action, ActionIO, Call, Planning, Row } from './records.js';
-import { LATER, days, daysParam, durationText, idOf, shown, text } from './records.js';
+import type { Action, ActionIO, Call, Planning, Row } from './actions.js';
+import { LATER } from './actions.js';
+import { days, daysParam, durationText, idOf, shown, text } from './records.js';
 import { durationSeconds, renameFields } from './load.js';
 import { LICENSE_FIELD_ALIASES } from './schema.js';
 import { replaceAction } from './replace.js';
 import { batchable, batchKeys } from './key-batches.js';
+import type { WantedSub } from './user-plan.js';
+import { secondsLeft, settleMoments } from './user-plan.js';
 
 export type KeyStatus = 'unused' | 'used' | 'banned' | 'paused';
 
@@ -51,13 +57,32 @@ async function userSubs(io: ActionIO, user: string): Promise<Row[]> {
   return Array.isArray(body.subs) ? body.subs.filter(isRow) : [];
 }
 
-/** The calls that undo what redeeming a key gave `user`: `before` and `after` are their subscription rows. */
-export function compensation(user: string, before: readonly Row[], after: readonly Row[], nowSeconds: number): Call[] {
+/** A subscription the key granted anew, set to end when the file says (deleted when that has passed). */
+function settleGranted(user: string, row: Row, sub: WantedSub, nowSeconds: number): Call[] {
+  const left = secondsLeft(sub, nowSeconds);
+  if (left < 1) return [{ type: 'delsub', params: { user, sub: sub.name } }];
+  const off = Number(row.expiry) - (nowSeconds + left);
+  if (off > 0) return [{ type: 'subtract', params: { user, sub: sub.name, seconds: String(off) } }];
+  return off < 0 ? [{ type: 'extend', params: { user, sub: sub.name, expiry: daysParam(-off) } }] : [];
+}
+
+/**
+ * The calls that undo what redeeming a key gave `user` (`before` and `after` are their
+ * subscription rows), except a subscription the file says the key granted (`wanted`), which is
+ * kept and set to end when the file says. `granted`: the wanted subscriptions the key did grant.
+ */
+export function compensation(user: string, before: readonly Row[], after: readonly Row[], nowSeconds: number, wanted: readonly WantedSub[] = [], granted = new Set<WantedSub>()): Call[] {
   const earlier = new Map(before.map((row) => [text(row.id), row]));
   const calls: Call[] = [];
   for (const row of after) {
     const sub = text(row.subscription);
     const was = earlier.get(text(row.id));
+    const mine = was === undefined ? wanted.find((w) => w.name === sub && !granted.has(w)) : undefined;
+    if (mine !== undefined) {
+      granted.add(mine);
+      calls.push(...settleGranted(user, row, mine, nowSeconds));
+      continue;
+    }
     if (was === undefined) {
       // Granted by the key: gone again. By name only when no other row has that name.
       const sameName = before.some((other) => text(other.subscription) === sub);
@@ -72,13 +97,26 @@ export function compensation(user: string, before: readonly Row[], after: readon
   return calls;
 }
 
-/** Redeems `key` onto `user` and gives back nothing: their subscriptions end as before. */
-export async function bindKey(io: ActionIO, key: string, user: string): Promise<void> {
+/**
+ * Redeems `key` onto `user` and gives back nothing: their subscriptions end as before, but for
+ * those the file says the key granted (`wanted`), which end when the file says. One the key did
+ * not grant (its level grants another subscription now) is made as any subscription.
+ */
+export async function bindKey(io: ActionIO, key: string, user: string, wanted: readonly WantedSub[] = []): Promise<void> {
   const before = await userSubs(io, user);
   await io.send({ type: 'assignkey', params: { key, user } });
   const after = await userSubs(io, user);
-  for (const call of compensation(user, before, after, io.nowSeconds())) await io.send(call);
+  const granted = new Set<WantedSub>();
+  for (const call of compensation(user, before, after, io.nowSeconds(), wanted, granted)) await io.send(call);
+  // A name the user holds already was extended, not granted (and is given back above): nothing to make.
+  const held = new Set(after.filter((row) => Number(row.expiry) > io.nowSeconds()).map((row) => text(row.subscription)));
+  const rest = wanted.filter((w) => !granted.has(w) && !held.has(w.name) && secondsLeft(w, io.nowSeconds()) >= 1);
+  for (const sub of rest) await io.send({ type: 'extend', params: { user, sub: sub.name, expiry: daysParam(secondsLeft(sub, io.nowSeconds())) } });
+  if (rest.some((s) => s.at !== undefined)) await settleMoments(io, user, rest);
 }
+
+/** Subscriptions the file says a key granted, by key: the user they are for and the subscriptions. */
+export type KeyGrants = ReadonlyMap<string, { user: string; subs: readonly WantedSub[] }>;
 
 const BIND_CALLS = (key: string, user: string): Call[] => [
   { type: 'usersub', params: { user } },
@@ -99,7 +137,7 @@ function describe(d: Row): string[] {
 }
 
 /** A missing fixed key: made, bound to its user when it was used, banned when it was banned. */
-function createKey(d: Row, id: string): Action {
+function createKey(d: Row, id: string, wanted: readonly WantedSub[]): Action {
   const key = text(d.key);
   const user = d.used_by === undefined ? undefined : text(d.used_by);
   const banned = d.status === 'banned';
@@ -111,7 +149,7 @@ function createKey(d: Row, id: string): Action {
     lane: `user:${user}`,
     async run(io) {
       await io.send(calls[0]!);
-      await bindKey(io, key, user);
+      await bindKey(io, key, user, wanted);
       if (banned) await io.send(banCall(key, d.ban_reason));
     },
   };
@@ -122,14 +160,17 @@ function createKey(d: Row, id: string): Action {
  * is replaced by a new one with the same name (probed first, put back if the new one fails);
  * any other is left out, said why.
  */
-function levelChange(d: Row, c: Row, id: string, plan: Planning, replaceable: boolean): Action | undefined {
+function levelChange(given: Row, c: Row, id: string, plan: Planning, replaceable: boolean): Action | undefined {
+  // A note the file leaves out is not compared: the new key keeps the old one's.
+  const d = given.note === undefined && text(c.note) !== '' ? { ...given, note: text(c.note) } : given;
   const key = text(d.key);
   if (replaceable) {
     const probe: Call = { type: 'add', params: { ...addCall(d, 1).params, mask: 'KACTL-PROBE-******-******' } };
     return replaceAction({
       section: 'licenses',
       id,
-      detail: [`level: ${text(c.level)} → ${idOf(d, 'level')}`],
+      // Everything the new key differs in, as the update would show it.
+      detail: [`level: ${text(c.level)} → ${idOf(d, 'level')}`, ...noteAndDuration(given, c).detail],
       probe: { create: probe, remove: { type: 'del', params: { key: LATER } }, id: 'license KACTL-PROBE-…' },
       remove: { type: 'del', params: { key } },
       create: addCall(d, 1, key),
@@ -141,8 +182,24 @@ function levelChange(d: Row, c: Row, id: string, plan: Planning, replaceable: bo
   return undefined;
 }
 
+/** The note and duration of an existing key against the file's: what differs and the calls that change it. */
+function noteAndDuration(d: Row, c: Row): { detail: string[]; calls: Call[] } {
+  const key = text(d.key);
+  const detail: string[] = [];
+  const calls: Call[] = [];
+  if (d.note !== undefined && text(d.note) !== text(c.note)) {
+    detail.push(`note: ${JSON.stringify(text(c.note))} → ${shown(d, 'note')}`);
+    calls.push({ type: 'setnote', params: { key, note: text(d.note) } });
+  }
+  if (durationSeconds(d.duration as string) !== Number(c.expires)) {
+    detail.push(`duration: "${durationText(Number(c.expires))}" → "${idOf(d, 'duration')}"`);
+    calls.push({ type: 'edit', params: { key, expiry: String(durationSeconds(d.duration as string)) } });
+  }
+  return { detail, calls };
+}
+
 /** An existing fixed key that differs from the file: the calls that make it match, or why it cannot. */
-function updateKey(d: Row, c: Row, id: string, plan: Planning, users: ReadonlySet<string>): Action | undefined {
+function updateKey(d: Row, c: Row, id: string, plan: Planning, users: ReadonlySet<string>, wanted: readonly WantedSub[]): Action | undefined {
   const key = text(d.key);
   const want = (d.status as KeyStatus | undefined) ?? 'unused';
   const have = keyStatus(c);
@@ -157,16 +214,7 @@ function updateKey(d: Row, c: Row, id: string, plan: Planning, users: ReadonlySe
     const replacement = levelChange(d, c, id, plan, have === 'unused' && want === 'unused' && wantUser === undefined);
     if (replacement !== undefined) return replacement;
   }
-  const detail: string[] = [];
-  const calls: Call[] = [];
-  if (d.note !== undefined && text(d.note) !== text(c.note)) {
-    detail.push(`note: ${JSON.stringify(text(c.note))} → ${shown(d, 'note')}`);
-    calls.push({ type: 'setnote', params: { key, note: text(d.note) } });
-  }
-  if (durationSeconds(d.duration as string) !== Number(c.expires)) {
-    detail.push(`duration: "${durationText(Number(c.expires))}" → "${idOf(d, 'duration')}"`);
-    calls.push({ type: 'edit', params: { key, expiry: String(durationSeconds(d.duration as string)) } });
-  }
+  const { detail, calls } = noteAndDuration(d, c);
   // Whom a key is bound to can only go from nobody to someone.
   let bindTo: string | undefined;
   let unbanned = false;
@@ -185,17 +233,15 @@ function updateKey(d: Row, c: Row, id: string, plan: Planning, users: ReadonlySe
     }
   }
   const last: Call[] = [];
+  const newReason = d.ban_reason !== undefined && text(d.ban_reason) !== text(c.banned);
   if (want === 'banned') {
-    if (have !== 'banned' || unbanned) {
-      detail.push('status: banned');
-      last.push(banCall(key, d.ban_reason));
-    } else if (d.ban_reason !== undefined && text(d.ban_reason) !== text(c.banned)) {
-      detail.push(`ban reason: ${JSON.stringify(text(c.banned))} → ${shown(d, 'ban_reason')}`);
-      last.push(banCall(key, d.ban_reason));
-    }
-  } else if (have === 'banned' && !unbanned) {
-    detail.push(`status: banned → ${haveUser === undefined ? 'unused' : 'used'}`);
-    calls.push({ type: 'unban', params: { key } });
+    if (have !== 'banned') detail.push(`status: ${have} → banned`);
+    if (have === 'banned' && newReason) detail.push(`ban reason: ${JSON.stringify(text(c.banned))} → ${shown(d, 'ban_reason')}`);
+    // Banned again after the binding unbanned it: with the file's reason, or the one it had.
+    if (have !== 'banned' || unbanned || newReason) last.push(banCall(key, d.ban_reason ?? (have === 'banned' ? c.banned : undefined)));
+  } else if (have === 'banned') {
+    detail.push(`status: banned → ${haveUser === undefined && bindTo === undefined ? 'unused' : 'used'}`);
+    if (!unbanned) calls.push({ type: 'unban', params: { key } });
   }
   if (calls.length === 0 && last.length === 0 && bindTo === undefined) return undefined;
   if (bindTo === undefined) return { section: 'licenses', verb: 'update', id, detail, calls: [...calls, ...last] };
@@ -209,7 +255,7 @@ function updateKey(d: Row, c: Row, id: string, plan: Planning, users: ReadonlySe
     lane: `user:${user}`,
     async run(io) {
       for (const call of calls) await io.send(call);
-      await bindKey(io, key, user);
+      await bindKey(io, key, user, wanted);
       for (const call of last) await io.send(call);
     },
   };
@@ -220,15 +266,25 @@ export interface LicensePlan {
   actions: Action[];
   /** After the users step: keys made and bound to a user, and updates that bind one. */
   bindings: Action[];
+  /** Keys of `grants` this plan binds to their user: they grant those subscriptions again. */
+  bound: Set<string>;
 }
 
-/** `users`: who is on the server or made by this plan (a used key needs its user). */
-export function planLicenses(given: Row[], current: Row[], plan: Planning, users: ReadonlySet<string> = new Set()): LicensePlan {
+/**
+ * `users`: who is on the server or made by this plan (a used key needs its user); `grants`: the
+ * subscriptions the file says each key granted a user this plan makes.
+ */
+export function planLicenses(given: Row[], current: Row[], plan: Planning, users: ReadonlySet<string> = new Set(), grants: KeyGrants = new Map()): LicensePlan {
   const desired = given.map(canonicalLicense);
   const byKey = new Map(current.map((row) => [text(row.key), row]));
   const fixed = desired.filter((d) => d.key !== undefined);
   const fixedKeys = new Set(fixed.map((d) => text(d.key)));
-  const out: LicensePlan = { actions: [], bindings: [] };
+  const out: LicensePlan = { actions: [], bindings: [], bound: new Set() };
+  // What the file says `key` granted the user it is bound to; the key is then known to grant it again.
+  const wantedOf = (key: string, user: string | undefined): readonly WantedSub[] => {
+    const grant = grants.get(key);
+    return grant === undefined || grant.user !== user ? [] : grant.subs;
+  };
   // Missing unused keys: made many a call where the server takes several given keys.
   const together: Action[] = [];
   for (const d of fixed) {
@@ -240,13 +296,15 @@ export function planLicenses(given: Row[], current: Row[], plan: Planning, users
         plan.leftOut.push(`license ${id}: it was used by ${user}, who is neither on the server nor in the file; a used key is never made again as unused (put ${user} back first).`);
         continue;
       }
-      const action = createKey(d, id);
+      const action = createKey(d, id, wantedOf(text(d.key), user));
+      if (action.lane !== undefined && grants.get(text(d.key))?.user === user) out.bound.add(text(d.key));
       (user === undefined ? out.actions : out.bindings).push(action);
       if (batchable(d)) together.push(action);
       continue;
     }
     if (plan.createOnly) continue;
-    const action = updateKey(d, c, id, plan, users);
+    const action = updateKey(d, c, id, plan, users, wantedOf(text(d.key), user));
+    if (action?.lane !== undefined && grants.get(text(d.key))?.user === user) out.bound.add(text(d.key));
     if (action) (action.lane === undefined ? out.actions : out.bindings).push(action);
   }
   batchKeys(together, plan.keysPerCall);

@@ -193,6 +193,24 @@ export function parseText(file: string, text: string, schema: JsonSchema, option
   return { file, value: value as Record<string, unknown>, lineOf };
 }
 
+/**
+ * Whether `text` reads as a state file: YAML or JSON whose top level is a mapping of state
+ * sections only (`sections`), so that a command given one by mistake can say which command takes it.
+ */
+export function isStateText(text: string, sections: readonly string[]): boolean {
+  const doc = parseDocument(text, { uniqueKeys: true, customTags: [ENV_TAG] });
+  if (doc.errors.length > 0) return false;
+  let value: unknown;
+  try {
+    value = doc.toJS({ maxAliasCount: 100 });
+  } catch {
+    return false;
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+  const keys = Object.keys(value);
+  return keys.length > 0 && keys.every((key) => sections.includes(key));
+}
+
 function megabytes(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(2)} MB`;
 }

@@ -6,11 +6,13 @@
  */
 import type { SellerApi } from '../api/seller-api.js';
 import { UsageError } from '../errors.js';
-import type { Action, Batch, Current, Planning, Row } from './records.js';
+import type { Action, Batch, Planning, Row } from './actions.js';
+import type { Current } from './records.js';
 import * as r from './records.js';
 import { canonicalLicense, planLicenses } from './license-plan.js';
 import { keysPerCallFor } from './key-batches.js';
-import { planUsers } from './user-plan.js';
+import { planUsers, wantedSubs } from './user-plan.js';
+import type { KeyGrants } from './license-plan.js';
 import { planWebhooks } from './webhook-plan.js';
 import { sectionSource } from './sections.js';
 
@@ -59,9 +61,12 @@ export async function planState(api: SellerApi, state: Row, plan: Planning): Pro
   }
   // Who a used key can be bound to: users on the server, and users this plan makes.
   const users = new Set<string>();
+  let grants: KeyGrants = new Map();
   if ((desiredLicenses ?? []).some((d) => d.used_by !== undefined)) {
-    for (const u of await read('users')) users.add(r.text(u.username));
+    const onServer = await read('users');
+    for (const u of onServer) users.add(r.text(u.username));
     for (const u of desiredUsers ?? []) users.add(r.text(u.username));
+    grants = keyGrants(desiredUsers ?? [], new Set(onServer.map((u) => r.text(u.username))));
   }
 
   const actions: Action[] = [];
@@ -69,9 +74,12 @@ export async function planState(api: SellerApi, state: Row, plan: Planning): Pro
   const subscriptions = rows('subscriptions');
   if (subscriptions !== undefined) actions.push(...r.planSubscriptions(subscriptions, await read('subscriptions'), plan));
   if (desiredLicenses !== undefined) plan.keysPerCall = await keysPerCallFor(api, desiredLicenses, await read('licenses'));
-  const licenses = desiredLicenses === undefined ? undefined : planLicenses(desiredLicenses, await read('licenses'), plan, users);
+  const licenses = desiredLicenses === undefined ? undefined : planLicenses(desiredLicenses, await read('licenses'), plan, users, grants);
   actions.push(...(licenses?.actions ?? []));
-  if (desiredUsers !== undefined) actions.push(...planUsers(desiredUsers, await read('users'), plan, await subscriptionNames()));
+  if (desiredUsers !== undefined) {
+    const keyOwners = new Set((desiredLicenses ?? []).filter((k) => k.used_by !== undefined && r.text(k.used_by) === r.text(k.key)).map((k) => r.text(k.key)));
+    actions.push(...planUsers(desiredUsers, await read('users'), plan, await subscriptionNames(), { bound: licenses?.bound ?? new Set(), keyOwners }));
+  }
   actions.push(...(licenses?.bindings ?? []));
   const later: [keyof Current, (d: Row[], c: Row[], p: Planning) => Action[]][] = [
     ['variables', r.planVariables],
@@ -106,6 +114,22 @@ async function uservarsOfUsers(desired: Row[] | undefined, desiredUsers: Row[] |
   const dropped = [...new Set(desired.filter((v) => !kept.includes(v)).map((v) => r.idOf(v, 'username')))];
   for (const user of dropped) plan.leftOut.push(`user variables of ${user}: ${user} is neither on the server nor made by this run.`);
   return kept;
+}
+
+/** The subscriptions the file says a key granted, by key, of the users this plan makes (`existing` are on the server). */
+function keyGrants(desiredUsers: readonly Row[], existing: ReadonlySet<string>): KeyGrants {
+  const grants = new Map<string, { user: string; subs: ReturnType<typeof wantedSubs> }>();
+  for (const user of desiredUsers) {
+    const name = r.text(user.username);
+    if (existing.has(name)) continue;
+    for (const sub of wantedSubs(user)) {
+      if (sub.key === undefined) continue;
+      const grant = grants.get(sub.key) ?? { user: name, subs: [] };
+      // A key is used by one user: a second user naming it keeps their subscription as any other.
+      if (grant.user === name) grants.set(sub.key, { user: name, subs: [...grant.subs, sub] });
+    }
+  }
+  return grants;
 }
 
 /** Users given a subscription that is neither on the server nor in the file, and why each cannot be made. */

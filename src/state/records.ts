@@ -27,79 +27,8 @@ import { replaceAction } from './replace.js';
 import { catalogCall, SECTION_GROUPS, sectionSource } from './sections.js';
 import { ownValue } from '../util/own.js';
 import { fractionalAmount } from '../util/duration.js';
-
-export interface Call {
-  type: string;
-  params: Record<string, string>;
-  /** A failure whose message matches counts as done (e.g. a whitelist already there). */
-  okIf?: RegExp;
-}
-
-/** A parameter value an action works out only when it runs (from an earlier answer, or the clock). */
-export const LATER = '…';
-
-export type Verb = 'create' | 'update' | 'delete' | 'replace' | 'ensure';
-
-/** What an action that decides its calls as it goes (`run`) may use. */
-export interface ActionIO {
-  /** Sends one call (paced like every other); resolves with the answer, throws KactlError. */
-  send(call: Call): Promise<Record<string, unknown>>;
-  /** The server's clock in whole seconds, as well as kactl knows it. */
-  nowSeconds(): number;
-}
-
-export interface Action {
-  section: Section;
-  verb: Verb;
-  /** Who: a key, a username, a name. */
-  id: string;
-  /** What changes, for the plan (never a password, never a value from the environment). */
-  detail: string[];
-  /**
-   * The calls, in order: sent one by one, or, with `run`, the calls it usually makes (plan and
-   * estimate); with `batch`, the one call it shares with the other actions of the batch.
-   */
-  calls: Call[];
-  /** Carries the action out when later calls depend on earlier answers. */
-  run?: (io: ActionIO) => Promise<void>;
-  /** Done together with other actions by one call: every action of a batch holds the same object. */
-  batch?: Batch;
-  /** Actions with the same lane run one after the other (they touch the same user). */
-  lane?: string;
-  /** The username this action gives a random password (no password was known). */
-  randomPassword?: string;
-}
-
-/** Actions one call carries out together (keys made by one `add`: key-batches.ts). */
-export interface Batch {
-  /** The call, counted once in the estimate. */
-  call: Call;
-  /** Sends it and checks the answer; throws KactlError when it did not do what it should. */
-  run(io: ActionIO): Promise<void>;
-}
-
-export const SECTIONS = ['app', 'subscriptions', 'licenses', 'users', 'variables', 'uservars', 'channels', 'webhooks', 'files', 'blacklists', 'whitelists', 'team'] as const;
-export type Section = (typeof SECTIONS)[number];
-
-export type Row = Record<string, unknown>;
-
-/** How a plan is made, and what it could not do (filled in while planning). */
-export interface Planning {
-  /** Delete what the file's sections do not list. */
-  prune: boolean;
-  /** Restore: create what is missing, leave every record on the server as it is. */
-  createOnly: boolean;
-  /** Full URLs given for webhooks whose URL the file (or backup) holds only the start of. */
-  urls: ReadonlyMap<string, string>;
-  /** Records that cannot be made or changed through the seller API, one sentence each. */
-  leftOut: string[];
-  /** How many given keys one `add` may make: 1 unless the server says it takes more (key-batches.ts). */
-  keysPerCall: number;
-}
-
-export function planning(options: Partial<Omit<Planning, 'leftOut'>> = {}): Planning {
-  return { prune: options.prune ?? false, createOnly: options.createOnly ?? false, urls: options.urls ?? new Map(), leftOut: [], keysPerCall: options.keysPerCall ?? 1 };
-}
+import type { Action, Call, Planning, Row, Section } from './actions.js';
+import { planning } from './actions.js';
 
 export async function listAll(api: SellerApi, type: string, key?: string): Promise<Row[]> {
   const op = findSellerOp(type)!;
@@ -286,7 +215,8 @@ export function planVariables(desired: Row[], current: Row[], plan: Planning): A
         return replaceAction({
           section: 'variables',
           id: text(d.name),
-          detail: [`authed: ${flag(c.authed)} → ${flag(d.authed)}`],
+          // The new variable carries the file's value too.
+          detail: [`authed: ${flag(c.authed)} → ${flag(d.authed)}`, ...(text(d.value) === text(c.msg) ? [] : [`value: ${JSON.stringify(text(c.msg))} → ${shown(d, 'value')}`])],
           probe: { create: create({ ...d, name: probe }), remove: remove(probe), id: `variable ${probe}` },
           remove: remove(text(d.name)),
           create: create(d),
@@ -301,14 +231,24 @@ export function planVariables(desired: Row[], current: Row[], plan: Planning): A
   }, plan);
 }
 
+/**
+ * User variables. Whether one is read-only is compared only where the server lists it (a kactl
+ * sandbox's `readOnly`; the hosted list has no such field): elsewhere `readonly:` is sent with
+ * a change of value and when the variable is made.
+ */
 export function planUservars(desired: Row[], current: Row[], plan: Planning): Action[] {
   const set = (d: Row): Call => catalogCall('uservars', ['set'], { username: text(d.username), name: text(d.name), data: text(d.value), 'read-only': d.readonly === undefined ? undefined : flag(d.readonly) ? '1' : '0' });
   const id = (d: Row): string => `${idOf(d, 'username')}/${idOf(d, 'name')}`;
+  const update = (d: Row, c: Row): Action | undefined => {
+    const detail: string[] = [];
+    if (text(d.value) !== text(c.data)) detail.push(`value: ${JSON.stringify(text(c.data))} → ${shown(d, 'value')}`);
+    const listed = c.readOnly !== undefined && c.readOnly !== null;
+    if (d.readonly !== undefined && listed && flag(d.readonly) !== flag(c.readOnly)) changed(detail, 'readonly', flag(c.readOnly), flag(d.readonly));
+    return detail.length === 0 ? undefined : { section: 'uservars', verb: 'update', id: id(d), detail, calls: [set(d)] };
+  };
   return keyed(desired, current, (r) => `${text(r.username)}/${text(r.name)}`, (r) => `${text(r.user)}/${text(r.name)}`, {
-    create: (d) => ({ section: 'uservars', verb: 'create', id: id(d), detail: [`value ${shown(d, 'value')}`], calls: [set(d)] }),
-    update: (d, c) => (text(d.value) === text(c.data) ? undefined : {
-      section: 'uservars', verb: 'update', id: id(d), detail: [`value: ${JSON.stringify(text(c.data))} → ${shown(d, 'value')}`], calls: [set(d)],
-    }),
+    create: (d) => ({ section: 'uservars', verb: 'create', id: id(d), detail: [`value ${shown(d, 'value')}`, ...(d.readonly === true ? ['read-only'] : [])], calls: [set(d)] }),
+    update,
     remove: (c) => ({ section: 'uservars', verb: 'delete', id: `${text(c.user)}/${text(c.name)}`, detail: [], calls: [catalogCall('uservars', ['delete'], { username: text(c.user), name: text(c.name) })] }),
   }, plan);
 }
@@ -378,7 +318,8 @@ export function planTeam(desired: Row[], current: Row[], plan: Planning): Action
         'key-levels': d.keylevels === undefined ? undefined : text(d.keylevels),
         permissions: d.perms === undefined ? undefined : text(d.perms),
       });
-      return { section: 'team', verb: 'create', id: idOf(d, 'username'), detail: [idOf(d, 'role'), ...(d.keylevels === undefined ? [] : [`keylevels ${idOf(d, 'keylevels')}`])], calls: [call] };
+      const detail = [idOf(d, 'role'), ...(d.keylevels === undefined ? [] : [`keylevels ${idOf(d, 'keylevels')}`]), ...(d.perms === undefined ? [] : [`perms ${idOf(d, 'perms')}`]), 'email and password (set)'];
+      return { section: 'team', verb: 'create', id: idOf(d, 'username'), detail, calls: [call] };
     },
     remove: (c) => ({ section: 'team', verb: 'delete', id: text(c.username), detail: [text(c.role)], calls: [catalogCall('team', ['delete'], { username: text(c.username) })] }),
   }, plan);

@@ -6,7 +6,7 @@
  * deleted (HalfDoneReplace), and the run's report counts it.
  */
 import { ApiFailure, KactlError } from '../api/errors.js';
-import type { Action, ActionIO, Call, Section } from './records.js';
+import type { Action, ActionIO, Call, Section } from './actions.js';
 
 /** A replace that deleted the old record and could not make the new one. */
 export class HalfDoneReplace extends KactlError {

@@ -21,7 +21,7 @@ import type { SellerApi } from '../api/seller-api.js';
 import { InterruptedError, KactlError } from '../errors.js';
 import { createProgress, pacingWaits, timeLeftText } from '../io/progress.js';
 import type { Progress } from '../io/progress.js';
-import type { Action, ActionIO } from './records.js';
+import type { Action, ActionIO } from './actions.js';
 import { callCount, planLine } from './plan.js';
 import { sendCall, units, type Unit } from './run-units.js';
 import { HalfDoneReplace } from './replace.js';

@@ -9,7 +9,7 @@
 import { findSellerOp } from '../api/seller-catalog/index.js';
 import type { SellerApi } from '../api/seller-api.js';
 import { ApiFailure } from '../api/errors.js';
-import type { Action, ActionIO, Batch, Call } from './records.js';
+import type { Action, ActionIO, Batch, Call } from './actions.js';
 
 /** `waitSignal`: what may still cancel the call while it waits for the pacing budget. */
 export function sendCall(api: SellerApi, call: Call, waitSignal?: AbortSignal): Promise<Record<string, unknown>> {

@@ -121,17 +121,27 @@ export const STATE_SCHEMA: JsonSchema = {
       description: 'Each user needs subscription and expiry, or subscriptions',
       items: record({
         username: { type: 'string', maxLength: 69 },
-        password: TEXT,
+        password: { type: 'string', description: 'Left out: a random one nobody knows, or the key for a license customer (a user named after a key they used)' },
         subscription: TEXT,
         expiry: USER_EXPIRY,
-        subscriptions: { type: 'array', items: record({ name: TEXT, expiry: USER_EXPIRY }, ['name', 'expiry']) },
-        email: TEXT,
+        subscriptions: {
+          type: 'array',
+          items: record({
+            name: TEXT,
+            expiry: USER_EXPIRY,
+            key: { type: 'string', description: 'The key that granted it (kactl export writes it): when this run makes the key used by this user, the key grants the subscription again' },
+          }, ['name', 'expiry']),
+        },
+        email: { type: 'string', description: 'The email address (password resets and email codes go there); the seller API cannot read it back' },
         hwid: TEXT,
-        banned: { type: 'string', description: 'The ban reason of a banned user' },
+        banned: { type: ['string', 'boolean'], description: 'The ban reason of a banned user (true: banned, reason "Banned"); false: not banned (lifts a ban). Left out: a ban on the server stays' },
       }, ['username']),
     },
     variables: { type: 'object', additionalProperties: record({ value: TEXT, authed: FLAG }, ['value']) },
-    uservars: { type: 'array', items: record({ username: TEXT, name: TEXT, value: TEXT, readonly: FLAG }, ['username', 'name', 'value']) },
+    uservars: {
+      type: 'array',
+      items: record({ username: TEXT, name: TEXT, value: TEXT, readonly: { type: 'boolean', description: 'true: the client may not overwrite it (false: it may; left out: as it is, writable when made)' } }, ['username', 'name', 'value']),
+    },
     channels: { type: 'array', items: record({ name: TEXT, delay: { type: 'integer', minimum: 0, description: 'Seconds between messages' } }, ['name']) },
     webhooks: {
       type: 'array',

@@ -8,7 +8,7 @@
  */
 import { findOpByPath, opsForGroup } from '../api/seller-catalog/index.js';
 import type { SellerGroup, SellerOp } from '../api/seller-catalog/index.js';
-import type { Call, Section } from './records.js';
+import type { Call, Section } from './actions.js';
 
 /** The catalog group each section's records live in. */
 export const SECTION_GROUPS: Readonly<Record<Exclude<Section, 'app'>, SellerGroup>> = {

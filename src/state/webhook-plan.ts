@@ -8,8 +8,8 @@
  * There is no edit: a change is a new webhook with the same id, tried first under another id
  * (replace.ts). The old one cannot be put back if that fails, since its URL cannot be read.
  */
-import type { Action, Call, Planning, Row } from './records.js';
-import { changed, flag, idOf, keyed, text } from './records.js';
+import type { Action, Call, Planning, Row } from './actions.js';
+import { changed, flag, idOf, keyed, shown, text } from './records.js';
 import { replaceAction } from './replace.js';
 
 /** How much of a URL `fetchallwebhooks` shows (docs/protocol/seller-api.md §3.11). */
@@ -54,7 +54,8 @@ export function planWebhooks(desired: Row[], current: Row[], plan: Planning): Ac
   return keyed(desired, current, (r) => text(r.id), (r) => text(r.webid), {
     create: (d) => {
       const url = fullUrl(d, plan, 'created');
-      return url === undefined ? undefined : { section: 'webhooks', verb: 'create', id: idOf(d, 'id'), detail: [d.truncated === true ? `${text(d.url)}… (--url)` : idOf(d, 'url')], calls: [addCall(d, url)] };
+      const detail = [d.truncated === true ? `${text(d.url)}… (--url)` : idOf(d, 'url'), `authed ${flag(d.authed ?? false)}`, ...(d.useragent === undefined ? [] : [`useragent ${shown(d, 'useragent')}`])];
+      return url === undefined ? undefined : { section: 'webhooks', verb: 'create', id: idOf(d, 'id'), detail, calls: [addCall(d, url)] };
     },
     update: (d, c) => {
       const detail: string[] = [];
@@ -67,7 +68,9 @@ export function planWebhooks(desired: Row[], current: Row[], plan: Planning): Ac
       if (d.authed !== undefined && flag(d.authed) !== flag(c.authed)) changed(detail, 'authed', flag(c.authed), flag(d.authed));
       if (detail.length === 0) return undefined;
       const url = fullUrl(d, plan, 'replaced');
-      return url === undefined ? undefined : replaceWebhook(d, url, detail);
+      // What the file leaves out is not compared: the new webhook keeps the old one's.
+      const kept = { ...d, authed: d.authed ?? flag(c.authed), ...(d.useragent === undefined && text(c.useragent) !== '' ? { useragent: text(c.useragent) } : {}) };
+      return url === undefined ? undefined : replaceWebhook(kept, url, detail);
     },
     remove: (c) => ({ section: 'webhooks', verb: 'delete', id: text(c.webid), detail: [], calls: [{ type: 'delwebhook', params: { webid: text(c.webid) } }] }),
   }, plan);

@@ -61,7 +61,7 @@ describe('adduser', () => {
 });
 
 describe('lookups', () => {
-  it('fetchallusers lists users without password, 2FA secret, email hash or app secret', async () => {
+  it('fetchallusers lists users without password, 2FA secret, email hash or app secret (hasemail says an email is set)', async () => {
     const sb = await startSellerSandbox();
     expectEmptyList(await sb.seller('fetchallusers'), 'No users found');
     await makeUser(sb, 'alice');
@@ -69,8 +69,8 @@ describe('lookups', () => {
     sb.store.run("UPDATE users SET twofaSecret = 'JBSWY3DPEHPK3PXP', twofaEnabled = 1 WHERE username = 'alice'");
     const body = await sellerOk(sb, 'fetchallusers', {}, 'Successfully Retrieved Users');
     const [row] = body['users'] as Record<string, unknown>[];
-    expect(Object.keys(row!)).toEqual(['id', 'username', 'hwid', 'app', 'owner', 'createdate', 'lastlogin', 'banned', 'ip', 'cooldown', '2fa']);
-    expect(row).toMatchObject({ username: 'alice', app: sb.info.app.name, owner: 'SellerAPI', banned: null, '2fa': '1' });
+    expect(Object.keys(row!)).toEqual(['id', 'username', 'hwid', 'app', 'owner', 'createdate', 'lastlogin', 'banned', 'ip', 'cooldown', '2fa', 'hasemail']);
+    expect(row).toMatchObject({ username: 'alice', app: sb.info.app.name, owner: 'SellerAPI', banned: null, '2fa': '1', hasemail: '1' });
     const text = JSON.stringify(body);
     for (const secret of [user(sb, 'alice')!.passwordHash!, 'JBSWY3DPEHPK3PXP', hashEmail('alice@example.com'), sb.info.app.secret]) expect(text).not.toContain(secret);
   });

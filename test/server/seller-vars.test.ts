@@ -71,7 +71,7 @@ describe('user variables', () => {
     expect(userVar(sb, 'alice', 'discord')).toMatchObject({ data: 'alice#2', readOnly: 1 });
     const res = await sb.seller('getvar', { user: 'alice', var: 'discord' });
     expect(res.json).toEqual({ success: true, message: 'Successfully retrieved variable', response: 'alice#2' });
-    expect((await sellerOk(sb, 'fetchalluservars', {}, 'Successfully retrieved user variables'))['vars']).toEqual([{ name: 'discord', data: 'alice#2', user: 'alice' }]);
+    expect((await sellerOk(sb, 'fetchalluservars', {}, 'Successfully retrieved user variables'))['vars']).toEqual([{ name: 'discord', data: 'alice#2', user: 'alice', readOnly: '1' }]);
   });
 
   it('getvar with format=text answers the raw value', async () => {

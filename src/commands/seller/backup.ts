@@ -21,7 +21,7 @@ import { redactObject } from '../../api/redact.js';
 import { responseOptions } from '../../api/seller-call-options.js';
 import { listRows } from '../../api/list-rows.js';
 import { readSubscriptions, saveBackup, userExtras } from '../../state/backup-file.js';
-import type { BackupContent, BackupFile } from '../../state/backup-file.js';
+import type { BackupContent, BackupFile, SavedBackup } from '../../state/backup-file.js';
 
 export const SUBSCRIPTIONS_LIMIT = 50;
 /** Changes whose effect is on subscription expiries, which the user list does not show. */
@@ -58,7 +58,7 @@ export async function backupWarnings(op: SellerOp, records: readonly unknown[]):
 }
 
 /** Exports the records `op` will touch (`records`: the list, when already read); returns the file and how many records it holds. */
-export async function writeBackup(ctx: Context, op: SellerOp, params: Readonly<Record<string, string>>, appName?: string, records?: unknown[]): Promise<{ path: string; count: number }> {
+export async function writeBackup(ctx: Context, op: SellerOp, params: Readonly<Record<string, string>>, appName?: string, records?: unknown[]): Promise<SavedBackup> {
   const list = findSellerOp(op.backupFrom ?? '')!;
   const rows = records ?? (await readBackupRecords(ctx, op, params));
   let extras: Partial<BackupContent> = {};

@@ -3,7 +3,8 @@
  * - One record (`delete-one`): y/N on a terminal; `--yes` without one.
  * - Many records (`bulk`): the application name typed on a terminal; `--yes` without one
  *   (exit 2 and nothing sent). Then the records are exported to a backup file, and if that
- *   fails the change is not made.
+ *   fails the change is not made. What the backup cannot hold (users' passwords, emails, 2FA,
+ *   IPs: src/state/unreadable.ts) is said after it, one line a field.
  *
  * The name to type is the one the server gives for this seller key (`appdetails`, one read
  * call, made only when there is someone to ask): the key decides which application is
@@ -86,8 +87,10 @@ export async function guardBulk(ctx: Context, op: SellerOp, params: Readonly<Rec
     return;
   }
   try {
-    const { path, count } = await backup.writeBackup(ctx, op, params, appName, records);
+    const { path, count, missing } = await backup.writeBackup(ctx, op, params, appName, records);
     ctx.output.note(`Backup of ${count} record${count === 1 ? '' : 's'} written to ${path}`);
+    // What the seller API cannot read back is lost with the records: said, one line a field.
+    for (const line of missing) ctx.output.note(line);
   } catch (error) {
     ctx.output.warn('The backup could not be made, so nothing was changed.');
     throw error;

@@ -11,7 +11,9 @@
  */
 import type { Context } from '../../context.js';
 import type { SellerApi } from '../../api/seller-api.js';
-import type { Action } from '../../state/records.js';
+import type { Action, Planning } from '../../state/actions.js';
+import { planning } from '../../state/actions.js';
+import type { RunResult } from '../../state/run-plan.js';
 import { InterruptedError, PartialFailure, UsageError } from '../../errors.js';
 import { shellQuote } from '../../util/shell-quote.js';
 import { applicationName, wherePhrase } from '../seller/guard.js';
@@ -72,6 +74,10 @@ export interface ApplyStateOptions {
   leftOut?: readonly string[];
   /** Said before the plan when it has an action `applies` to (what comes back different). */
   notes?: readonly { applies: (action: Action) => boolean; text: string }[];
+  /** Words a user's create line adds, by username (a restore's: what of theirs cannot come back). */
+  userDetail?: ReadonlyMap<string, readonly string[]>;
+  /** Lines said before the plan about the users it makes (`made`): what of theirs cannot come back. */
+  userGaps?: (made: ReadonlySet<string>) => readonly string[];
   /** A restore: its words ("put back") instead of apply's. */
   restoring?: boolean;
   /** Asked after the plan is shown and before the first change (restore's y/N). */
@@ -87,17 +93,15 @@ function plural(count: number, one: string, many = `${one}s`): string {
 /** Plans and applies a state body; the shared core of apply, restore and `sandbox start --seed`. */
 export async function applyState(ctx: Context, api: SellerApi, state: Record<string, unknown>, options: ApplyStateOptions): Promise<{ actions: Action[]; changed: number }> {
   const { planState, countActions, countsLine, planLine, planJson, changes } = await import('../../state/plan.js');
-  const { planning } = await import('../../state/records.js');
   const { callProblems } = await import('../../state/check.js');
-  const plan = planning({ prune: options.prune ?? false, createOnly: options.createOnly ?? false, urls: options.urls ?? new Map() });
+  const plan = planning({ prune: options.prune ?? false, createOnly: options.createOnly ?? false, urls: options.urls ?? new Map(), userDetail: options.userDetail ?? new Map() });
   plan.leftOut.push(...(options.leftOut ?? []));
   const actions = await planState(api, state, plan);
   const problems = callProblems(actions);
   if (problems.length > 0) throw new UsageError(`${options.source}: ${problems[0]}${problems.length > 1 ? ` (and ${problems.length - 1} more)` : ''}; nothing was changed.`);
   const counts = countActions(actions);
   const leftOut = plan.leftOut;
-  for (const note of options.notes ?? []) if (actions.some(note.applies)) ctx.output.note(note.text);
-  for (const line of leftOut) ctx.output.warn(line);
+  sayBeforePlan(ctx, actions, plan, options);
   const json = ctx.output.wantsJson && !options.quiet;
   const restoring = options.restoring ?? false;
   if (!json && !options.quiet) {
@@ -140,23 +144,7 @@ export async function applyState(ctx: Context, api: SellerApi, state: Record<str
     ctx.output.note(`${plural(randomPasswords.length, 'user has', 'users have')} a random password nobody knows, since no password was given (backups and exports hold none): ${randomPasswords.join(', ')}.`);
     ctx.output.note(`Give each a password they can sign in with: kactl users set-password USER --password-stdin`);
   }
-  if (result.failed || result.interrupted) {
-    if (!json) {
-      ctx.output.note(`Done (${result.done.length}):`);
-      for (const action of result.done) ctx.output.note(`  ${planLine(action)}`);
-      ctx.output.note(`Not done (${result.notDone.length}):`);
-      for (const action of result.notDone) ctx.output.note(`  ${planLine(action)}`);
-    }
-    const half = result.halfDone.map((h) => ` Half done: ${h.error.message}`).join('');
-    const made = `${plural(changes(result.done).length, 'change was', 'changes were')} made, ${result.notDone.length} not.${half}`;
-    if (result.failed === undefined) throw new InterruptedError(`Interrupted: ${made} To finish, run: ${options.resume}`);
-    const { action, message } = result.failed;
-    throw new PartialFailure(`Stopped at ${action.verb} ${action.section} ${action.id}: ${message.replace(/\.$/, '')}. ${made} To finish, run: ${options.resume}`, {
-      done: result.done.length,
-      notDone: result.notDone.length,
-      halfDone: result.halfDone.length,
-    });
-  }
+  if (result.failed || result.interrupted) throw stopped(ctx, result, json, options.resume, { planLine, changes });
   const made = changes(result.done).length;
   if (leftOut.length > 0) throw notMatched(made);
   if (!options.quiet) {
@@ -164,6 +152,38 @@ export async function applyState(ctx: Context, api: SellerApi, state: Record<str
     ctx.output.success(restoring ? `Put back ${plural(made, 'record')} from ${options.source}.` : `Applied ${options.source}: ${plural(made, 'change')}${ensured}.`);
   }
   return { actions, changed: made };
+}
+
+/**
+ * Said before the plan: what comes back different (the caller's notes, what of the users made
+ * cannot come back, what the planner keeps as it is), then what cannot be done at all.
+ */
+function sayBeforePlan(ctx: Context, actions: readonly Action[], plan: Planning, options: ApplyStateOptions): void {
+  for (const note of options.notes ?? []) if (actions.some(note.applies)) ctx.output.note(note.text);
+  const made = new Set(actions.flatMap((a) => (a.section === 'users' && a.verb === 'create' && a.lane !== undefined ? [a.lane.replace(/^user:/, '')] : [])));
+  for (const line of options.userGaps?.(made) ?? []) ctx.output.note(line);
+  for (const line of plan.notes) ctx.output.note(line);
+  for (const line of plan.leftOut) ctx.output.warn(line);
+}
+
+/** A run cut short (a failure or Ctrl-C): what was done and what not, and the error that says how to finish. */
+function stopped(ctx: Context, result: RunResult, json: boolean, resume: string, helpers: { planLine: (a: Action) => string; changes: (a: readonly Action[]) => Action[] }): Error {
+  const { planLine, changes } = helpers;
+  if (!json) {
+    ctx.output.note(`Done (${result.done.length}):`);
+    for (const action of result.done) ctx.output.note(`  ${planLine(action)}`);
+    ctx.output.note(`Not done (${result.notDone.length}):`);
+    for (const action of result.notDone) ctx.output.note(`  ${planLine(action)}`);
+  }
+  const half = result.halfDone.map((h) => ` Half done: ${h.error.message}`).join('');
+  const made = `${plural(changes(result.done).length, 'change was', 'changes were')} made, ${result.notDone.length} not.${half}`;
+  if (result.failed === undefined) return new InterruptedError(`Interrupted: ${made} To finish, run: ${resume}`);
+  const { action, message } = result.failed;
+  return new PartialFailure(`Stopped at ${action.verb} ${action.section} ${action.id}: ${message.replace(/\.$/, '')}. ${made} To finish, run: ${resume}`, {
+    done: result.done.length,
+    notDone: result.notDone.length,
+    halfDone: result.halfDone.length,
+  });
 }
 
 /** Deleting records: confirmation as for any bulk change, then one backup file per record type. */
@@ -175,8 +195,9 @@ async function guardPrune(ctx: Context, api: SellerApi, deletions: readonly Acti
   const sections = [...new Set(deletions.map((a) => a.section))];
   try {
     for (const section of sections) {
-      const { path, count } = await writeSectionBackup(ctx, api, section, appName);
+      const { path, count, missing } = await writeSectionBackup(ctx, api, section, appName);
       ctx.output.note(`Backup of ${count} ${section} written to ${path}`);
+      for (const line of missing) ctx.output.note(line);
     }
   } catch (error) {
     ctx.output.warn('The backup could not be made, so nothing was changed.');

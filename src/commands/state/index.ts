@@ -59,9 +59,13 @@ export function registerStateCommands(program: Command, ctx: Context): void {
     .addArgument(completeFrom(new Argument('<backup...>', 'the backup files (in the data folder, backups/)'), BACKUP_FILES))
     .option('--dry-run', 'print what would be put back and change nothing')
     .option('--url <id=url>', 'the whole URL of a webhook the backup holds only the start of (repeatable)', collect, [])
+    .option('--email <user=address>', 'the email address of a user put back, which no backup holds (repeatable)', collect, [])
     .option('--force', 'restore into another server or application than the backup was made from')
-    .addHelpText('after', '\nExamples:\n  $ kactl restore ~/.local/share/kactl/backups/2025-03-01T10-20-30-123Z-myapp-delalllicenses.json\n  $ kactl restore users.json licenses.json --url payhook=https://hooks.example.com/pay --yes')
-    .action(async (files: string[], options: { dryRun?: boolean; force?: boolean; url: string[] }) => {
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ kactl restore ~/.local/share/kactl/backups/2025-03-01T10-20-30-123Z-myapp-delalllicenses.json\n  $ kactl restore users.json licenses.json --url payhook=https://hooks.example.com/pay --yes\n  $ kactl restore users.json --email bob=bob@example.com --yes\n\nA state file (from kactl export) goes to kactl apply -f FILE instead.',
+    )
+    .action(async (files: string[], options: { dryRun?: boolean; force?: boolean; url: string[]; email: string[] }) => {
       await restoreRun(ctx, files, options);
     });
 

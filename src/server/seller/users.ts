@@ -25,7 +25,9 @@ export const USER_LIST_CAP = 520;
 /**
  * A user row as `fetchallusers` lists it: E's row minus `password`, `googleAuthCode` and the
  * 2FA secret, `email` (a SHA-1 of the address, guessable by trying addresses) and with the app's
- * name in `app` where E puts the app secret. `2fa` says whether two-factor is on.
+ * name in `app` where E puts the app secret. `2fa` says whether two-factor is on, and `hasemail`
+ * (the sandbox's own) whether the user has an email, which E's hash would say: a backup or export
+ * then names the users whose address it cannot hold.
  */
 function userRow(ctx: HandlerContext, user: UserRow): Record<string, unknown> {
   return {
@@ -40,6 +42,7 @@ function userRow(ctx: HandlerContext, user: UserRow): Record<string, unknown> {
     ip: user.ip,
     cooldown: str(user.cooldown),
     '2fa': String(user.twofaEnabled),
+    hasemail: user.emailHash === null ? '0' : '1',
   };
 }
 

@@ -11,8 +11,12 @@ import { either, listReply } from './answers.js';
 import { wantsText } from './params.js';
 import { checkedParams } from './checked-params.js';
 
+/**
+ * E lists `{name, data, user}`; the sandbox adds `readOnly` (0/1, as `setvar` takes it), so an
+ * export or backup of a sandbox keeps which variables the client may not overwrite.
+ */
 function fetchalluservars(ctx: HandlerContext): Reply {
-  const rows = listAppUserVars(ctx.store, ctx.app.id).map((v) => ({ name: v.name, data: v.data, user: v.user }));
+  const rows = listAppUserVars(ctx.store, ctx.app.id).map((v) => ({ name: v.name, data: v.data, user: v.user, readOnly: String(v.readOnly) }));
   return listReply(ctx, 'Successfully retrieved user variables', rows);
 }
 

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fakeSeller, json, ok, SELLER_KEY, type Answers } from './helpers.js';
+import { makeReadOnly, mountSupport } from '../../helpers/mounts.js';
 
 const USERS = [
   { id: '1', username: 'alice', email: null, password: '$2y$hash', hwid: 'H1', app: 'APP-SECRET', owner: 'SellerAPI', createdate: '1700000000', lastlogin: null, banned: null, ip: '10.0.0.1', cooldown: '0' },
@@ -106,6 +107,38 @@ describe('changes to many records', () => {
     expect(code).toBe(4);
     expect(stderr).toContain('The backup could not be made, so nothing was changed.');
     expect(seller.sent().map((p) => p.type)).toEqual(['fetchallusers']);
+  });
+
+  it.skipIf(mountSupport() !== undefined)('says once that nothing was changed when the backup cannot be written (33.7: it was said three times)', async () => {
+    const seller = await usersServer({ usersub, fetchalluservars: () => json({ success: true, message: 'ok', vars: [] }) });
+    const data = path.join(seller.configDir, 'data');
+    fs.mkdirSync(data, { recursive: true });
+    makeReadOnly(data);
+    const { code, stderr } = await seller.run(['users', 'delete', '--all', '--yes']);
+    expect(code).toBe(1);
+    expect(stderr).toContain("Can't write kactl's data folder");
+    expect(stderr.match(/nothing was changed/gi)).toHaveLength(1);
+    expect(seller.sent().map((p) => p.type)).not.toContain('delallusers');
+  });
+
+  it('names after the backup, one line a field with its count, what it cannot hold of the users (28.2)', async () => {
+    const rows = [{ ...USERS[0], email: 'a9993e364706816aba3e25717850c26c9cd0d89d', '2fa': '1' }, USERS[1]];
+    const seller = await fakeSeller({
+      fetchallusers: () => json({ success: true, message: 'Successfully Retrieved Users', users: rows }),
+      usersub,
+      fetchalluservars: () => json({ success: true, message: 'ok', vars: [{ name: 'theme', data: 'dark', user: 'alice' }] }),
+      delallusers: ok,
+    });
+    const { code, stderr } = await seller.run(['users', 'delete', '--all', '--yes']);
+    expect(code, stderr).toBe(0);
+    const said = stderr.split('\n').filter((l) => l.startsWith('Not in the backup'));
+    expect(said).toEqual([
+      'Not in the backup: the passwords of 2 users (alice, bob), which the seller API cannot read; kactl restore gives them a random one; set it with kactl users set-password USER --password-stdin.',
+      'Not in the backup: the email addresses of 1 user (alice), which the seller API cannot read; give them to kactl restore with --email USER=ADDRESS.',
+      'Not in the backup: the 2FA secrets of 1 user (alice), which no seller call reads or sets; they come back with 2FA off and turn it on again (kactl client 2fa enable).',
+      "Not in the backup: the IPs of 1 user (alice), which no seller call sets; each comes back at the user's next login.",
+      'Not in the backup: whether 1 user variable is read-only (the server does not list it); they come back writable; mark them again with kactl uservars set USER --name NAME --data VALUE --read-only.',
+    ]);
   });
 
   it('backs up an empty list too, then lets the server answer', async () => {

@@ -1,6 +1,7 @@
 /** The planners on their own: what each difference between a file and a server becomes. */
 import { describe, expect, it } from 'vitest';
-import { planApp, planning, planWhitelists } from '../../../src/state/records.js';
+import { planApp, planWhitelists } from '../../../src/state/records.js';
+import { planning } from '../../../src/state/actions.js';
 import { planLicenses } from '../../../src/state/license-plan.js';
 import { countsLine, planLine } from '../../../src/state/plan.js';
 

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { MAX_KEYS_TEXT } from '../../../src/state/key-batches.js';
 import { planLicenses } from '../../../src/state/license-plan.js';
 import { callCount } from '../../../src/state/plan.js';
-import { planning } from '../../../src/state/records.js';
+import { planning } from '../../../src/state/actions.js';
 import { fakeSeller, json, ok } from '../seller/helpers.js';
 import type { Answers } from '../seller/helpers.js';
 import type { Reply } from '../api/helpers/servers.js';

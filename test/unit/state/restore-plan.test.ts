@@ -5,14 +5,15 @@
  * never shown, and every call checked before the first is sent.
  */
 import { describe, expect, it } from 'vitest';
+import { fakeIO as ioWith } from './fake-io.js';
 import { ApiFailure } from '../../../src/errors.js';
 import { callProblems, stateProblems } from '../../../src/state/check.js';
 import { bindKey, compensation, planLicenses } from '../../../src/state/license-plan.js';
 import { parseText } from '../../../src/state/load.js';
 import { planLine, planState } from '../../../src/state/plan.js';
 import type { SellerApi } from '../../../src/api/seller-api.js';
-import type { ActionIO, Call } from '../../../src/state/records.js';
-import { planning, planVariables } from '../../../src/state/records.js';
+import { planning } from '../../../src/state/actions.js';
+import { planVariables } from '../../../src/state/records.js';
 import { HalfDoneReplace } from '../../../src/state/replace.js';
 import { STATE_SCHEMA } from '../../../src/state/schema.js';
 import { planUsers } from '../../../src/state/user-plan.js';
@@ -20,18 +21,7 @@ import { planWebhooks } from '../../../src/state/webhook-plan.js';
 
 const NOW = 1_900_000_000;
 
-/** An ActionIO that records the calls and answers from `answers` (by type), failing where told. */
-function fakeIO(answers: Record<string, (call: Call) => Record<string, unknown>> = {}): ActionIO & { sent: Call[] } {
-  const sent: Call[] = [];
-  return {
-    sent,
-    nowSeconds: () => NOW,
-    send: (call) => {
-      sent.push(call);
-      return Promise.resolve().then(() => (answers[call.type] ?? (() => ({ success: true })))(call));
-    },
-  };
-}
+const fakeIO = (answers: Parameters<typeof ioWith>[1] = {}): ReturnType<typeof ioWith> => ioWith(NOW, answers);
 
 describe('used keys', () => {
   it('are made and bound to their user after the users, or left out when the user is nowhere (20.1)', () => {
@@ -74,15 +64,16 @@ describe('used keys', () => {
   it('a restore (create-only) leaves every key on the server as it is', () => {
     const current = [{ key: 'K', level: '1', expires: '60', status: 'Not Used', note: '' }];
     const desired = [{ key: 'K', level: 2, expiry: '30d', status: 'banned', banreason: 'x' }];
-    expect(planLicenses(desired, current, planning({ createOnly: true }))).toEqual({ actions: [], bindings: [] });
-    expect(planLicenses(desired, current, planning()).actions.map(planLine)).toEqual(['~ update license K (duration: "1m" → "30d", status: banned)']);
+    expect(planLicenses(desired, current, planning({ createOnly: true }))).toEqual({ actions: [], bindings: [], bound: new Set() });
+    expect(planLicenses(desired, current, planning()).actions.map(planLine)).toEqual(['~ update license K (duration: "1m" → "30d", status: unused → banned)']);
   });
 });
 
 describe('replace', () => {
   it('tries the new record under another name, deletes, creates; a refusal after the delete puts the old one back (20.10)', async () => {
     const [replace] = planVariables([{ name: 'motd', value: 'hi', authed: true }], [{ varid: 'motd', msg: 'old', authed: '0' }], planning());
-    expect(planLine(replace!)).toBe('± replace variable motd (authed: false → true)');
+    // The new variable has the file's value too, and the plan says so (28.5).
+    expect(planLine(replace!)).toBe('± replace variable motd (authed: false → true, value: "old" → "hi")');
     let adds = 0;
     const io = fakeIO({
       addvar: () => {

@@ -6,8 +6,9 @@
 import { describe, expect, it } from 'vitest';
 import { SELLER_CATALOG, SELLER_GROUP_ORDER, findSellerOp, opsForGroup, wireParamsForType } from '../../../src/api/seller-catalog/index.js';
 import type { SellerGroup } from '../../../src/api/seller-catalog/index.js';
-import { SECTIONS, planBlacklists, planChannels, planFiles, planning, planSubscriptions, planTeam, planUservars, planVariables, planWhitelists } from '../../../src/state/records.js';
-import type { Action } from '../../../src/state/records.js';
+import { planBlacklists, planChannels, planFiles, planSubscriptions, planTeam, planUservars, planVariables, planWhitelists } from '../../../src/state/records.js';
+import { SECTIONS, planning } from '../../../src/state/actions.js';
+import type { Action } from '../../../src/state/actions.js';
 import { SECTION_GROUPS, catalogCall, sectionSource } from '../../../src/state/sections.js';
 import { SECTION_SOURCES } from '../../../src/state/backup.js';
 import { callProblems } from '../../../src/state/check.js';
