@@ -13,6 +13,7 @@ import { ExitCode, KactlError, UsageError } from '../../errors.js';
 import { AUDIT_SCENARIOS, pickScenarios } from '../../sandbox/audit/catalog.js';
 import type { AuditReport } from '../../sandbox/audit/report.js';
 import type { AuditApi } from '../../sandbox/audit/scenario-types.js';
+import { createProgress } from '../../io/progress.js';
 import { auditJunit } from './audit-junit.js';
 import { auditReportText, scenarioListText } from './audit-text.js';
 
@@ -103,7 +104,6 @@ export async function auditRun(ctx: Context, words: readonly string[], options: 
   // Checked before the sandbox starts; the count sizes the progress bar.
   const total = pickScenarios(api, picked.scenarios, picked.skip).length;
   const pattern = acceptedWhen(options.acceptedWhen);
-  const { createProgress } = await import('../../io/progress.js');
   const { audit } = await import('../../sandbox/audit/runner.js');
   const progress = createProgress(ctx.io, { total, label: 'audit' });
   let report: AuditReport;

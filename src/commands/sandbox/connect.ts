@@ -8,12 +8,14 @@ import type { Context } from '../../context.js';
 import { completeFrom } from '../completion/value-source.js';
 import { UsageError } from '../../errors.js';
 import { FORCE_HWID_OFF, resolveSdk, SDK_IDS, sheetValues, targetSheet, type SandboxValues, type TargetSheet } from './sdk-targets.js';
+import { printAuditSheet } from './sdk-audit.js';
 
 export function registerSandboxConnect(group: Command, ctx: Context): void {
   group
     .command('connect')
     .description("print what to change in your program (URL, public key, app) to test it against the running sandbox")
     .addArgument(completeFrom(new Argument('<sdk>', `the client library: ${SDK_IDS.join(', ')}`), { kind: 'names', names: () => Promise.resolve(SDK_IDS) }))
+    .option('--audit', "instead: the lines that make the program read kactl sandbox audit's KEYAUTH_* variables (no sandbox needed)")
     .addHelpText(
       'after',
       `
@@ -25,11 +27,13 @@ node (keyauth-js) the 1.2 URL. cpp also needs HTTPS on port 443 and a host name:
 Examples:
   $ kactl sandbox connect python
   $ kactl sandbox connect cpp --profile sandbox
-  $ kactl sandbox connect go --json`,
+  $ kactl sandbox connect go --json
+  $ kactl sandbox connect python --audit`,
     )
-    .action(async (raw: string) => {
+    .action(async (raw: string, options: { audit?: boolean }) => {
       const sdk = resolveSdk(raw);
       if (sdk === undefined) throw new UsageError(`Unknown SDK "${raw}"; choose one of: ${SDK_IDS.join(', ')}.`);
+      if (options.audit === true) return printAuditSheet(ctx, sdk);
       const values = await runningSandboxValues(ctx);
       const sheet = targetSheet(sdk, values);
       if (ctx.output.wantsJson) return ctx.output.json(sheetValues(sheet, values));

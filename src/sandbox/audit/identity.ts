@@ -42,7 +42,7 @@ export async function createCustomer(seller: KactlSeller): Promise<AuditIdentity
 }
 
 function keyOf(answer: Record<string, unknown>): string {
-  const key = answer.key ?? (Array.isArray(answer.keys) ? answer.keys[0] : undefined);
+  const key: unknown = answer.key ?? (Array.isArray(answer.keys) ? (answer.keys as unknown[])[0] : undefined);
   if (typeof key !== 'string' || key === '') throw new Error('the sandbox made no key');
   return key;
 }
