@@ -17,6 +17,8 @@ export interface ArmBase {
   readonly customer: AuditIdentity;
   readonly hwid: string | undefined;
   readonly appVersion: string;
+  /** Turns the sandbox's clock (its signatures' too) this many ms from real time; 0 puts it back. */
+  readonly shiftClock: (ms: number) => void;
 }
 
 /** A port on 127.0.0.1 that nothing listens on: taken, then let go. */
@@ -44,8 +46,9 @@ export function armContext(base: ArmBase): ArmContext {
     seller: async (type, params) => {
       await seller.raw(type, params);
     },
-    primeLogins: async (hwid) => {
+    primeLogins: async (hwid, options = {}) => {
       const client = sandbox.client({ api });
+      base.shiftClock(-(options.agoMs ?? 0));
       try {
         await client.init();
         await client.license({ key: customer.key, ...(hwid === undefined ? {} : { hwid }) });
@@ -55,6 +58,7 @@ export function armContext(base: ArmBase): ArmContext {
         if (error instanceof ApiFailure) throw new ApiFailure(`the customer's first login was refused: ${error.message}`, error.body, error.status);
         throw error;
       } finally {
+        base.shiftClock(0);
         await client.close();
       }
     },

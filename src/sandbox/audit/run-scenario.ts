@@ -27,6 +27,8 @@ export interface ScenarioDeps {
   readonly cwd: string | undefined;
   readonly signal: AbortSignal | undefined;
   readonly now: () => number;
+  /** Turns the sandbox's clock from real time (runner.ts). */
+  readonly shiftClock: (ms: number) => void;
 }
 
 /** The end of a stream for the report: its last characters. */
@@ -71,7 +73,7 @@ export async function runScenario(def: AuditScenarioDef, deps: ScenarioDeps): Pr
   await sandbox.faults.clear();
   let armed;
   try {
-    armed = await def.arm(armContext({ sandbox, seller: deps.seller, api: settings.api, customer: deps.customer, hwid: deps.hwid, appVersion: sandbox.app.version }));
+    armed = await def.arm(armContext({ sandbox, seller: deps.seller, api: settings.api, customer: deps.customer, hwid: deps.hwid, appVersion: sandbox.app.version, shiftClock: deps.shiftClock }));
   } catch (error) {
     if (!(error instanceof KactlError) || error.code !== 'FAILURE') throw error;
     return { result: notRun(def, settings, `Not run: the sandbox could not be set up for it (${error.message.replace(/\.$/, '')}).`), hwid: undefined };

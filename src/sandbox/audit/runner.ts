@@ -16,7 +16,12 @@ export async function audit(options: AuditOptions): Promise<AuditReport> {
   const settings = auditSettings(options);
   const now = Date.now;
   const started = now();
-  const sandbox = await startSandbox({ ...(options.seed === undefined ? {} : { seed: options.seed }), env: options.env ?? {} });
+  // The sandbox's clock, turned back only while a scenario records an old login (scenarios.ts, stale).
+  let shiftMs = 0;
+  const shiftClock = (ms: number): void => {
+    shiftMs = ms;
+  };
+  const sandbox = await startSandbox({ ...(options.seed === undefined ? {} : { seed: options.seed }), env: options.env ?? {}, clock: () => now() + shiftMs });
   const results: AuditScenarioResult[] = [];
   try {
     const seller = sandbox.seller();
@@ -25,7 +30,7 @@ export async function audit(options: AuditOptions): Promise<AuditReport> {
     let hwid: string | undefined;
     for (const [index, def] of settings.scenarios.entries()) {
       if (options.signal?.aborted === true) throw new InterruptedError();
-      const ran = await runScenario(def, { sandbox, seller, settings, customer, start, hwid, cwd: options.cwd, signal: options.signal, now });
+      const ran = await runScenario(def, { sandbox, seller, settings, customer, start, hwid, cwd: options.cwd, signal: options.signal, now, shiftClock });
       hwid ??= ran.hwid;
       results.push(ran.result);
       options.onScenario?.(ran.result, index, settings.scenarios.length);

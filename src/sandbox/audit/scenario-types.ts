@@ -24,8 +24,11 @@ export interface ArmContext {
   fault(kind: string, extra?: { readonly arg?: string; readonly types?: readonly string[] }): Promise<void>;
   /** A seller call of the sandbox's app; its refusal stops the scenario with the server's message. */
   seller(type: string, params: Readonly<Record<string, string | number>>): Promise<void>;
-  /** The customer's key and user log in once (init, license, init, login), as an earlier run would. */
-  primeLogins(hwid: string | undefined): Promise<void>;
+  /**
+   * The customer's key and user log in once (init, license, init, login), as an earlier run
+   * would; `agoMs` back in time (the sandbox's clock, signatures included, turned back for them).
+   */
+  primeLogins(hwid: string | undefined, options?: { readonly agoMs?: number }): Promise<void>;
   /** Moves the sandbox's domain clock (`31d`). */
   advance(step: string): Promise<void>;
   /** The API URL of a port on 127.0.0.1 where nothing listens. */

@@ -6,13 +6,15 @@
  *
  * Every hostile answer is one a naive program would take: the fake server's answers say
  * success (the refusal of an unknown key turned into a login), the tampered one turns a refusal
- * into a success after signing, the stale and future ones are real successes signed at another
- * time. A refused answer a naive program also refuses would prove nothing.
+ * into a success after signing, the stale one is a real login success recorded minutes ago (the
+ * sandbox's clock is turned back for that login), the future one a real success signed minutes
+ * ahead. A refused answer a naive program also refuses would prove nothing.
  */
-import { CUSTOMER_DAYS, type AuditApi, type AuditScenarioDef } from './scenario-types.js';
+import { CUSTOMER_DAYS, type ArmContext, type AuditApi, type AuditScenarioDef } from './scenario-types.js';
 
 /** How far the stale and future answers are dated from now. */
 export const SKEW = '10m';
+const SKEW_MS = 10 * 60_000;
 const SKEW_WORDS = '10 minutes';
 /** The HWID another machine has, for `other-hwid` (long enough for any app's minimum). */
 export const OTHER_MACHINE_HWID = 'AUDIT-OTHER-MACHINE-0000-0000-0000';
@@ -23,6 +25,12 @@ export const BOTH: readonly AuditApi[] = ['1.3', '1.2'];
 const ONLY_13: readonly AuditApi[] = ['1.3'];
 
 const signedBy = (api: AuditApi): string => (api === '1.3' ? 'signed with another Ed25519 key' : 'with an HMAC by another secret');
+
+/** Bans the customer's key and user: the genuine answer to their login is now a refusal. */
+async function banCustomer(ctx: ArmContext, scenario: string): Promise<void> {
+  await ctx.seller('ban', { key: ctx.customer.key, reason: `kactl sandbox audit: ${scenario}` });
+  await ctx.seller('banuser', { user: ctx.customer.username, reason: `kactl sandbox audit: ${scenario}` });
+}
 
 /** The version the `new-version` scenario requires: the next major one. */
 export function newerVersion(version: string): string {
@@ -118,15 +126,18 @@ const FORGERIES: readonly AuditScenarioDef[] = [
 const REPLAYS_AND_TIME: readonly AuditScenarioDef[] = [
   {
     id: 'stale',
-    title: `an answer signed ${SKEW_WORDS} ago`,
+    title: `a real login from ${SKEW_WORDS} ago, replayed`,
     expected: 'refused',
     graded: true,
     apis: ONLY_13,
-    sandbox: () => `The customer's key is valid; every answer is a real success signed again with a timestamp ${SKEW_WORDS} old (fault stale-timestamp ${SKEW}).`,
-    sound: 'Refuses: the timestamp is outside its freshness window (seconds to a minute).',
-    finding: `accepted an answer signed ${SKEW_WORDS} ago: a recorded answer can be played back to it later`,
+    sandbox: () =>
+      `The customer logged in ${SKEW_WORDS} ago (a real success, signed then); the key and user have been banned since, and the program's login answer is that recorded success, byte for byte (fault replay-type).`,
+    sound: 'Refuses: its timestamp is outside the freshness window (seconds to a minute).',
+    finding: `accepted a login answer signed ${SKEW_WORDS} ago: a recorded success can be played back to it long after`,
     arm: async (ctx) => {
-      await ctx.fault('stale-timestamp', { arg: SKEW });
+      await ctx.primeLogins(ctx.hwid, { agoMs: SKEW_MS });
+      await banCustomer(ctx, 'stale');
+      await ctx.fault('replay-type', { types: LOGIN_TYPES });
       return { credentials: 'customer' };
     },
   },
@@ -171,8 +182,7 @@ const REPLAYS_AND_TIME: readonly AuditScenarioDef[] = [
       "A 1.3 answer is bound to no request or session, so inside the freshness window a replay across two runs cannot be told from a fresh answer by a program that keeps no memory between runs: shown, not graded. (A 1.2 answer is signed with its session's enckey, so a program that sends a new one at each init refuses it.)",
     arm: async (ctx) => {
       await ctx.primeLogins(ctx.hwid);
-      await ctx.seller('ban', { key: ctx.customer.key, reason: 'kactl sandbox audit: replayed-fresh' });
-      await ctx.seller('banuser', { user: ctx.customer.username, reason: 'kactl sandbox audit: replayed-fresh' });
+      await banCustomer(ctx, 'replayed-fresh');
       await ctx.fault('replay-type', { types: LOGIN_TYPES });
       return { credentials: 'customer' };
     },
