@@ -143,7 +143,7 @@ if (!login.success) throw new Error(login.message);
       'KEYAUTH_USERNAME',
       'KEYAUTH_VERSION',
     ]);
-    expect(env).toMatchObject({ KACTL_AUDIT_SCENARIO: 'unknown-key', KEYAUTH_URL: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/api\/1\.2\/$/), KEYAUTH_VERSION: '1.0', KEYAUTH_LICENSE: 'AUDIT-UNKNOWN-KEY-000000' });
+    expect(env).toMatchObject({ KACTL_AUDIT_SCENARIO: 'unknown-key', KEYAUTH_URL: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/api\/1\.2\/$/), KEYAUTH_VERSION: '1.0', KEYAUTH_LICENSE: 'UNKNOWN-KEY-0000-0000-0000' });
     expect(env.KEYAUTH_PUBLIC_KEY).toMatch(/^[0-9a-f]{64}$/);
     expect(env.KEYAUTH_SECRET).toMatch(/^[0-9a-f]{64}$/);
   });

@@ -75,7 +75,8 @@ export function scenarioListText(scenarios: readonly AuditScenarioInfo[], api: A
   for (const info of scenarios) {
     if (api !== undefined && !info.apis.includes(api)) continue;
     const grading = info.graded ? `must be ${info.expected}` : 'informational';
-    out.push(...wrapWords(`${info.id}: ${info.title} (${grading}; client API ${info.apis.join(' and ')})`, width, '', INDENT));
+    // Its continuation lines go deeper than the details under it.
+    out.push(...wrapWords(`${info.id}: ${info.title} (${grading}; client API ${info.apis.join(' and ')})`, width, '', INDENT.repeat(2)));
     const texts = [...new Set(Object.values(info.sandbox))];
     if (texts.length === 1) out.push(...detail('sandbox', texts[0]!, width));
     else for (const [on, text] of Object.entries(info.sandbox)) out.push(...detail(`on ${on}`, text, width));

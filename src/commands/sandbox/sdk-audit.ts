@@ -85,7 +85,13 @@ const SHEETS: Readonly<Record<SdkId, () => AuditSheet>> = {
     api: '1.2',
     command: 'kactl sandbox audit --api 1.2 -- node app.mjs',
     code: [
-      { file: 'keyauth-js', lines: ['new ClientApi({ name: process.env.KEYAUTH_NAME, ownerid: process.env.KEYAUTH_OWNERID, ver: process.env.KEYAUTH_VERSION }, { baseUrl: process.env.KEYAUTH_URL })'] },
+      {
+        file: 'keyauth-js',
+        lines: [
+          'new ClientApi({ name: process.env.KEYAUTH_NAME, ownerid: process.env.KEYAUTH_OWNERID, ver: process.env.KEYAUTH_VERSION }, { baseUrl: process.env.KEYAUTH_URL })',
+          'the license key: process.env.KEYAUTH_LICENSE',
+        ],
+      },
       { file: 'kactl/client (1.3 or 1.2)', lines: ['see examples/audit/sound.mjs: baseUrl is KEYAUTH_URL without /api/1.x/, publicKey KEYAUTH_PUBLIC_KEY (1.3) or secret KEYAUTH_SECRET (1.2)'] },
     ],
     notes: ['keyauth-js sends no HWID with license(): seed Force HWID off. kactl/client programs run with --api 1.3 as well.'],

@@ -18,7 +18,7 @@ import { CUSTOMER_DAYS } from './scenario-types.js';
 
 /** Credentials no sandbox has: a key and a user that were never made. */
 export const UNKNOWN_IDENTITY: AuditIdentity = {
-  key: 'AUDIT-UNKNOWN-KEY-000000',
+  key: 'UNKNOWN-KEY-0000-0000-0000',
   username: 'audit-unknown-user',
   password: 'audit-unknown-pass-0000',
 };
