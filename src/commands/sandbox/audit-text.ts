@@ -29,11 +29,16 @@ function timeCell(result: AuditScenarioResult): string {
   return result.outcome === null ? '-' : `${(result.durationMs / 1000).toFixed(2)} s`;
 }
 
-/** `1.3 license  refused: Your license is banned — license AUDIT-… is banned [answer changed by fault #1 emulate]` */
-export function requestLine(request: AuditRequest): string {
+/**
+ * `1.3 license refused: Your license is banned (license AUDI… is banned) [answer changed by fault
+ * #1 emulate]`. The table leaves out why a success succeeded (`reasons: 'refusals'`): the
+ * refusals' reasons are what a reader looks for; JSON and JUnit keep every one.
+ */
+export function requestLine(request: AuditRequest, reasons: 'all' | 'refusals' = 'all'): string {
   const verdict = request.success === true ? 'success' : request.success === false ? 'refused' : `status ${request.status}`;
   const message = request.message === null || request.message === '' ? '' : `: ${request.message}`;
-  const reason = request.reason === null ? '' : ` (${request.reason})`;
+  const refused = request.success === false || request.status >= 400;
+  const reason = request.reason === null || (reasons === 'refusals' && !refused) ? '' : ` (${request.reason})`;
   const fault = request.fault === null ? '' : ` [answer changed by fault ${request.fault}]`;
   return oneLine(`${request.api} ${request.type ?? '(no type)'} ${verdict}${message}${reason}${fault}`);
 }
@@ -52,7 +57,7 @@ function detailsOf(result: AuditScenarioResult, width: number): string[] {
   if (result.note !== null) lines.push(...detail('note', result.note, width));
   if (result.outcome !== null) {
     if (result.requests.length === 0) lines.push(...detail('requests', 'none reached the sandbox', width));
-    result.requests.forEach((request, index) => lines.push(...detail(index === 0 ? 'requests' : '', requestLine(request), width)));
+    result.requests.forEach((request, index) => lines.push(...detail(index === 0 ? 'requests' : '', requestLine(request, 'refusals'), width)));
   }
   return lines;
 }
