@@ -75,16 +75,18 @@ describe(`the README (${path.basename(README)}) as pasted`, () => {
       KACTL_CONFIG_DIR: config!,
       KACTL_DATA_DIR: data!,
     };
-    const result = await run('bash', ['-c', shellScript(blocks, 'README.md')], { cwd: work!, env, timeoutMs: 170_000 });
+    const result = await run('bash', ['-c', shellScript(blocks, 'README.md')], { cwd: work!, env, timeoutMs: 240_000 });
     const stopped = await run('bash', ['-c', 'kactl sandbox stop --all'], { cwd: work!, env, timeoutMs: 30_000 });
     expect(result.code, `README block failed (the last "::: README.md block" line names it):\n${result.stderr}`).toBe(0);
     expect(result.stderr).toContain('::: README.md: every block ran');
     // "Testing your program": the wrong password is exit 1, the forged login answer exit 5.
     expect(result.stdout).toContain('exit status 1');
     expect(result.stdout).toContain('exit status 5');
+    // The audit of the Python program: the fake server and the doctored answer got in.
+    expect(result.stdout).toContain('Failed 2 of 5 graded scenarios. Worst: accepted an answer signed by another');
     expect(stopped.code, stopped.stderr).toBe(0);
     expect(fs.readdirSync(path.join(data!, 'sandboxes')).filter((name) => name.endsWith('.json'))).toEqual([]);
-  }, 200_000);
+  }, 270_000);
 });
 
 describe('the install step leaves `kactl` runnable', () => {
