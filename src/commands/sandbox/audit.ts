@@ -121,16 +121,17 @@ export async function auditRun(ctx: Context, words: readonly string[], options: 
       signal: ctx.signal,
       onScenario: (result, index) => {
         progress.update(index + 1);
-        ctx.verbose(`audit ${index + 1}/${total}: ${result.id} ${result.status} (${result.did})`);
+        progress.above(() => ctx.verbose(`audit ${index + 1}/${total}: ${result.id} ${result.status} (${result.did})`));
       },
     });
   } finally {
     progress.stop();
   }
-  if (options.junit !== undefined) writeJunit(options.junit, report);
   if (ctx.output.wantsJson) ctx.output.json(report);
   else ctx.io.out(auditReportText(report, Math.max(40, ctx.io.columns - 1)));
   if (!report.passed) ctx.exitCode = ExitCode.failure;
+  // After the report: a file that cannot be written still leaves the results on screen.
+  if (options.junit !== undefined) writeJunit(options.junit, report);
 }
 
 /** Writes the JUnit report, whatever the audit found (a CI server reads the failures from it). */
