@@ -64,26 +64,27 @@ export function registerSandboxAudit(group: Command, ctx: Context): void {
 }
 
 const HELP = `
-Each scenario runs the program once against a sandbox in a known state (your --seed, then
-a test customer: a fresh license key and a user, both valid 30 days), put back before
-each. The program finds the sandbox and its test identity in its environment:
-  KEYAUTH_URL (the API URL, e.g. http://127.0.0.1:PORT/api/1.3/), KEYAUTH_NAME,
-  KEYAUTH_OWNERID, KEYAUTH_VERSION, KEYAUTH_PUBLIC_KEY, KEYAUTH_SECRET, KEYAUTH_LICENSE,
-  KEYAUTH_USERNAME, KEYAUTH_PASSWORD, KACTL_AUDIT_SCENARIO
-(kactl sandbox connect <sdk> --audit prints the lines that make each library read them).
+Each scenario runs the program once against a sandbox in a known state (your
+--seed, then a test customer: a fresh license key and a user, both valid 30
+days), put back before each. The program finds the sandbox and its test
+identity in its environment: KEYAUTH_URL (the API URL, e.g.
+http://127.0.0.1:PORT/api/1.3/), KEYAUTH_NAME, KEYAUTH_OWNERID, KEYAUTH_VERSION,
+KEYAUTH_PUBLIC_KEY, KEYAUTH_SECRET, KEYAUTH_LICENSE, KEYAUTH_USERNAME,
+KEYAUTH_PASSWORD, KACTL_AUDIT_SCENARIO (kactl sandbox connect <sdk> --audit
+prints the lines that make each library read them).
 
 Exit status 0 means the program started, anything else that it refused, unless
---accepted-when is given. A crash (a signal, an uncaught exception) counts as a refusal,
-with a note. A run still going after --timeout (default 10s) is reported as hung, a
-failure in any scenario. kactl exits 0 when every graded scenario passed, 1 when one did
-not, and names the worst finding.
+--accepted-when is given. A crash (a signal, an uncaught exception) counts as a
+refusal, with a note. A run still going after --timeout (default 10s) is hung,
+a failure in any scenario. kactl exits 0 when every graded scenario passed, 1
+when one did not, and names the worst finding.
 
 Examples:
   $ kactl sandbox audit --list
   $ kactl sandbox audit -- node examples/audit/sound.mjs
-  $ kactl sandbox audit --junit audit.xml -- node examples/audit/naive.mjs
-  $ kactl sandbox audit --scenarios valid-license,forged -o json -- node examples/audit/sound.mjs
-  $ kactl sandbox audit --key-stdin --accepted-when 'Welcome' --timeout 20s -- ./my-program`;
+  $ kactl sandbox audit --junit audit.xml -- python3 app.py
+  $ kactl sandbox audit --scenarios valid-license,forged -o json -- ./app
+  $ kactl sandbox audit --key-stdin --accepted-when Welcome -- ./app`;
 
 function listScenarios(ctx: Context, api: AuditApi | undefined): void {
   // Without --api, every scenario; with it, those of that API.
