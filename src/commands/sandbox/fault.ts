@@ -118,7 +118,7 @@ the success a valid key gets):
   emulate-secret        the same, HMAC by the app's own secret, as emulators
                         that read it out of the program (1.2 only)
   unsigned              the genuine answer without its signature headers
-  other-app             a success for another ownerid, signed by the sandbox (1.3)
+  other-app             success for another ownerid, signed by the sandbox (1.3)
   future-timestamp DUR  signed by the sandbox, dated DUR ahead (1.3)
   tamper-success        a refusal made a success after signing (a login: its
                         level raised); the signature left as it was
