@@ -5,24 +5,11 @@
  * key gets (so a program that trusts `success` takes it), and how each signature checks out.
  */
 import { describe, expect, it } from 'vitest';
-import { hmacHex, startTestSandbox, type HttpResult, type ParamValues, type TestSandbox } from '../helpers/sandbox.js';
+import { hmacHex, startTestSandbox } from '../helpers/sandbox.js';
 import { HWID, newKey } from './support/client-fixtures.js';
 import { otherOwnerid } from '../../src/server/faults/other-app.js';
 import { parseFaultSpec } from '../../src/server/faults/spec.js';
-
-async function addFault(sb: TestSandbox, form: ParamValues): Promise<HttpResult> {
-  const body = new URLSearchParams(Object.entries(form).filter((entry): entry is [string, string] => entry[1] !== undefined));
-  return sb.request('/sandbox/faults', {
-    method: 'POST',
-    headers: { authorization: `Bearer ${sb.info.adminToken}`, 'content-type': 'application/x-www-form-urlencoded' },
-    body: body.toString(),
-  });
-}
-
-async function added(sb: TestSandbox, form: ParamValues): Promise<void> {
-  const res = await addFault(sb, form);
-  expect(res.status, res.text).toBe(200);
-}
+import { added } from './support/fault-helpers.js';
 
 const UNKNOWN_KEY = 'NOSUCH-KEY-000000';
 

@@ -7,10 +7,9 @@
  * are the library's documented interface; elsewhere a line says which string each replaces.
  */
 import type { Context } from '../../context.js';
-import { HOSTED_PUBLIC_KEY } from '../../config/hosted.js';
 import { wrapWords } from '../../io/wrap.js';
 import { AUDIT_VARIABLES } from '../../sandbox/audit/program-env.js';
-import { HOSTED_API_URL, type SdkId } from './sdk-targets.js';
+import { HOSTED_API_URL, HOSTED_KEY_SHORT, type SdkId } from './sdk-targets.js';
 
 export interface AuditSheet {
   readonly sdk: SdkId;
@@ -22,7 +21,6 @@ export interface AuditSheet {
   readonly notes: readonly string[];
 }
 
-const HOSTED_KEY_SHORT = `${HOSTED_PUBLIC_KEY.slice(0, 8)}…${HOSTED_PUBLIC_KEY.slice(-4)}`;
 const STDIN_NOTE = 'Where it asks for the license on its input, give the audit --key-stdin instead of changing that line.';
 
 /** An official 1.3 example: its library file's two strings, then its app values and credentials, each read by `read('NAME')`. */

@@ -4,6 +4,13 @@
  * command line checks its input with the same rules the sandbox does.
  */
 
+/**
+ * The hostile answers of `kactl sandbox audit`, each in its own file beside this one: a fake
+ * server's (emulate, emulate-secret, other-app), a doctored one (unsigned, tamper-success) and
+ * recorded or misdated ones (replay-type, future-timestamp). All change signed client answers.
+ */
+const FAKE_SERVER_KINDS = ['emulate', 'emulate-secret', 'unsigned', 'other-app', 'future-timestamp', 'tamper-success', 'replay-type'] as const;
+
 export const FAULT_KINDS = [
   'forge-signature',
   'stale-timestamp',
@@ -16,31 +23,12 @@ export const FAULT_KINDS = [
   'reset',
   'truncate',
   'rate-limit',
-  // The hostile answers of `kactl sandbox audit` (each in its own file beside this one).
-  'emulate',
-  'emulate-secret',
-  'unsigned',
-  'other-app',
-  'future-timestamp',
-  'tamper-success',
-  'replay-type',
+  ...FAKE_SERVER_KINDS,
 ] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
 /** Kinds that change a signed client answer (1.3 or 1.2): they hit only the client APIs. */
-export const SIGNATURE_KINDS: ReadonlySet<FaultKind> = new Set([
-  'forge-signature',
-  'stale-timestamp',
-  'replay',
-  'tamper',
-  'emulate',
-  'emulate-secret',
-  'unsigned',
-  'other-app',
-  'future-timestamp',
-  'tamper-success',
-  'replay-type',
-]);
+export const SIGNATURE_KINDS: ReadonlySet<FaultKind> = new Set(['forge-signature', 'stale-timestamp', 'replay', 'tamper', ...FAKE_SERVER_KINDS]);
 
 /** Kinds that hit one client API only, and why (the sentence a wrong --api gets). */
 export const ONE_API_KINDS: Readonly<Partial<Record<FaultKind, { readonly api: '1.3' | '1.2'; readonly why: string }>>> = {
