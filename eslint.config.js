@@ -52,7 +52,7 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
-    files: ['test/**/*.ts', 'bench/**', '.ci/**', 'scripts/**'],
+    files: ['test/**/*.ts', 'bench/**', '.ci/**', 'scripts/**', 'examples/**'],
     rules: {
       'no-console': 'off',
       '@typescript-eslint/no-unsafe-assignment': 'off',

@@ -79,7 +79,7 @@ describe(`the README (${path.basename(README)}) as pasted`, () => {
     // A sandbox the README did not start: no block may stop it (a reader's own keeps running).
     const bystander = await run('bash', ['-c', 'kactl sandbox start --detach --no-profile --port 0 --data bystander.db'], { cwd: work!, env, timeoutMs: 60_000 });
     expect(bystander.code, bystander.stderr).toBe(0);
-    const result = await run('bash', ['-c', shellScript(blocks, 'README.md')], { cwd: work!, env, timeoutMs: 170_000 });
+    const result = await run('bash', ['-c', shellScript(blocks, 'README.md')], { cwd: work!, env, timeoutMs: 240_000 });
     const after = await run('bash', ['-c', 'kactl sandbox status --json'], { cwd: work!, env, timeoutMs: 30_000 });
     const stopped = await run('bash', ['-c', 'kactl sandbox stop --all'], { cwd: work!, env, timeoutMs: 30_000 });
     expect(result.code, `README block failed (the last "::: README.md block" line names it):\n${result.stderr}`).toBe(0);
@@ -87,10 +87,12 @@ describe(`the README (${path.basename(README)}) as pasted`, () => {
     // "Testing your program": the wrong password is exit 1, the forged login answer exit 5.
     expect(result.stdout).toContain('exit status 1');
     expect(result.stdout).toContain('exit status 5');
+    // The audit of the Python program: the fake server and the doctored answer got in.
+    expect(result.stdout).toContain('Failed 2 of 5 graded scenarios. Worst: accepted an answer signed by another');
     expect(stopped.code, stopped.stderr).toBe(0);
     expect(fs.readdirSync(path.join(data!, 'sandboxes')).filter((name) => name.endsWith('.json'))).toEqual([]);
     expect(JSON.parse(after.stdout), 'a block stopped a sandbox the README did not start').toEqual([expect.objectContaining({ data: path.join(work!, 'bystander.db'), state: 'ready' })]);
-  }, 200_000);
+  }, 270_000);
 });
 
 describe('the install step leaves `kactl` runnable', () => {

@@ -28,7 +28,8 @@ function bash(script: string, cwd: string, env: Record<string, string>): Promise
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 150_000);
+    // Two whole audits of a Python program run among the blocks (kactl sandbox audit).
+    const timer = setTimeout(() => child.kill('SIGKILL'), 300_000);
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);
@@ -74,8 +75,12 @@ describe('docs/testing-your-program.md', () => {
     expect(result.stdout).toMatch(/std::string url = skCrypt\("https:\/\/[^"/]+\/api\/1\.3\/"\)\.decrypt\(\);/);
     expect(result.stdout).toMatch(/KeyAuthApp\.set_allowed_hosts\(\{ "[^"]+" \}\);/);
     expect(result.stdout).toMatch(/static const uint8_t k_pubkey_obf2\[64\] = \{/);
+    // The audit section: the naive program fails 7 scenarios (exit 1), the checked one passes all.
+    expect(result.stdout).toMatch(/Failed 7 of 19 graded scenarios \(1 informational, 1 skipped\)\. Worst: accepted\s+an answer signed by another server/);
+    expect(result.stdout).toContain('Passed: all 19 graded scenarios (1 informational, 1 skipped).');
+    expect(result.stdout).toMatch(/^21$/m);
     expect(stopped.code, stopped.stderr).toBe(0);
     const running = JSON.parse(after.stdout) as { data: string; state: string }[];
     expect(running, 'a block stopped a sandbox the page did not start').toEqual([expect.objectContaining({ data: path.join(work!, 'bystander.db'), state: 'ready' })]);
-  }, 180_000);
+  }, 330_000);
 });

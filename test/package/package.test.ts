@@ -5,7 +5,7 @@
  * 1. a project installs it with only its runtime dependencies and there imports each entry point
  *    from an ES module and from a CommonJS file, type-checks TypeScript consumers against the
  *    shipped declarations (ES module and CommonJS, no `any` leaking), runs every example of
- *    docs/library.md (vitest, jest, node:test, a login program, a bulk seller script), and runs
+ *    docs/library.md (vitest, jest, node:test, an audit, a login program, a bulk seller script), and runs
  *    `npx kactl --version` and `npx kactl demo`;
  * 2. a fresh global prefix gets `npm install -g` of the tarball, and the README's first session
  *    and `kactl test` of the shipped examples/flows.yaml run with only that prefix's `kactl`.
@@ -266,8 +266,8 @@ import { AuthError, KactlError } from '${from('kactl')}';`;
   it('runs the vitest, jest and node:test examples of docs/library.md', async () => {
     const examples = docExamples();
     for (const [file, code] of examples) fs.writeFileSync(path.join(project, file), code);
-    const vitest = ok(await run(process.execPath, [path.join(project, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--root', project, 'licenses.vitest.test.mjs', 'email-code.vitest.test.ts'], { cwd: project, env: { NO_COLOR: '1' }, timeoutMs: 180_000 }), 'the vitest examples');
-    expect(vitest.stdout).toMatch(/Tests\s+3 passed/);
+    const vitest = ok(await run(process.execPath, [path.join(project, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--root', project, 'licenses.vitest.test.mjs', 'email-code.vitest.test.ts', 'audit.vitest.test.mjs'], { cwd: project, env: { NO_COLOR: '1' }, timeoutMs: 180_000 }), 'the vitest examples');
+    expect(vitest.stdout).toMatch(/Tests\s+4 passed/);
     const jest = ok(await run(process.execPath, [path.join(project, 'node_modules', 'jest', 'bin', 'jest.js'), '--rootDir', project, '--ci', 'users.jest.test.cjs'], { cwd: project, env: { NO_COLOR: '1' }, timeoutMs: 180_000 }), 'the jest example');
     expect(jest.stderr).toMatch(/Tests:\s+2 passed, 2 total/);
     expect(jest.stderr).not.toMatch(/did not exit|open handle/i);

@@ -5,23 +5,9 @@
  */
 import net from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { hmacHex, startTestSandbox, type HttpResult, type ParamValues, type TestSandbox } from '../helpers/sandbox.js';
+import { hmacHex, startTestSandbox, type ParamValues, type TestSandbox } from '../helpers/sandbox.js';
 import { HWID, registerUser } from './support/client-fixtures.js';
-
-async function addFault(sb: TestSandbox, form: ParamValues): Promise<HttpResult> {
-  const body = new URLSearchParams(Object.entries(form).filter((entry): entry is [string, string] => entry[1] !== undefined));
-  return sb.request('/sandbox/faults', {
-    method: 'POST',
-    headers: { authorization: `Bearer ${sb.info.adminToken}`, 'content-type': 'application/x-www-form-urlencoded' },
-    body: body.toString(),
-  });
-}
-
-async function added(sb: TestSandbox, form: ParamValues): Promise<number> {
-  const res = await addFault(sb, form);
-  expect(res.status, res.text).toBe(200);
-  return res.json.fault.id as number;
-}
+import { addFault, added } from './support/fault-helpers.js';
 
 async function listFaults(sb: TestSandbox): Promise<Array<Record<string, unknown>>> {
   const res = await sb.request('/sandbox/faults', { headers: { authorization: `Bearer ${sb.info.adminToken}` } });

@@ -9,12 +9,14 @@ import { completeFrom } from '../completion/value-source.js';
 import { UsageError } from '../../errors.js';
 import { reachableAddresses } from './machine-addresses.js';
 import { FORCE_HWID_OFF, resolveSdk, SDK_IDS, sheetValues, targetSheet, type SandboxValues, type TargetSheet } from './sdk-targets.js';
+import { printAuditSheet } from './sdk-audit.js';
 
 export function registerSandboxConnect(group: Command, ctx: Context): void {
   group
     .command('connect')
     .description("print what to change in your program (URL, public key, app) to test it against the running sandbox")
     .addArgument(completeFrom(new Argument('<sdk>', `the client library: ${SDK_IDS.join(', ')}`), { kind: 'names', names: () => Promise.resolve(SDK_IDS) }))
+    .option('--audit', "instead: the lines that make the program read kactl sandbox audit's KEYAUTH_* variables (no sandbox needed)")
     .addHelpText(
       'after',
       `
@@ -28,11 +30,13 @@ library copies hold it. keyauth-js over HTTPS needs --tls --hostname keyauth.win
 Examples:
   $ kactl sandbox connect python
   $ kactl sandbox connect cpp --profile sandbox
-  $ kactl sandbox connect go --json`,
+  $ kactl sandbox connect go --json
+  $ kactl sandbox connect python --audit`,
     )
-    .action(async (raw: string) => {
+    .action(async (raw: string, options: { audit?: boolean }) => {
       const sdk = resolveSdk(raw);
       if (sdk === undefined) throw new UsageError(`Unknown SDK "${raw}"; choose one of: ${SDK_IDS.join(', ')}.`);
+      if (options.audit === true) return printAuditSheet(ctx, sdk);
       const values = await runningSandboxValues(ctx);
       const sheet = targetSheet(sdk, values);
       if (ctx.output.wantsJson) return ctx.output.json(sheetValues(sheet, values));

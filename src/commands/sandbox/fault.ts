@@ -111,6 +111,19 @@ Kinds:
   rate-limit [DUR]      the sandbox's rate-limit answer for that API and mode (Retry-After DUR, 60s
                         unless given, where the answer carries one)
 
+A fake server's answers (kactl sandbox audit sends them; a refusal becomes
+the success a valid key gets):
+  emulate               every answer a success, signed by another key
+  emulate-secret        the same, HMAC by the app's own secret, as emulators
+                        that read it out of the program (1.2 only)
+  unsigned              the genuine answer without its signature headers
+  other-app             success for another ownerid, signed by the sandbox (1.3)
+  future-timestamp DUR  signed by the sandbox, dated DUR ahead (1.3)
+  tamper-success        a refusal made a success after signing (a login: its
+                        level raised); the signature left as it was
+  replay-type           the last signed answer of the same type to this client
+                        (an earlier run's login), byte for byte
+
 Examples:
   $ kactl sandbox fault add --type login forge-signature
   $ kactl sandbox fault add --type check --times 1 replay

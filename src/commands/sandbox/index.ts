@@ -11,6 +11,7 @@ import { registerSandboxConnect } from './connect.js';
 import { registerSandboxLogs } from './logs.js';
 import { registerSandboxFault } from './fault.js';
 import { registerSandboxExec } from './exec.js';
+import { registerSandboxAudit } from './audit.js';
 import { registerSandboxUi } from './ui.js';
 
 export function registerSandboxCommands(program: Command, ctx: Context): void {
@@ -35,5 +36,6 @@ email it would send (magic links, one-time codes, password resets) in an outbox.
   registerSandboxLogs(group, ctx);
   registerSandboxFault(group, ctx);
   registerSandboxExec(group, ctx);
+  registerSandboxAudit(group, ctx);
   registerSandboxUi(group, ctx);
 }

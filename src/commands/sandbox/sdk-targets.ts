@@ -85,7 +85,7 @@ export function resolveSdk(raw: string): SdkId | undefined {
   return (SDK_IDS as readonly string[]).includes(name) ? (name as SdkId) : ALIASES[name];
 }
 
-const HOSTED_KEY_SHORT = `${HOSTED_PUBLIC_KEY.slice(0, 8)}…${HOSTED_PUBLIC_KEY.slice(-4)}`;
+export const HOSTED_KEY_SHORT = `${HOSTED_PUBLIC_KEY.slice(0, 8)}…${HOSTED_PUBLIC_KEY.slice(-4)}`;
 const FORCE_HWID_OFF = 'kactl app set --force-hwid false';
 
 function portOf(baseUrl: string): number {

@@ -4,7 +4,7 @@
  * (a fault is a test's momentary condition; the inspector's records of faulted answers stay in
  * the store).
  */
-import { SIGNATURE_KINDS, type FaultApi, type FaultSpec } from './spec.js';
+import { ONE_API_KINDS, SIGNATURE_KINDS, type FaultApi, type FaultSpec } from './spec.js';
 
 export interface Fault extends FaultSpec {
   readonly id: number;
@@ -62,7 +62,8 @@ export class FaultBook {
       if (fault.times !== undefined && fault.fired >= fault.times) continue;
       if (fault.apis !== undefined && !fault.apis.includes(target.api)) continue;
       if (SIGNATURE_KINDS.has(fault.kind) && target.api !== '1.3' && target.api !== '1.2') continue;
-      if (fault.kind === 'stale-timestamp' && target.api !== '1.3') continue;
+      const oneApi = ONE_API_KINDS[fault.kind]?.api;
+      if (oneApi !== undefined && target.api !== oneApi) continue;
       if (fault.types !== undefined && (target.type === undefined || !fault.types.includes(target.type))) continue;
       if (fault.user !== undefined) {
         if (user === null) user = target.user();

@@ -20,16 +20,31 @@ export interface RememberedAnswer {
 
 export class LastAnswers {
   private readonly answers = new Map<string, RememberedAnswer>();
+  /** The last answer of each API type to each client (`replay-type`), bounded as `answers`. */
+  private readonly byType = new Map<string, RememberedAnswer>();
 
   /** Keeps a signed answer with a whole body (a streamed file answer is not kept: too large). */
-  remember(client: string, response: EncodedResponse): void {
+  remember(client: string, response: EncodedResponse, type?: string): void {
     if (!Buffer.isBuffer(response.body) || response.stream !== undefined) return;
-    this.answers.delete(client);
-    this.answers.set(client, { status: response.status, headers: response.headers, body: response.body });
-    if (this.answers.size > MAX_CLIENTS) this.answers.delete(this.answers.keys().next().value!);
+    const kept = { status: response.status, headers: response.headers, body: response.body };
+    keep(this.answers, client, kept);
+    // Each client has a handful of types at most: a few entries per client.
+    if (type !== undefined) keep(this.byType, `${client}\u0000${type}`, kept, MAX_CLIENTS * 8);
   }
 
   previous(client: string): RememberedAnswer | undefined {
     return this.answers.get(client);
   }
+
+  /** The last answer of `type` this client got. */
+  previousOfType(client: string, type: string | undefined): RememberedAnswer | undefined {
+    return type === undefined ? undefined : this.byType.get(`${client}\u0000${type}`);
+  }
+}
+
+/** Sets `key` as the newest entry of `map`, forgetting the least recently set past `max`. */
+function keep(map: Map<string, RememberedAnswer>, key: string, answer: RememberedAnswer, max = MAX_CLIENTS): void {
+  map.delete(key);
+  map.set(key, answer);
+  if (map.size > max) map.delete(map.keys().next().value!);
 }

@@ -4,6 +4,13 @@
  * command line checks its input with the same rules the sandbox does.
  */
 
+/**
+ * The hostile answers of `kactl sandbox audit`, each in its own file beside this one: a fake
+ * server's (emulate, emulate-secret, other-app), a doctored one (unsigned, tamper-success) and
+ * recorded or misdated ones (replay-type, future-timestamp). All change signed client answers.
+ */
+const FAKE_SERVER_KINDS = ['emulate', 'emulate-secret', 'unsigned', 'other-app', 'future-timestamp', 'tamper-success', 'replay-type'] as const;
+
 export const FAULT_KINDS = [
   'forge-signature',
   'stale-timestamp',
@@ -16,11 +23,20 @@ export const FAULT_KINDS = [
   'reset',
   'truncate',
   'rate-limit',
+  ...FAKE_SERVER_KINDS,
 ] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
 /** Kinds that change a signed client answer (1.3 or 1.2): they hit only the client APIs. */
-export const SIGNATURE_KINDS: ReadonlySet<FaultKind> = new Set(['forge-signature', 'stale-timestamp', 'replay', 'tamper']);
+export const SIGNATURE_KINDS: ReadonlySet<FaultKind> = new Set(['forge-signature', 'stale-timestamp', 'replay', 'tamper', ...FAKE_SERVER_KINDS]);
+
+/** Kinds that hit one client API only, and why (the sentence a wrong --api gets). */
+export const ONE_API_KINDS: Readonly<Partial<Record<FaultKind, { readonly api: '1.3' | '1.2'; readonly why: string }>>> = {
+  'stale-timestamp': { api: '1.3', why: 'stale-timestamp needs a signature timestamp, which only 1.3 answers carry: use --api 1.3' },
+  'future-timestamp': { api: '1.3', why: 'future-timestamp needs a signature timestamp, which only 1.3 answers carry: use --api 1.3' },
+  'other-app': { api: '1.3', why: 'other-app changes the ownerid a 1.3 answer echoes; 1.2 answers carry none: use --api 1.3' },
+  'emulate-secret': { api: '1.2', why: 'emulate-secret signs with the app secret, which only 1.2 answers use: use --api 1.2' },
+};
 
 /** The parts of the sandbox a fault can hit; the admin routes never are (a fault could not be cleared). */
 export const FAULT_APIS = ['1.3', '1.2', 'seller', 'page'] as const;
@@ -44,6 +60,13 @@ export const KIND_ARGUMENTS: Readonly<Record<FaultKind, { readonly arg: 'DURATIO
   reset: { arg: undefined, required: false },
   truncate: { arg: undefined, required: false },
   'rate-limit': { arg: 'DURATION', required: false },
+  emulate: { arg: undefined, required: false },
+  'emulate-secret': { arg: undefined, required: false },
+  unsigned: { arg: undefined, required: false },
+  'other-app': { arg: undefined, required: false },
+  'future-timestamp': { arg: 'DURATION', required: true },
+  'tamper-success': { arg: undefined, required: false },
+  'replay-type': { arg: undefined, required: false },
 };
 
 export interface FaultSpec {
@@ -103,7 +126,8 @@ export function parseFaultSpec(input: FaultInput): FaultSpec | { error: string }
   if (SIGNATURE_KINDS.has(faultKind) && apis?.some((api) => api !== '1.3' && api !== '1.2')) {
     return { error: `${faultKind} changes signed client answers, so its --api can only be 1.3 or 1.2` };
   }
-  if (faultKind === 'stale-timestamp' && apis?.includes('1.2')) return { error: 'stale-timestamp needs a signature timestamp, which only 1.3 answers carry: use --api 1.3' };
+  const oneApi = ONE_API_KINDS[faultKind];
+  if (oneApi !== undefined && apis?.some((api) => api !== oneApi.api)) return { error: oneApi.why };
   if (input.times !== undefined && input.rate !== undefined) return { error: 'Give --times or --rate, not both' };
   let times: number | undefined;
   if (input.times !== undefined) {

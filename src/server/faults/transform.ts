@@ -9,6 +9,13 @@ import { ed25519Signature } from '../http/signing.js';
 import type { Fault } from './book.js';
 import type { RememberedAnswer } from './last-answers.js';
 import { durationMs } from './spec.js';
+import { emulatedAnswer } from './emulate.js';
+import { futureAnswer } from './future-timestamp.js';
+import type { RequestFacts } from './made-up-success.js';
+import { otherAppAnswer } from './other-app.js';
+import { replayedOfType } from './replay-type.js';
+import { tamperedToSuccess } from './tamper-success.js';
+import { unsignedAnswer } from './unsigned.js';
 
 export interface FaultMaterial {
   readonly api: '1.3' | '1.2' | 'seller' | 'page';
@@ -20,6 +27,15 @@ export interface FaultMaterial {
   readonly nowMs: number;
   /** The previous signed answer to this client (replay). */
   readonly previous: RememberedAnswer | undefined;
+  /** The last signed answer of this request's type to this client (replay-type). */
+  readonly previousOfType: RememberedAnswer | undefined;
+  /** The request, for the answers a fake server makes up (made-up-success.ts). */
+  readonly request: RequestFacts;
+  /**
+   * 1.2: the HMAC key the server signs this answer with (the app secret for init, else
+   * `enckey-secret`); null when the session has no enckey; undefined when the app or session is unknown.
+   */
+  readonly appHmacKey: () => string | null | undefined;
   /** The sandbox's rate-limit answer for this route, as it sends it when the limit is reached. */
   readonly rateLimited: () => EncodedResponse;
 }
@@ -102,5 +118,31 @@ export function applyFaultKind(fault: Fault, genuine: EncodedResponse, material:
     case 'rate-limit':
       released(genuine);
       return { response: material.rateLimited() };
+    default:
+      return applyAuditKind(fault, genuine, material);
+  }
+}
+
+/** The kinds of the hostile answers `kactl sandbox audit` sends, each in its own file. */
+function applyAuditKind(fault: Fault, genuine: EncodedResponse, material: FaultMaterial): FaultEffect {
+  const whole = { ...genuine, body: wholeBody(genuine) };
+  switch (fault.kind) {
+    case 'emulate':
+      return emulatedAnswer(whole, material, 'own-key');
+    case 'emulate-secret':
+      return emulatedAnswer(whole, material, 'app-secret');
+    case 'unsigned':
+      return unsignedAnswer(whole);
+    case 'other-app':
+      return otherAppAnswer(whole, material);
+    case 'future-timestamp':
+      return futureAnswer(whole, material, fault.arg);
+    case 'tamper-success':
+      return tamperedToSuccess(whole, material.request);
+    case 'replay-type':
+      released(genuine);
+      return replayedOfType(material.previousOfType!);
+    default:
+      throw new Error(`No transform for fault kind ${fault.kind}.`);
   }
 }

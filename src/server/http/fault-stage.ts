@@ -6,6 +6,10 @@
 import type { KeyObject } from 'node:crypto';
 import type { Fault, FaultBook } from '../faults/book.js';
 import type { LastAnswers } from '../faults/last-answers.js';
+import { answerHmacKey } from '../faults/hmac-key.js';
+import type { RequestFacts } from '../faults/made-up-success.js';
+import { tamperSuccessApplies } from '../faults/tamper-success.js';
+import type { Store } from '../store/store.js';
 import { durationMs, SIGNATURE_KINDS, type FaultApi } from '../faults/spec.js';
 import { applyFaultKind, type FaultEffect } from '../faults/transform.js';
 import { fail } from '../dispatch/reply.js';
@@ -21,6 +25,8 @@ import { UI_BASE } from '../ui/ui-sessions.js';
 
 export interface FaultStageDeps {
   readonly book: FaultBook;
+  /** Read only: the app and session of a request, for the 1.2 key `emulate-secret` signs with. */
+  readonly store: Store;
   readonly lastAnswers: LastAnswers;
   readonly privateKey: KeyObject;
   readonly forgeKey: KeyObject;
@@ -57,27 +63,40 @@ export function faultAnswer(deps: FaultStageDeps, exchange: Exchange, answer: An
   const client = api === '1.3' || api === '1.2' ? `${clientIp(exchange.req, deps.trustProxy)}\u0000${api}\u0000${params?.get('ownerid') ?? ''}\u0000${params?.get('name') ?? ''}` : undefined;
   const { response } = answer;
   const previous = client === undefined ? undefined : deps.lastAnswers.previous(client);
+  const previousOfType = client === undefined ? undefined : deps.lastAnswers.previousOfType(client, answer.type);
   const fault = deps.book.size === 0 ? undefined : deps.book.pick({
     api,
     type: answer.type,
     user: () => answer.decision?.().user,
     applies: (candidate) => {
       if (candidate.kind === 'replay') return previous !== undefined;
+      if (candidate.kind === 'replay-type') return previousOfType !== undefined;
       if (candidate.kind === 'rate-limit') return api !== 'page';
+      if (candidate.kind === 'tamper-success') return Buffer.isBuffer(response.body) && tamperSuccessApplies(response.body);
       // A download piped from a stream (the customer panel) has no body to sign or cut.
       return response.stream === undefined || !(SIGNATURE_KINDS.has(candidate.kind) || candidate.kind === 'truncate');
     },
   });
   if (fault === undefined) {
-    if (client !== undefined && isSigned(response)) deps.lastAnswers.remember(client, response);
+    if (client !== undefined && isSigned(response)) deps.lastAnswers.remember(client, response, answer.type);
     return undefined;
   }
+  const request: RequestFacts = {
+    api: api === '1.2' ? '1.2' : '1.3',
+    type: answer.type,
+    param: (name) => params?.get(name),
+    ip: clientIp(exchange.req, deps.trustProxy),
+    nowMs: deps.clock(),
+  };
   const effect = applyFaultKind(fault, response, {
     api,
     privateKey: deps.privateKey,
     forgeKey: deps.forgeKey,
     nowMs: deps.clock(),
     previous,
+    previousOfType,
+    request,
+    appHmacKey: () => answerHmacKey(deps.store, request, request.nowMs),
     rateLimited: () => rateLimitedResponse(deps, api, params?.get('ownerid'), fault.arg === undefined ? RETRY_AFTER_SECONDS : Math.ceil(durationMs(fault.arg) / 1000)),
   });
   return { ...effect, fault };

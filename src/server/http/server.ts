@@ -95,6 +95,7 @@ function requestPathDeps(deps: ServerDeps, signals: RequestSignals, closing: () 
   const faultBook = deps.faultBook;
   const faults = {
     book: faultBook,
+    store,
     lastAnswers: new LastAnswers(),
     privateKey: deps.identity.privateKey,
     forgeKey: generateKeyPairSync('ed25519').privateKey,
