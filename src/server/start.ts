@@ -167,6 +167,8 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
       options: runtime,
       clock,
       log,
+      // A line per request only when someone reads the log.
+      logRequests: options.log !== undefined,
       baseUrl: () => baseUrl,
       cors: options.cors ?? isLoopbackHost(host),
       panelUrl,

@@ -8,7 +8,8 @@
 import { Argument, InvalidArgumentError, type Command } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { describeFilters, FAULT_APIS, FAULT_KINDS, parseFaultSpec } from '../../server/faults/spec.js';
+import { describeFilters, FAULT_APIS, FAULT_KINDS, kindInfo, kindUsage } from '../../server/faults/spec.js';
+import { wrapWords } from '../../io/wrap.js';
 import { completeFrom } from '../completion/value-source.js';
 import { addSandboxFault, clearSandboxFaults, listSandboxFaults, type FaultRequest } from '../../api/sandbox-faults.js';
 import { adminTarget } from './admin.js';
@@ -24,19 +25,18 @@ interface AddOptions {
 
 const ADMIN_TOKEN_HELP = "the sandbox's admin token (default: saved in the sandbox profile)";
 
-function parseKind(raw: string): string {
-  if (!(FAULT_KINDS as readonly string[]).includes(raw)) throw new InvalidArgumentError(`Unknown fault kind "${raw}": use one of ${FAULT_KINDS.join(', ')}.`);
-  return raw;
-}
-
 function parseFaultId(raw: string): string {
   if (!/^\d{1,9}$/.test(raw.trim())) throw new InvalidArgumentError('Give a fault id (a whole number, as `kactl sandbox fault list` shows) or nothing to clear them all.');
   return raw.trim();
 }
 
-/** The fault asked for, checked here with the sandbox's own rules: a mistake is exit 2 before any request. */
-function checkedRequest(kind: string, arg: string | undefined, options: AddOptions): FaultRequest {
-  const spec = parseFaultSpec({ kind, arg, type: options.type, api: options.api, user: options.user, times: options.times, rate: options.rate });
+/**
+ * The fault asked for, checked here with the sandbox's own rules (its types against the API
+ * catalogs, loaded only now): a mistake is exit 2 before any request.
+ */
+async function checkedRequest(kind: string, arg: string | undefined, options: AddOptions): Promise<FaultRequest> {
+  const { checkFaultInput } = await import('../../server/faults/checked-spec.js');
+  const spec = checkFaultInput({ kind, arg, type: options.type, api: options.api, user: options.user, times: options.times, rate: options.rate });
   if ('error' in spec) throw new UsageError(`${spec.error}.`);
   return {
     kind,
@@ -59,6 +59,11 @@ async function liveFaultIds(ctx: Context): Promise<string[]> {
   }
 }
 
+
+/** The kinds, each with what it does, from spec.ts's records: 80 columns, wrapped at spaces. */
+function kindsHelp(): string {
+  return FAULT_KINDS.flatMap((kind) => wrapWords(kindInfo(kind).help, 80, `  ${kindUsage(kind).padEnd(20)}`, ' '.repeat(22))).join('\n');
+}
 
 export function registerSandboxFault(group: Command, ctx: Context): void {
   const fault = group
@@ -87,7 +92,7 @@ function registerFaultAdd(fault: Command, ctx: Context): void {
   fault
     .command('add')
     .description('add a fault to the running sandbox (prints its id)')
-    .addArgument(new Argument('<kind>', 'what the fault does: one of the kinds below').choices(FAULT_KINDS).argParser(parseKind))
+    .addArgument(new Argument('<kind>', 'what the fault does: one of the kinds below'))
     .argument('[arg]', 'its argument: a DURATION (500ms, 30s, 10m) or an HTTP status CODE')
     .option('--type <types>', 'only these API types, comma-separated (login,init,check…)')
     .option('--api <apis>', `only these APIs, comma-separated: ${FAULT_APIS.join(', ')}`)
@@ -97,20 +102,11 @@ function registerFaultAdd(fault: Command, ctx: Context): void {
     .option('--admin-token <token>', ADMIN_TOKEN_HELP)
     .addHelpText(
       'after',
-      `
+      () => `
 Kinds:
-  forge-signature       a valid-looking signature by another key (1.3 Ed25519, 1.2 HMAC)
-  stale-timestamp DUR   signed by the sandbox, with a timestamp DUR old (1.3)
-  replay                the previous signed answer to this client (IP and app), byte for byte
-  tamper                success flipped after signing; the signature left as it was
-  status CODE           the same answer with another HTTP status
-  html [CODE]           a proxy's HTML error page (502 unless CODE)
-  text                  the bare KeyAuth_Invalid
-  delay DUR             the answer, DUR late (at most 10m)
-  reset                 the connection closed before any answer
-  truncate              part of the body, then the connection ends
-  rate-limit [DUR]      the sandbox's rate-limit answer for that API and mode (Retry-After DUR, 60s
-                        unless given, where the answer carries one)
+${kindsHelp()}
+
+--type is checked against the client and seller API types (a misspelt one is refused).
 
 Examples:
   $ kactl sandbox fault add --type login forge-signature
@@ -119,7 +115,7 @@ Examples:
   $ kactl sandbox fault add --user alice delay 3s`,
     )
     .action(async (kind: string, arg: string | undefined, options: AddOptions) => {
-      const added = await addSandboxFault(await adminTarget(ctx, options.adminToken), checkedRequest(kind, arg, options));
+      const added = await addSandboxFault(await adminTarget(ctx, options.adminToken), await checkedRequest(kind, arg, options));
       if (ctx.output.wantsJson) return ctx.output.json(added);
       ctx.output.success(`Fault ${added.id} added: ${added.arg === null ? added.kind : `${added.kind} ${added.arg}`} on ${describeFilters(added)}.`);
       ctx.output.note(`Clear it with: kactl sandbox fault clear ${added.id}`);
@@ -151,7 +147,12 @@ function registerFaultClear(fault: Command, ctx: Context): void {
     .option('--admin-token <token>', ADMIN_TOKEN_HELP)
     .addHelpText('after', '\nExamples:\n  $ kactl sandbox fault clear       # all\n  $ kactl sandbox fault clear 2')
     .action(async (id: string | undefined, options: { adminToken?: string }) => {
-      const { cleared, faults } = await clearSandboxFaults(await adminTarget(ctx, options.adminToken), id);
+      const target = await adminTarget(ctx, options.adminToken);
+      const { cleared, faults } = await clearSandboxFaults(target, id).catch((error: unknown) => {
+        // The only refusal of an id this command already checked: no fault has it.
+        if (id === undefined || !(error instanceof UsageError)) throw error;
+        throw new UsageError(`No fault has id ${id} in the sandbox.`, { hints: ['See the faults it holds with: kactl sandbox fault list'] });
+      });
       if (ctx.output.wantsJson) return ctx.output.json({ cleared, faults });
       ctx.output.success(id === undefined ? `Cleared ${cleared} fault${cleared === 1 ? '' : 's'}.` : `Fault ${id} cleared.`);
     });

@@ -1,12 +1,13 @@
 /**
  * Faults in the answer stage (faults/): which fault, if any, applies to an answer (from the
  * route, the API type and the decision's user), and what it turns the genuine, signed answer
- * into. The admin routes are never faulted, so a fault can always be listed and cleared.
+ * into. The admin routes are never faulted, so a fault can always be listed and cleared. With
+ * no fault held, the answer stage does not call in here at all (FaultBook `armed`).
  */
 import type { KeyObject } from 'node:crypto';
 import type { Fault, FaultBook } from '../faults/book.js';
-import type { LastAnswers } from '../faults/last-answers.js';
-import { durationMs, SIGNATURE_KINDS, type FaultApi } from '../faults/spec.js';
+import type { ClientOf, LastAnswers } from '../faults/last-answers.js';
+import { durationMs, kindInfo, type FaultApi } from '../faults/spec.js';
 import { applyFaultKind, type FaultEffect } from '../faults/transform.js';
 import { fail } from '../dispatch/reply.js';
 import { clientIp } from './client-ip.js';
@@ -46,32 +47,39 @@ function faultApi(route: Route | undefined, path: string): FaultApi | undefined 
   return route.kind === 'seller' ? 'seller' : undefined;
 }
 
+/** Who a client API request comes from (faults/last-answers.ts), for a replay; undefined for the other APIs. */
+function clientOf(deps: FaultStageDeps, exchange: Exchange, api: FaultApi): ClientOf | undefined {
+  if (api !== '1.3' && api !== '1.2') return undefined;
+  const params = exchange.input?.params;
+  return { api, ip: clientIp(exchange.req, deps.trustProxy), ownerid: params?.get('ownerid') ?? '', name: params?.get('name') ?? '', session: params?.get('sessionid') };
+}
+
 /**
- * The faulted answer, or undefined when no fault fires; either way a genuine signed client
- * answer is remembered for a later replay.
+ * The faulted answer, or undefined when no fault fires; while a replay fault is held, a genuine
+ * signed client answer is remembered for a later replay.
  */
 export function faultAnswer(deps: FaultStageDeps, exchange: Exchange, answer: Answer): FaultedAnswer | undefined {
   const api = faultApi(exchange.route, exchange.path);
   if (api === undefined) return undefined;
-  const params = exchange.input?.params;
-  const client = api === '1.3' || api === '1.2' ? `${clientIp(exchange.req, deps.trustProxy)}\u0000${api}\u0000${params?.get('ownerid') ?? ''}\u0000${params?.get('name') ?? ''}` : undefined;
+  const client = deps.book.remembers ? clientOf(deps, exchange, api) : undefined;
   const { response } = answer;
   const previous = client === undefined ? undefined : deps.lastAnswers.previous(client);
-  const fault = deps.book.size === 0 ? undefined : deps.book.pick({
+  const fault = deps.book.pick({
     api,
     type: answer.type,
     user: () => answer.decision?.().user,
     applies: (candidate) => {
-      if (candidate.kind === 'replay') return previous !== undefined;
-      if (candidate.kind === 'rate-limit') return api !== 'page';
+      const info = kindInfo(candidate.kind);
+      if (info.needsPrevious === true && previous === undefined) return false;
       // A download piped from a stream (the customer panel) has no body to sign or cut.
-      return response.stream === undefined || !(SIGNATURE_KINDS.has(candidate.kind) || candidate.kind === 'truncate');
+      return response.stream === undefined || info.needsBody !== true;
     },
   });
   if (fault === undefined) {
     if (client !== undefined && isSigned(response)) deps.lastAnswers.remember(client, response);
     return undefined;
   }
+  const params = exchange.input?.params;
   const effect = applyFaultKind(fault, response, {
     api,
     privateKey: deps.privateKey,

@@ -118,6 +118,6 @@ function requestPathDeps(deps: ServerDeps, signals: RequestSignals, closing: () 
       trustProxy: options.trustProxy,
       signals,
     },
-    answer: { store, clock, log, cors: deps.cors, closing, recorder: deps.recorder, trustProxy: options.trustProxy, faults },
+    answer: { store, clock, requestLog: deps.logRequests === false ? undefined : log, cors: deps.cors, closing, recorder: deps.recorder, trustProxy: options.trustProxy, faults },
   };
 }
