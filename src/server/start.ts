@@ -76,8 +76,16 @@ export interface SandboxOptions {
    * nothing (and drops what an earlier run kept).
    */
   readonly logLimit?: number;
-  /** Tests: how long records wait before they are written, and how often live readers get a keep-alive. */
-  readonly inspectorTiming?: { readonly flushMs?: number; readonly heartbeatMs?: number };
+  /**
+   * Tests: how long records wait before they are written, how often live readers get a
+   * keep-alive, and how many may follow and how far behind (inspector/recorder.ts).
+   */
+  readonly inspectorTiming?: {
+    readonly flushMs?: number;
+    readonly heartbeatMs?: number;
+    readonly maxFollowers?: number;
+    readonly followerLimits?: { readonly maxUnreadBytes?: number; readonly stallMs?: number };
+  };
   /** Extra or replacement handlers and pages, merged over the built-in ones (tests, experiments). */
   readonly handlers?: { readonly client?: HandlerTable; readonly seller?: HandlerTable; readonly pages?: readonly PageRoute[] };
 }

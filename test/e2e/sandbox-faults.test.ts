@@ -84,8 +84,9 @@ describe('kactl client refuses forged, stale, replayed and tampered answers (exi
   }, SLOW);
 
   it('1.3 replay: an answer accepted before is refused when it comes again', async () => {
-    await sb.ok(['client', 'login', '--username', 'alice', '--password-stdin'], { input: PASSWORD });
+    // Held first: the sandbox remembers answers only while a replay fault is held.
     await sb.ok(['sandbox', 'fault', 'add', '--type', 'check', 'replay']);
+    await sb.ok(['client', 'login', '--username', 'alice', '--password-stdin'], { input: PASSWORD });
     const run = await sb.kactl(['client', 'check']);
     expect(run.code, run.stderr).toBe(5);
     expect(oneSentence(run.stderr)).toBe('The answer is a replay: an answer with this exact signature was accepted before.');
@@ -101,8 +102,11 @@ describe('kactl client refuses forged, stale, replayed and tampered answers (exi
     const { baseUrl, app } = sb.info;
     await sb.ok(['profile', 'add', 'v12', '--force', '--base-url', baseUrl, '--app-name', app.name, '--ownerid', app.ownerid, '--app-version', app.version, '--api', '1.2', '--secret', app.secret, '--hwid', HWID]);
     await sb.ok(['client', 'init', '--new', '--profile', 'v12']);
+    const addFault = () => sb.ok(['sandbox', 'fault', 'add', '--profile', 'sandbox', '--api', '1.2', '--type', 'login', kind]);
+    // A replay sends an answer sent while it was held: it is added before the login it replays.
+    if (kind === 'replay') await addFault();
     await sb.ok(['client', 'login', '--profile', 'v12', '--username', 'alice', '--password-stdin'], { input: PASSWORD });
-    await sb.ok(['sandbox', 'fault', 'add', '--profile', 'sandbox', '--api', '1.2', '--type', 'login', kind]);
+    if (kind !== 'replay') await addFault();
     const run = await sb.kactl(['client', 'login', '--profile', 'v12', '--username', 'alice', '--password-stdin'], { input: PASSWORD });
     expect(run.code, run.stderr).toBe(5);
     expect(oneSentence(run.stderr)).toMatch(said);

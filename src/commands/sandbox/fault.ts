@@ -8,7 +8,7 @@
 import { Argument, InvalidArgumentError, type Command } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { describeFilters, FAULT_APIS, FAULT_KINDS, kindInfo, kindUsage } from '../../server/faults/spec.js';
+import { describeFilters, FAULT_APIS, FAULT_KINDS, isFaultKind, kindInfo, kindUsage } from '../../server/faults/spec.js';
 import { wrapWords } from '../../io/wrap.js';
 import { completeFrom } from '../completion/value-source.js';
 import { addSandboxFault, clearSandboxFaults, listSandboxFaults, type FaultRequest } from '../../api/sandbox-faults.js';
@@ -118,6 +118,9 @@ Examples:
       const added = await addSandboxFault(await adminTarget(ctx, options.adminToken), await checkedRequest(kind, arg, options));
       if (ctx.output.wantsJson) return ctx.output.json(added);
       ctx.output.success(`Fault ${added.id} added: ${added.arg === null ? added.kind : `${added.kind} ${added.arg}`} on ${describeFilters(added)}.`);
+      if (isFaultKind(added.kind) && kindInfo(added.kind).needsPrevious === true) {
+        ctx.output.note('It sends again an answer sent from now on: a request it matches gets the last answer to its client (its session) since the fault was added.');
+      }
       ctx.output.note(`Clear it with: kactl sandbox fault clear ${added.id}`);
     });
 }

@@ -35,11 +35,11 @@ function inWords(items: readonly string[]): string {
 /** Why `type` can never match an answer the fault hits, or undefined when it can. */
 export function typeError(type: string, apis: readonly FaultApi[]): string | undefined {
   if (apis.some((api) => typesOf(api).includes(type))) return undefined;
+  if (apis.every((api) => api === 'page')) return '--type cannot be given with --api page: page answers have no API type';
   const shown = `"${type.slice(0, 40)}"`;
   const elsewhere = (['1.3', 'seller'] as const).find((api) => typesOf(api).includes(type));
   const hits = inWords([...new Set(apis)]);
   if (elsewhere !== undefined) return `--type ${shown} is a ${API_WORDS[elsewhere]} API type, and this fault hits only ${hits} answers`;
-  if (apis.every((api) => api === 'page')) return `--type cannot be given with --api page: page answers have no API type`;
   const candidates = [...new Set(apis.flatMap(typesOf))];
   const words = [...new Set(apis.filter((api) => api !== 'page').map((api) => API_WORDS[api]))].join(' or ');
   const suggestion = suggestName(type, candidates);

@@ -40,7 +40,7 @@ export interface FaultKindInfo {
   readonly needsPrevious?: boolean;
   /** The answer does not reach the client whole. */
   readonly delivery?: FaultDelivery;
-  /** What the client gets, for `fault add --help` (one line, at most 56 characters). */
+  /** What the client gets, for `fault add --help` (wrapped under the kind there). */
   readonly help: string;
   /** What the client got, for the request log's reason (`fault` and its argument in hand). */
   readonly did: (arg: string | undefined) => string;
@@ -77,7 +77,7 @@ export const FAULT_KIND_INFO = {
     apisWhy: SIGNED,
     needsBody: true,
     needsPrevious: true,
-    help: 'the previous signed answer to this client, byte for byte',
+    help: 'the last signed answer to this client (its session) since the fault was added, byte for byte',
     did: () => 'the previous signed answer to this client, sent again',
   },
   tamper: {
@@ -224,8 +224,13 @@ function checkApis(kind: FaultKind, apis: readonly string[] | undefined, suggest
   const unknownApi = apis?.find((api) => !(FAULT_APIS as readonly string[]).includes(api));
   if (unknownApi !== undefined) return `--api must be among ${FAULT_APIS.join(', ')}; got "${unknownApi.slice(0, 40)}"${near(suggest, unknownApi, FAULT_APIS)}`;
   const info = kindInfo(kind);
-  if (apis?.some((api) => !info.apis.includes(api as FaultApi))) return `${kind} ${info.apisWhy ?? 'hits fewer APIs'}, so its --api can only be ${info.apis.join(' or ')}`;
+  if (apis?.some((api) => !info.apis.includes(api as FaultApi))) return `${kind} ${info.apisWhy ?? 'hits fewer APIs'}, so its --api can only be ${oneOf(info.apis)}`;
   return undefined;
+}
+
+/** `1.3 or 1.2`, `1.3, 1.2 or seller`. */
+function oneOf(items: readonly string[]): string {
+  return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} or ${items.at(-1)!}`;
 }
 
 function checkLimit(input: FaultInput): { times?: number; rate?: number } | { error: string } {
