@@ -53,7 +53,20 @@ describe('kactl sandbox fault', () => {
     }
     const unknown = await sb.kactl(['sandbox', 'fault', 'clear', '999']);
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toContain('No fault has id 999');
+    expect(oneSentence(unknown.stderr)).toBe('No fault has id 999 in the sandbox.');
+    expect(unknown.stderr).toContain('kactl sandbox fault list');
+    expect(unknown.stderr).not.toContain('GET /sandbox/faults');
+
+    // A misspelt type or kind is refused once, with the nearest name: a fault that never fires is a lie.
+    const before = (await sb.json<unknown[]>(['sandbox', 'fault', 'list'])).length;
+    const misspelt = await sb.kactl(['sandbox', 'fault', 'add', '--type', 'logn', 'forge-signature']);
+    expect(misspelt.code).toBe(2);
+    expect(oneSentence(misspelt.stderr)).toBe('--type "logn" is no client API type (did you mean login or log?), so the fault would never fire.');
+    const kind = await sb.kactl(['sandbox', 'fault', 'add', 'forge-sig']);
+    expect(kind.code).toBe(2);
+    expect(oneSentence(kind.stderr)).toMatch(/^Unknown fault kind "forge-sig" \(did you mean forge-signature\?\): use one of forge-signature, /);
+    expect(kind.stderr.match(/forge-sig"/g)).toHaveLength(1);
+    expect(await sb.json<unknown[]>(['sandbox', 'fault', 'list'])).toHaveLength(before);
 
     const cleared = await sb.json<{ cleared: number }>(['sandbox', 'fault', 'clear', String(added.id)]);
     expect(cleared.cleared).toBe(1);
@@ -61,13 +74,24 @@ describe('kactl sandbox fault', () => {
     expect(await sb.json(['sandbox', 'fault', 'list'])).toEqual([]);
   }, SLOW);
 
-  it('marks faulted answers in kactl sandbox logs', async () => {
+  it('marks faulted answers in kactl sandbox logs, as the client saw them', async () => {
     const { id } = await sb.json<{ id: number }>(['sandbox', 'fault', 'add', '--type', 'check', 'tamper']);
     await sb.kactl(['client', 'check']);
     const lines = await sb.ok(['sandbox', 'logs', '--type', 'check', '--limit', '1', '-o', 'table']);
     expect(lines.stdout).toContain(`[fault #${id} tamper]`);
     const records = (await sb.ok(['sandbox', 'logs', '--type', 'check', '--limit', '1', '-o', 'ndjson'])).stdout.trim().split('\n').map((line) => JSON.parse(line) as { fault: string | null });
     expect(records[0]!.fault).toBe(`#${id} tamper`);
+
+    // A reset reached the client as no answer at all: the log says so, with the fault's id and kind.
+    await sb.ok(['sandbox', 'fault', 'clear']);
+    const reset = await sb.json<{ id: number }>(['sandbox', 'fault', 'add', '--type', 'check', '--times', '1', 'reset']);
+    // check is a read: kactl tries it again after the dropped connection, and the second answer is genuine.
+    await sb.kactl(['client', 'check']);
+    const checks = await sb.json<Array<{ id: number; faultKind: string | null }>>(['sandbox', 'logs', '--type', 'check', '--limit', '5']);
+    const record = checks.find((one) => one.faultKind === 'reset');
+    expect(record).toMatchObject({ status: 0, delivery: 'reset', success: false, faultId: reset.id, faultKind: 'reset', failed: true });
+    const line = (await sb.ok(['sandbox', 'logs', '--after', String(record!.id - 1), '--limit', '1', '-o', 'table'])).stdout;
+    expect(line).toMatch(new RegExp(`✗ --- {2}1\\.3 check .*\\[fault #${reset.id} reset\\] the connection reset before any answer; the sandbox's own answer: `));
   }, SLOW);
 });
 

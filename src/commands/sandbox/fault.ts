@@ -62,7 +62,7 @@ async function liveFaultIds(ctx: Context): Promise<string[]> {
 
 /** The kinds, each with what it does, from spec.ts's records: 80 columns, wrapped at spaces. */
 function kindsHelp(): string {
-  return FAULT_KINDS.flatMap((kind) => wrapWords(kindInfo(kind).help, 80, `  ${kindUsage(kind).padEnd(20)}`, ' '.repeat(22))).join('\n');
+  return FAULT_KINDS.flatMap((kind) => wrapWords(kindInfo(kind).help, 80, `  ${kindUsage(kind).padEnd(21)}`, ' '.repeat(23))).join('\n');
 }
 
 export function registerSandboxFault(group: Command, ctx: Context): void {
@@ -106,7 +106,8 @@ function registerFaultAdd(fault: Command, ctx: Context): void {
 Kinds:
 ${kindsHelp()}
 
---type is checked against the client and seller API types (a misspelt one is refused).
+--type is checked against the client and seller API types: a misspelt one is
+refused, as a fault that could never fire.
 
 Examples:
   $ kactl sandbox fault add --type login forge-signature
@@ -115,7 +116,9 @@ Examples:
   $ kactl sandbox fault add --user alice delay 3s`,
     )
     .action(async (kind: string, arg: string | undefined, options: AddOptions) => {
-      const added = await addSandboxFault(await adminTarget(ctx, options.adminToken), await checkedRequest(kind, arg, options));
+      // Checked before the sandbox is looked for: a mistake is exit 2 whatever the setup.
+      const request = await checkedRequest(kind, arg, options);
+      const added = await addSandboxFault(await adminTarget(ctx, options.adminToken), request);
       if (ctx.output.wantsJson) return ctx.output.json(added);
       ctx.output.success(`Fault ${added.id} added: ${added.arg === null ? added.kind : `${added.kind} ${added.arg}`} on ${describeFilters(added)}.`);
       if (isFaultKind(added.kind) && kindInfo(added.kind).needsPrevious === true) {
