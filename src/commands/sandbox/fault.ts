@@ -8,6 +8,7 @@
 import { Argument, InvalidArgumentError, type Command } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
+import { checkFaultInput } from '../../server/faults/checked-spec.js';
 import { describeFilters, FAULT_APIS, FAULT_KINDS, isFaultKind, kindInfo, kindUsage } from '../../server/faults/spec.js';
 import { wrapWords } from '../../io/wrap.js';
 import { completeFrom } from '../completion/value-source.js';
@@ -30,12 +31,8 @@ function parseFaultId(raw: string): string {
   return raw.trim();
 }
 
-/**
- * The fault asked for, checked here with the sandbox's own rules (its types against the API
- * catalogs, loaded only now): a mistake is exit 2 before any request.
- */
-async function checkedRequest(kind: string, arg: string | undefined, options: AddOptions): Promise<FaultRequest> {
-  const { checkFaultInput } = await import('../../server/faults/checked-spec.js');
+/** The fault asked for, checked here with the sandbox's own rules (its types against the API catalogs): a mistake is exit 2 before any request. */
+function checkedRequest(kind: string, arg: string | undefined, options: AddOptions): FaultRequest {
   const spec = checkFaultInput({ kind, arg, type: options.type, api: options.api, user: options.user, times: options.times, rate: options.rate });
   if ('error' in spec) throw new UsageError(`${spec.error}.`);
   return {
@@ -117,7 +114,7 @@ Examples:
     )
     .action(async (kind: string, arg: string | undefined, options: AddOptions) => {
       // Checked before the sandbox is looked for: a mistake is exit 2 whatever the setup.
-      const request = await checkedRequest(kind, arg, options);
+      const request = checkedRequest(kind, arg, options);
       const added = await addSandboxFault(await adminTarget(ctx, options.adminToken), request);
       if (ctx.output.wantsJson) return ctx.output.json(added);
       ctx.output.success(`Fault ${added.id} added: ${added.arg === null ? added.kind : `${added.kind} ${added.arg}`} on ${describeFilters(added)}.`);

@@ -2,7 +2,7 @@
  * A fault as a tester asks for it, checked whole: spec.ts's rules, then each `--type` against the
  * API catalogs, so a misspelt type (`logn`) is refused with the nearest name instead of being
  * held by a fault that can never fire. The admin route, the dashboard's form and `kactl sandbox
- * fault add` (which loads this only when it runs) all call `checkFaultInput`.
+ * fault add` all call `checkFaultInput`.
  *
  * A fault hits the APIs its `--api` names, else every API its kind can hit (spec.ts); a type
  * must be one of theirs: client types (src/api/client-catalog/) for 1.3 and 1.2, seller types

@@ -83,7 +83,8 @@ interface Hider {
 
 export function makeRecord(id: number, source: RecordSource): RequestRecord {
   const { decision } = source;
-  const hider = hiderOf(source.params, source.secretParams, decision);
+  const sent = sentParams(source.params, source.secretParams);
+  const hider = hiderOf(sent, decision);
   const seen = whatTheClientSaw(source);
   return {
     id,
@@ -94,7 +95,7 @@ export function makeRecord(id: number, source: RecordSource): RequestRecord {
     path: hider.value(source.path),
     ip: source.ip,
     user: decision?.user === undefined ? null : hider.value(decision.user),
-    params: maskedParams(source.params, source.secretParams, hider.value),
+    params: maskedParams(sent, source.params?.names().length ?? 0, hider.value),
     status: source.status,
     success: seen.success,
     message: hider.sentence(seen.message),
@@ -104,6 +105,21 @@ export function makeRecord(id: number, source: RecordSource): RequestRecord {
     fault: source.fault === undefined ? null : `#${source.fault.id} ${faultLabel(source.fault)}`,
     probe: source.probe === true,
   };
+}
+
+/** One parameter as sent, and whether its value is a secret. */
+interface SentParam {
+  readonly name: string;
+  readonly raw: string;
+  readonly secret: boolean;
+}
+
+/** The parameters kept (the first MAX_PARAMS), each looked at once. */
+function sentParams(params: Params | undefined, secretParams: readonly string[] | undefined): SentParam[] {
+  if (params === undefined) return [];
+  const names = params.names();
+  const kept = names.length > MAX_PARAMS ? names.slice(0, MAX_PARAMS) : names;
+  return kept.map((name) => ({ name, raw: params.raw(name) ?? '', secret: isSecretName(name) || (secretParams !== undefined && secretParams.includes(name)) }));
 }
 
 /** The success, message and reason as the client got them; a fault's reason says what it did and what the sandbox had answered. */
@@ -139,30 +155,42 @@ function bodySays(body: Buffer): { success: boolean; message: string | undefined
 }
 
 /** The values sent under secret names (long enough to look for) and the hidden ones, and what the request put into sentences. */
-function hiderOf(params: Params | undefined, secretParams: readonly string[] | undefined, decision: Decision | undefined): Hider {
+function hiderOf(sent: readonly SentParam[], decision: Decision | undefined): Hider {
   const secrets = decision?.hidden === undefined ? [] : decision.hidden.filter((value) => value.length >= MIN_SECRET_LENGTH);
-  // Values that go into a sentence as they were sent: the other parameters and the user.
-  const putIn = [...secrets];
-  if (decision?.user !== undefined) putIn.push(decision.user);
-  for (const name of params?.names() ?? []) {
-    const raw = params!.raw(name) ?? '';
-    if (isSecret(name, secretParams)) {
-      if (raw.length >= MIN_SECRET_LENGTH) secrets.push(raw);
-    } else if (raw.length >= MIN_SECRET_LENGTH) putIn.push(raw);
-  }
+  for (const param of sent) if (param.secret && param.raw.length >= MIN_SECRET_LENGTH) secrets.push(param.raw);
   if (secrets.length === 0) return { value: cut, sentence: (text) => (text === undefined ? null : text) };
+  // Longest first, so a secret that holds another goes whole.
+  secrets.sort((a, b) => b.length - a.length);
   const value = (text: string): string => cut(replaceAll(text, secrets));
-  return { value, sentence: (text) => (text === undefined ? null : hideInSentence(text, secrets, putIn)) };
+  let sentenceRule: SentenceRule | undefined;
+  const sentence = (text: string | undefined): string | null => {
+    if (text === undefined) return null;
+    // Most sentences hold no secret at all: nothing to work out.
+    if (!secrets.some((secret) => text.includes(secret))) return text;
+    sentenceRule ??= sentenceRuleOf(sent, decision, secrets);
+    return hideInSentence(text, secrets, sentenceRule);
+  };
+  return { value, sentence };
 }
 
-function isSecret(name: string, secretParams: readonly string[] | undefined): boolean {
-  return isSecretName(name) || (secretParams !== undefined && secretParams.includes(name));
+/** Where a sentence may hold a secret: the values the request put in it, longest first, and the secrets no word could be. */
+interface SentenceRule {
+  readonly putIn: readonly string[];
+  readonly anywhere: readonly string[];
 }
 
-/** `text` with each secret replaced by `***`, the longest first (so one inside another goes whole). */
+function sentenceRuleOf(sent: readonly SentParam[], decision: Decision | undefined, secrets: readonly string[]): SentenceRule {
+  const putIn = decision?.hidden === undefined ? [] : decision.hidden.filter((value) => value.length >= MIN_SECRET_LENGTH);
+  if (decision?.user !== undefined) putIn.push(decision.user);
+  for (const param of sent) if (!param.secret && param.raw.length >= MIN_SECRET_LENGTH) putIn.push(param.raw);
+  putIn.sort((a, b) => b.length - a.length);
+  return { putIn, anywhere: secrets.filter(unlikeAnyWord) };
+}
+
+/** `text` with each secret (longest first) replaced by `***`. */
 function replaceAll(text: string, secrets: readonly string[]): string {
   let out = text;
-  for (const secret of [...secrets].sort((a, b) => b.length - a.length)) if (out.includes(secret)) out = out.split(secret).join(MASK);
+  for (const secret of secrets) if (out.includes(secret)) out = out.split(secret).join(MASK);
   return out;
 }
 
@@ -172,30 +200,27 @@ function unlikeAnyWord(secret: string): boolean {
 }
 
 /** A sentence with the secrets masked inside the values put into it, and anywhere when they cannot be words of it. */
-function hideInSentence(text: string, secrets: readonly string[], putIn: readonly string[]): string {
+function hideInSentence(text: string, secrets: readonly string[], rule: SentenceRule): string {
   let out = text;
-  for (const value of [...putIn].sort((a, b) => b.length - a.length)) {
+  for (const value of rule.putIn) {
     if (!out.includes(value)) continue;
     const masked = replaceAll(value, secrets);
     if (masked !== value) out = out.split(value).join(masked);
   }
-  return replaceAll(out, secrets.filter(unlikeAnyWord));
+  return replaceAll(out, rule.anywhere);
 }
 
 /** The parameters as sent: secret ones masked, URLs without user info and query, the others through `value` (secrets hidden, cut). */
-function maskedParams(params: Params | undefined, secretParams: readonly string[] | undefined, value: (text: string) => string): Record<string, string> {
+function maskedParams(sent: readonly SentParam[], total: number, value: (text: string) => string): Record<string, string> {
   const masked: Record<string, string> = {};
-  if (params === undefined) return masked;
-  const names = params.names();
-  for (const name of names.length > MAX_PARAMS ? names.slice(0, MAX_PARAMS) : names) {
-    const raw = params.raw(name) ?? '';
-    const shown = isSecret(name, secretParams) ? maskValue(isSecretName(name) ? name : 'secret', raw, { shortPrefix: true }) : value(urlWithoutSecrets(raw));
+  for (const { name, raw, secret } of sent) {
+    const shown = secret ? maskValue(isSecretName(name) ? name : 'secret', raw, { shortPrefix: true }) : value(raw.includes('://') ? urlWithoutSecrets(raw) : raw);
     const key = name.length > MAX_NAME_CHARS ? name.slice(0, MAX_NAME_CHARS) : name;
     // A parameter named __proto__ is kept as one, not taken as the object's prototype.
     if (key === '__proto__') Object.defineProperty(masked, key, { value: shown, enumerable: true, writable: true, configurable: true });
     else masked[key] = shown;
   }
-  if (names.length > MAX_PARAMS) masked['…'] = `${names.length - MAX_PARAMS} more parameters`;
+  if (total > MAX_PARAMS) masked['…'] = `${total - MAX_PARAMS} more parameters`;
   return masked;
 }
 

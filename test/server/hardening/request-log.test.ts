@@ -114,7 +114,7 @@ describe('live readers of the request log are bounded', () => {
 });
 
 describe('secrets in the request log, by what their names look like', () => {
-  it('masks oldPassword, an apiKey, the shop hook app secret, and a URL value’s user info and query', async () => {
+  it("masks oldPassword, an apiKey, the shop hook app secret, and a URL value's user info and query", async () => {
     const sb = await startTestSandbox();
     const secrets = { old: 'old-password-0123', api: 'api-key-value-4567', hook: 'hook-secret-89ab', user: 'urluser', urlpass: 'url-pass-cdef' };
     await sb.client('changeUsername', { oldPassword: secrets.old, apiKey: secrets.api, newUsername: 'x' });
