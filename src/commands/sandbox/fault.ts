@@ -69,12 +69,12 @@ export function registerSandboxFault(group: Command, ctx: Context): void {
     .addHelpText(
       'after',
       `
-A fault changes the sandbox's answers until it is cleared (or has fired --times times). Faults
-live in the running sandbox's memory: a restart clears them. Every faulted answer is marked in
-\`kactl sandbox logs\`.
+A fault changes the sandbox's answers until it is cleared (or has fired --times
+times). Faults live in the running sandbox's memory: a restart clears them. Every
+faulted answer is shown in \`kactl sandbox logs\` as the client saw it.
 
 Examples:
-  $ kactl sandbox fault add --type login forge-signature   # the program must refuse the login
+  $ kactl sandbox fault add --type login forge-signature   # must refuse login
   $ kactl sandbox fault add --api 1.3 stale-timestamp 10m
   $ kactl sandbox fault add --times 1 reset
   $ kactl sandbox fault list

@@ -100,17 +100,19 @@ export function registerSandboxLogs(group: Command, ctx: Context): void {
     .addHelpText(
       'after',
       `
-Each request shows its time, outcome, HTTP status, API and type, the end user, and the reason
-the sandbox gave ("wrong password for alice", "HWID mismatch: …", "session 7a… expired …").
-A faulted answer shows what the client saw, [fault #N kind] first: its status (--- when none
-reached it: a reset, a delay it gave up on) and the sandbox's own answer after it. · marks an
-empty list and kactl's own checks (client init's), which --failed leaves out. Secrets
-(passwords, keys, session ids, codes, tokens, URL queries) are masked in every record. The
-sandbox keeps the newest 10,000 requests by default (sandbox start --log-limit N; 0 records
-nothing).
+Each request shows its time, outcome, HTTP status, API and type, the end user,
+and the reason the sandbox gave ("wrong password for alice", "HWID mismatch: …",
+"session 7a… expired …"). A faulted answer shows what the client saw, [fault #N
+kind] first: its status (--- when none reached it: a reset, a delay it gave up
+on) and the sandbox's own answer after it. · marks an empty list and kactl's own
+checks (client init's), which --failed leaves out. Secrets (passwords, keys,
+session ids, codes, tokens, URL queries) are masked in every record. The sandbox
+keeps the newest 10,000 requests by default (sandbox start --log-limit N; 0
+records nothing).
 
-Output: lines on a terminal, NDJSON when piped or with -o ndjson, a JSON array with -o json
-(NDJSON with --follow). --follow ends with exit 130 at Ctrl-C, 0 when the sandbox stops.
+Output: lines on a terminal (a long reason wrapped at spaces), NDJSON when piped
+or with -o ndjson, a JSON array with -o json (NDJSON with --follow). --follow
+ends with exit 130 at Ctrl-C, 0 when the sandbox stops.
 
 Examples:
   $ kactl sandbox logs --failed

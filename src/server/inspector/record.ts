@@ -151,7 +151,7 @@ function bodySays(body: Buffer): { success: boolean; message: string | undefined
     // Not JSON: a proxy's page or a bare word, below.
   }
   const title = /<title>([^<]*)<\/title>/i.exec(text)?.[1];
-  return { success: false, message: title ?? text.trim() };
+  return { success: false, message: cut(title ?? text.trim()) };
 }
 
 /** The values sent under secret names (long enough to look for) and the hidden ones, and what the request put into sentences. */
