@@ -70,8 +70,8 @@ export function registerSandboxFault(group: Command, ctx: Context): void {
       'after',
       `
 A fault changes the sandbox's answers until it is cleared (or has fired --times
-times). Faults live in the running sandbox's memory: a restart clears them. Every
-faulted answer is shown in \`kactl sandbox logs\` as the client saw it.
+times). Faults live in the running sandbox's memory: a restart clears them.
+Every faulted answer is shown in \`kactl sandbox logs\` as the client saw it.
 
 Examples:
   $ kactl sandbox fault add --type login forge-signature   # must refuse login
