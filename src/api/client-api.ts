@@ -82,6 +82,12 @@ export interface ClientCallOptions {
   api?: ClientApiVersion;
   /** Overrides the transport's timeout, in ms. */
   timeoutMs?: number;
+  /**
+   * Sent on kactl's own account, not the program's (client init's check of a stored session):
+   * marked with an `X-Kactl-Probe` header, which kactl's sandbox records and leaves out of
+   * `sandbox logs --failed`. Other servers ignore the header.
+   */
+  probe?: boolean;
 }
 
 /** The parsed answer of a client call, with its status and headers. */
@@ -215,6 +221,7 @@ export class ClientApi {
         method: asGet ? 'GET' : 'POST',
         url,
         ...(asGet ? {} : { form: fields }),
+        ...(options.probe === true ? { headers: { 'x-kactl-probe': '1' } } : {}),
         secrets,
         ...(signal ? { signal } : {}),
         ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),

@@ -70,6 +70,15 @@ export const FULLY_MASKED_NAMES: readonly string[] = [
   'set-cookie',
 ];
 
+/**
+ * Names that hold a secret by their look, whatever the exact spelling (`oldPassword`, `apiKey`,
+ * `x-signature`, `client_secret`): the sandbox's request inspector masks these as well as the
+ * list above (`isSecretName`), since it records whatever names a client sends.
+ */
+export const SECRET_NAME_PATTERN = /pass|pwd|secret|token|key|code|otp|auth|cred|sig/i;
+/** Among those, the ones masked completely, never with a prefix. */
+const FULLY_MASKED_PATTERN = /pass|pwd|secret|otp|code|cred/i;
+
 /** What a masked value looks like when nothing of it is kept. */
 export const MASK = '***';
 
@@ -79,11 +88,18 @@ const PREFIX_LENGTH = 4;
 /** With `shortPrefix`: values this long keep SHORT_PREFIX_LENGTH characters (a 10-character session id keeps 2). */
 const MIN_LENGTH_FOR_SHORT_PREFIX = 8;
 const SHORT_PREFIX_LENGTH = 2;
+/**
+ * With `shortPrefix`: a value shorter than this (a key `ZZZ` typed in a test) is no secret worth
+ * hiding and is shown whole, unless its name is password-like. Masking it would only hide what
+ * the tester sent, and `license *** not found` says less than `license ZZZ not found`.
+ */
+export const MIN_SECRET_LENGTH = 4;
 
 export interface MaskOptions {
   /**
    * Keep 2 characters of a value of 8 to 11 (instead of masking it whole), so two sessions can be
-   * told apart: the sandbox's request records, read only by whoever runs that sandbox.
+   * told apart, and show a value of fewer than MIN_SECRET_LENGTH characters whole (password-like
+   * names excepted): the sandbox's request records, read only by whoever runs that sandbox.
    */
   readonly shortPrefix?: boolean;
 }
@@ -94,6 +110,15 @@ const fullyMasked = new Set(FULLY_MASKED_NAMES);
 /** True when values under `name` (a query/form/JSON/header name) must be masked. */
 export function isSensitiveName(name: string): boolean {
   return sensitive.has(name.toLowerCase());
+}
+
+/** True for the list's names and any name that looks like one (SECRET_NAME_PATTERN): the sandbox's request records. */
+export function isSecretName(name: string): boolean {
+  return sensitive.has(name.toLowerCase()) || SECRET_NAME_PATTERN.test(name);
+}
+
+function isPasswordLike(lowerName: string): boolean {
+  return fullyMasked.has(lowerName) || FULLY_MASKED_PATTERN.test(lowerName);
 }
 
 /**
@@ -109,10 +134,29 @@ export function maskValue(name: string, value: string, options: MaskOptions = {}
     const space = value.indexOf(' ');
     return space > 0 ? `${value.slice(0, space)} ${MASK}` : MASK;
   }
-  if (fullyMasked.has(lower)) return MASK;
+  if (isPasswordLike(lower)) return MASK;
   if (value.length >= MIN_LENGTH_FOR_PREFIX) return `${value.slice(0, PREFIX_LENGTH)}…`;
   if (options.shortPrefix === true && value.length >= MIN_LENGTH_FOR_SHORT_PREFIX) return `${value.slice(0, SHORT_PREFIX_LENGTH)}…`;
+  if (options.shortPrefix === true && value.length < MIN_SECRET_LENGTH) return value;
   return MASK;
+}
+
+/**
+ * A URL-valued parameter (`https://user:pw@hooks.example/x?apikey=…`) as a record may show it:
+ * scheme, host and path, without user info, query or fragment (`?…` says one was there). Any
+ * other value as it is.
+ */
+export function urlWithoutSecrets(value: string): string {
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) return value;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    // Not parseable: keep only what comes before any user info, query or fragment.
+    return value.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i, '$1').replace(/[?#].*$/s, '?…');
+  }
+  const rest = url.search !== '' || url.hash !== '' ? '?…' : '';
+  return `${url.protocol}//${url.host}${url.pathname}${rest}`;
 }
 
 function decodeFormComponent(text: string): string {

@@ -55,8 +55,16 @@ export interface OutboxFilter {
 export type RequestApi = '1.3' | '1.2' | 'seller' | 'page' | 'admin' | 'other';
 
 /**
+ * How the answer reached the client: `answer`, whole; `reset`, the connection closed before any
+ * byte; `truncated`, part of the body, then the connection closed; `abandoned`, the client (or
+ * the sandbox's shutdown) closed the connection while a `delay` fault held the answer back.
+ */
+export type RequestDelivery = 'answer' | 'reset' | 'truncated' | 'abandoned';
+
+/**
  * One request the sandbox served, as its request inspector recorded it (`kactl sandbox logs`
- * shows the same records). Secrets (passwords, keys, session ids, codes) are masked.
+ * shows the same records): what the client saw, faults included. Secrets (passwords, keys,
+ * session ids, codes, tokens, URL queries) are masked.
  */
 export interface LoggedRequest {
   /** Increasing with each request; `after` in a filter takes one. */
@@ -74,17 +82,33 @@ export interface LoggedRequest {
   readonly user: string | null;
   /** Its parameters (query and form), secrets masked. */
   readonly params: Readonly<Record<string, string>>;
-  /** The HTTP status answered. */
+  /** The HTTP status the client got; 0 when none reached it (`delivery` `reset` or `abandoned`). */
   readonly status: number;
-  /** The answer's `success`; null for an answer without one (a page, a file). */
+  /** The answer's `success` as the client got it; false when no whole answer reached it; null for an answer without one (a page, a file). */
   readonly success: boolean | null;
-  /** The answer's `message`, verbatim. */
+  /** The answer's `message` as the client got it, verbatim; null when none reached it. */
   readonly message: string | null;
-  /** Why the sandbox answered so ("wrong password for alice", "HWID mismatch: …"); null when the message says it all. */
+  /**
+   * Why the sandbox answered so ("wrong password for alice", "HWID mismatch: …"); for a faulted
+   * answer, what the fault did and the sandbox's own answer. Null when the message says it all.
+   */
   readonly reason: string | null;
   readonly durationMs: number;
+  readonly delivery: RequestDelivery;
   /** The fault that changed the answer (`#2 forge-signature`, `kactl sandbox fault`); null for a genuine answer. */
   readonly fault: string | null;
+  /** That fault's id and kind (`forge-signature`); null for a genuine answer. */
+  readonly faultId: number | null;
+  readonly faultKind: string | null;
+  /** Sent by kactl on its own account (client init's check of a stored session), not by the program under test. */
+  readonly probe: boolean;
+  /** An empty list (`No keys found`, HTTP 406 in the hosted mode): `success:false` on the wire, not a refusal. */
+  readonly empty: boolean;
+  /**
+   * A refusal the tester's requests met: `success:false`, an HTTP status of 400 or more, or no
+   * whole answer; never an empty list or a probe. What `failed: true` selects.
+   */
+  readonly failed: boolean;
 }
 
 /** Which recorded requests to read (all given must hold). */
@@ -93,7 +117,7 @@ export interface RequestLogFilter {
   readonly type?: string | readonly string[];
   /** Only these APIs. */
   readonly api?: RequestApi | readonly RequestApi[];
-  /** Only refusals: `success:false`, or an HTTP status of 400 or more. */
+  /** Only refusals (`failed` records): `success:false`, an HTTP error or no whole answer; not empty lists nor kactl's probes. */
   readonly failed?: boolean;
   /** Only requests about this end user. */
   readonly user?: string;

@@ -127,7 +127,9 @@ export interface Sandbox {
   advance(step: number | string): Promise<Date>;
   /**
    * The requests this sandbox served (the seed's included), oldest first, with why each was
-   * refused: the newest 100 that match, or as `filter` says. What `kactl sandbox logs` shows.
+   * refused: the newest 100 that match, or as `filter` says. What `kactl sandbox logs` shows:
+   * each as the client saw it, a fault's answer included (`fault`, `faultId`, `faultKind`,
+   * `delivery`), and `failed` for a refusal (never an empty list, nor kactl's own checks).
    */
   logs(filter?: RequestLogFilter): Promise<LoggedRequest[]>;
   /** Back to the state right after the seed (or the start): data, clock, outbox, request log. */

@@ -82,8 +82,16 @@ export interface SandboxOptions {
    * nothing (and drops what an earlier run kept).
    */
   readonly logLimit?: number;
-  /** Tests: how long records wait before they are written, and how often live readers get a keep-alive. */
-  readonly inspectorTiming?: { readonly flushMs?: number; readonly heartbeatMs?: number };
+  /**
+   * Tests: how long records wait before they are written, how often live readers get a
+   * keep-alive, and how many may follow and how far behind (inspector/recorder.ts).
+   */
+  readonly inspectorTiming?: {
+    readonly flushMs?: number;
+    readonly heartbeatMs?: number;
+    readonly maxFollowers?: number;
+    readonly followerLimits?: { readonly maxUnreadBytes?: number; readonly stallMs?: number };
+  };
   /** Extra or replacement handlers and pages, merged over the built-in ones (tests, experiments). */
   readonly handlers?: { readonly client?: HandlerTable; readonly seller?: HandlerTable; readonly pages?: readonly PageRoute[] };
 }
@@ -176,6 +184,8 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
       options: runtime,
       clock,
       log,
+      // A line per request only when someone reads the log.
+      logRequests: options.log !== undefined,
       baseUrl: () => baseUrl,
       origins: originPolicy(options, () => site),
       ...(options.panelUrl === undefined ? {} : { panelUrl }),

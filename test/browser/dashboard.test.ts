@@ -259,11 +259,21 @@ describe.skipIf(CHROMIUM === undefined)('sandbox dashboard in headless Chromium 
   it('the request inspector adds new requests live when JavaScript is on', async () => {
     await page.goto(`${sb.baseUrl}/sandbox/ui/requests`);
     await page.waitForFunction(`document.getElementById('live-status').textContent.startsWith('Live')`, { timeout: 20_000 });
+    // A faulted answer arrives as the client got it: its status, refused, and the fault in its column.
+    const fault = await sb.request('/sandbox/faults', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${sb.info.adminToken}`, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ kind: 'status', arg: '503', type: 'login', times: '1' }).toString(),
+    });
+    const id = fault.json.fault.id as number;
     await sb.client('login', { sessionid: 'not-a-session-id', username: `${P} live`, pass: 'x' });
     await page.waitForFunction(`document.getElementById('request-rows').textContent.includes('live')`, { timeout: 20_000 });
     await shot('requests-live');
     const first = await page.$eval('#request-rows tr', (el) => (el as unknown as { innerText: string }).innerText);
     expect(first).toContain('login');
+    const cells = await page.$eval('#request-rows tr', (el) => (el as unknown as { innerText: string }).innerText.split('\t'));
+    expect(cells.slice(5, 8)).toEqual(['503', 'refused', `#${id} status 503`]);
+    await sb.request('/sandbox/faults', { method: 'POST', headers: { authorization: `Bearer ${sb.info.adminToken}`, 'content-type': 'application/x-www-form-urlencoded' }, body: 'clear=all' });
     await nothingInjected();
   }, SLOW);
 

@@ -53,7 +53,20 @@ describe('kactl sandbox fault', () => {
     }
     const unknown = await sb.kactl(['sandbox', 'fault', 'clear', '999']);
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toContain('No fault has id 999');
+    expect(oneSentence(unknown.stderr)).toBe('No fault has id 999 in the sandbox.');
+    expect(unknown.stderr).toContain('kactl sandbox fault list');
+    expect(unknown.stderr).not.toContain('GET /sandbox/faults');
+
+    // A misspelt type or kind is refused once, with the nearest name: a fault that never fires is a lie.
+    const before = (await sb.json<unknown[]>(['sandbox', 'fault', 'list'])).length;
+    const misspelt = await sb.kactl(['sandbox', 'fault', 'add', '--type', 'logn', 'forge-signature']);
+    expect(misspelt.code).toBe(2);
+    expect(oneSentence(misspelt.stderr)).toBe('--type "logn" is no client API type (did you mean login or log?), so the fault would never fire.');
+    const kind = await sb.kactl(['sandbox', 'fault', 'add', 'forge-sig']);
+    expect(kind.code).toBe(2);
+    expect(oneSentence(kind.stderr)).toMatch(/^Unknown fault kind "forge-sig" \(did you mean forge-signature\?\): use one of forge-signature, /);
+    expect(kind.stderr.match(/forge-sig"/g)).toHaveLength(1);
+    expect(await sb.json<unknown[]>(['sandbox', 'fault', 'list'])).toHaveLength(before);
 
     const cleared = await sb.json<{ cleared: number }>(['sandbox', 'fault', 'clear', String(added.id)]);
     expect(cleared.cleared).toBe(1);
@@ -61,13 +74,24 @@ describe('kactl sandbox fault', () => {
     expect(await sb.json(['sandbox', 'fault', 'list'])).toEqual([]);
   }, SLOW);
 
-  it('marks faulted answers in kactl sandbox logs', async () => {
+  it('marks faulted answers in kactl sandbox logs, as the client saw them', async () => {
     const { id } = await sb.json<{ id: number }>(['sandbox', 'fault', 'add', '--type', 'check', 'tamper']);
     await sb.kactl(['client', 'check']);
     const lines = await sb.ok(['sandbox', 'logs', '--type', 'check', '--limit', '1', '-o', 'table']);
     expect(lines.stdout).toContain(`[fault #${id} tamper]`);
     const records = (await sb.ok(['sandbox', 'logs', '--type', 'check', '--limit', '1', '-o', 'ndjson'])).stdout.trim().split('\n').map((line) => JSON.parse(line) as { fault: string | null });
     expect(records[0]!.fault).toBe(`#${id} tamper`);
+
+    // A reset reached the client as no answer at all: the log says so, with the fault's id and kind.
+    await sb.ok(['sandbox', 'fault', 'clear']);
+    const reset = await sb.json<{ id: number }>(['sandbox', 'fault', 'add', '--type', 'check', '--times', '1', 'reset']);
+    // check is a read: kactl tries it again after the dropped connection, and the second answer is genuine.
+    await sb.kactl(['client', 'check']);
+    const checks = await sb.json<Array<{ id: number; faultKind: string | null }>>(['sandbox', 'logs', '--type', 'check', '--limit', '5']);
+    const record = checks.find((one) => one.faultKind === 'reset');
+    expect(record).toMatchObject({ status: 0, delivery: 'reset', success: false, faultId: reset.id, faultKind: 'reset', failed: true });
+    const line = (await sb.ok(['sandbox', 'logs', '--after', String(record!.id - 1), '--limit', '1', '-o', 'table'])).stdout;
+    expect(line).toMatch(new RegExp(`✗ --- {2}1\\.3 check .*\\[fault #${reset.id} reset\\] the connection reset before any answer; the sandbox's own answer: `));
   }, SLOW);
 });
 
@@ -84,8 +108,9 @@ describe('kactl client refuses forged, stale, replayed and tampered answers (exi
   }, SLOW);
 
   it('1.3 replay: an answer accepted before is refused when it comes again', async () => {
-    await sb.ok(['client', 'login', '--username', 'alice', '--password-stdin'], { input: PASSWORD });
+    // Held first: the sandbox remembers answers only while a replay fault is held.
     await sb.ok(['sandbox', 'fault', 'add', '--type', 'check', 'replay']);
+    await sb.ok(['client', 'login', '--username', 'alice', '--password-stdin'], { input: PASSWORD });
     const run = await sb.kactl(['client', 'check']);
     expect(run.code, run.stderr).toBe(5);
     expect(oneSentence(run.stderr)).toBe('The answer is a replay: an answer with this exact signature was accepted before.');
@@ -101,8 +126,11 @@ describe('kactl client refuses forged, stale, replayed and tampered answers (exi
     const { baseUrl, app } = sb.info;
     await sb.ok(['profile', 'add', 'v12', '--force', '--base-url', baseUrl, '--app-name', app.name, '--ownerid', app.ownerid, '--app-version', app.version, '--api', '1.2', '--secret', app.secret, '--hwid', HWID]);
     await sb.ok(['client', 'init', '--new', '--profile', 'v12']);
+    const addFault = () => sb.ok(['sandbox', 'fault', 'add', '--profile', 'sandbox', '--api', '1.2', '--type', 'login', kind]);
+    // A replay sends an answer sent while it was held: it is added before the login it replays.
+    if (kind === 'replay') await addFault();
     await sb.ok(['client', 'login', '--profile', 'v12', '--username', 'alice', '--password-stdin'], { input: PASSWORD });
-    await sb.ok(['sandbox', 'fault', 'add', '--profile', 'sandbox', '--api', '1.2', '--type', 'login', kind]);
+    if (kind !== 'replay') await addFault();
     const run = await sb.kactl(['client', 'login', '--profile', 'v12', '--username', 'alice', '--password-stdin'], { input: PASSWORD });
     expect(run.code, run.stderr).toBe(5);
     expect(oneSentence(run.stderr)).toMatch(said);

@@ -106,6 +106,27 @@ describe('kactl sandbox logs (e2e)', () => {
     expect(lines).toMatch(/^\d\d:\d\d:\d\d {2}✗ 200 {2}1\.3 login {12}alice {8}2FA is on for alice and no code was sent\n$/);
   }, SLOW);
 
+  it("--failed leaves out an empty list and kactl's own check of a stored session; the lines mark both", async () => {
+    const since = new Date().toISOString();
+    // client init asks whether the stored session still lives: an ended one is refused, on kactl's account.
+    await sb.ok(['client', 'init', '--new']);
+    await sb.ok(['sandbox', 'advance', '7d']);
+    await sb.ok(['client', 'init']);
+    await sb.ok(['sandbox', 'clock', '--reset']);
+    // No webhooks: the seller API answers the empty list 406 and success:false.
+    await sb.ok(['webhooks', 'list']);
+    const all = JSON.parse((await sb.ok(['sandbox', 'logs', '--since', since, '-o', 'json'])).stdout) as Array<Logged & { probe: boolean; empty: boolean; failed: boolean }>;
+    const probe = all.find((record) => record.probe);
+    expect(probe).toMatchObject({ type: 'check', success: false, failed: false });
+    expect(all.find((record) => record.type === 'fetchallwebhooks')).toMatchObject({ status: 406, success: false, empty: true, failed: false });
+    const failed = JSON.parse((await sb.ok(['sandbox', 'logs', '--since', since, '--failed', '-o', 'json'])).stdout) as Logged[];
+    expect(failed.map((record) => record.type)).not.toContain('fetchallwebhooks');
+    expect(failed.map((record) => record.type)).not.toContain('check');
+    const lines = (await sb.ok(['sandbox', 'logs', '--since', since, '-o', 'table'])).stdout;
+    expect(lines).toMatch(/ · 200 {2}1\.3 check .*\(kactl's own check\)/);
+    expect(lines).toMatch(/ · 406 {2}seller fetchallwebhooks .*\(an empty list\)/);
+  }, SLOW);
+
   it('refuses a wrong filter and a wrong admin token in one sentence', async () => {
     const api = await sb.kactl(['sandbox', 'logs', '--api', 'graphql']);
     expect(api.code).toBe(2);

@@ -211,8 +211,9 @@ describe('startSandbox', () => {
     expect((await sb.logs({ type: 'login' })).map((record) => record.fault)).toEqual([`#${forged.id} forge-signature`, null]);
 
     // The previous signed answer to this client, byte for byte: only the replay check catches it.
-    await client.check();
+    // Answers are remembered while a replay fault is held: it goes in before the answer it replays.
     await sb.faults.add({ kind: 'replay', type: 'check', times: 1 });
+    await client.login({ username: 'alice', pass: 'alice-pass-0001', hwid: 'HWID-ALICE-000000000001' });
     const replayed = await client.check().catch((caught: unknown) => caught);
     expect(replayed).toBeInstanceOf(SignatureError);
     expect(replayed).toMatchObject({ code: 'SIGNATURE', reason: 'replay' });

@@ -61,8 +61,9 @@ describe('signature faults on 1.3', () => {
 
   it('replay: the previous signed answer to that client, byte for byte, headers included', async () => {
     const sb = await startTestSandbox();
-    const first = await sb.client('init', { ver: sb.info.app.version });
+    // Answers are remembered only while a replay fault is held: the init after it is the one replayed.
     await added(sb, { kind: 'replay', type: 'check' });
+    const first = await sb.client('init', { ver: sb.info.app.version });
     const replayed = await sb.client('check', { sessionid: first.json.sessionid });
     expect(replayed.bytes.equals(first.bytes)).toBe(true);
     expect(replayed.headers.get('x-signature-ed25519')).toBe(first.headers.get('x-signature-ed25519'));
@@ -86,8 +87,13 @@ describe('signature faults on 1.2 (HMAC)', () => {
   it('forge is an HMAC by a wrong key, tamper keeps the signature, replay sends the last answer again', async () => {
     const sb = await startTestSandbox();
     const secret = sb.info.app.secret;
+    // Held first: answers are remembered only while a replay fault is held. It cannot fire before there is one.
+    const replayId = await added(sb, { kind: 'replay', api: '1.2', times: '1' });
     const genuine = await sb.client('init', { ver: sb.info.app.version, enckey: 'clientenckey0001' }, { api: '1.2', method: 'POST' });
     expect(genuine.headers.get('signature')).toBe(hmacHex(secret, genuine.bytes));
+    const replayed = await sb.client('init', { ver: sb.info.app.version, enckey: 'clientenckey0001' }, { api: '1.2', method: 'POST' });
+    expect(replayed.bytes.equals(genuine.bytes)).toBe(true);
+    expect(replayed.headers.get('signature')).toBe(genuine.headers.get('signature'));
 
     const forgeId = await added(sb, { kind: 'forge-signature', api: '1.2', times: '1' });
     const forged = await sb.client('init', { ver: sb.info.app.version, enckey: 'clientenckey0001' }, { api: '1.2', method: 'POST' });
@@ -99,14 +105,10 @@ describe('signature faults on 1.2 (HMAC)', () => {
     expect(tampered.json.success).toBe(false);
     expect(tampered.headers.get('signature')).not.toBe(hmacHex(secret, tampered.bytes));
 
-    await added(sb, { kind: 'replay', api: '1.2', times: '1' });
-    const replayed = await sb.client('init', { ver: sb.info.app.version, enckey: 'clientenckey0001' }, { api: '1.2', method: 'POST' });
-    expect(replayed.bytes.equals(genuine.bytes)).toBe(true);
-    expect(replayed.headers.get('signature')).toBe(genuine.headers.get('signature'));
-
     const faults = await listFaults(sb);
     expect(faults.map((fault) => fault.fired)).toEqual([1, 1, 1]);
-    expect(faults[0]).toMatchObject({ id: forgeId, kind: 'forge-signature', apis: ['1.2'], times: 1 });
+    expect(faults[0]).toMatchObject({ id: replayId, kind: 'replay', apis: ['1.2'], times: 1 });
+    expect(faults[1]).toMatchObject({ id: forgeId, kind: 'forge-signature', apis: ['1.2'], times: 1 });
     // Spent faults fire no more.
     const after = await sb.client('init', { ver: sb.info.app.version, enckey: 'clientenckey0001' }, { api: '1.2', method: 'POST' });
     expect(after.headers.get('signature')).toBe(hmacHex(secret, after.bytes));
@@ -240,4 +242,27 @@ describe('a delayed answer and shutdown', () => {
     await sb.close();
     expect(await pending).toBeInstanceOf(Error);
   }, 90_000);
+});
+
+describe('a fault that could never fire is refused', () => {
+  it('checks each type against the client and seller catalogs, with the nearest name', async () => {
+    const sb = await startTestSandbox();
+    const refused = async (form: ParamValues): Promise<string> => {
+      const res = await addFault(sb, form);
+      expect(res.status, res.text).toBe(400);
+      return res.json.message as string;
+    };
+    expect(await refused({ kind: 'forge-signature', type: 'logn' })).toBe('--type "logn" is no client API type (did you mean login or log?), so the fault would never fire');
+    expect(await refused({ kind: 'status', arg: '503', type: 'fetchalkeys' })).toBe('--type "fetchalkeys" is no client or seller API type (did you mean fetchallkeys?), so the fault would never fire');
+    expect(await refused({ kind: 'reset', type: 'Login' })).toMatch(/did you mean login\?/);
+    expect(await refused({ kind: 'reset', type: 'fetchallkeys', api: '1.3' })).toBe('--type "fetchallkeys" is a seller API type, and this fault hits only 1.3 answers');
+    expect(await refused({ kind: 'text', type: 'login', api: 'page' })).toBe('--type cannot be given with --api page: page answers have no API type');
+    expect(await refused({ kind: 'reset', api: 'sellr' })).toBe('--api must be among 1.3, 1.2, seller, page; got "sellr" (did you mean seller?)');
+    expect(await refused({ kind: 'forge-sig' })).toMatch(/^Unknown fault kind "forge-sig" \(did you mean forge-signature\?\): use one of /);
+    expect(await refused({ kind: 'rate-limit', api: 'page' })).toBe('rate-limit is the answer of an API rate limit, which pages do not have, so its --api can only be 1.3, 1.2 or seller');
+    // Right ones are held: a client type, a seller alias, both lists at once.
+    await added(sb, { kind: 'forge-signature', type: 'login,check' });
+    await added(sb, { kind: 'status', arg: '503', type: 'fetchallkeys,login' });
+    expect((await listFaults(sb)).map((fault) => fault.types)).toEqual([['login', 'check'], ['fetchallkeys', 'login']]);
+  });
 });

@@ -225,6 +225,25 @@ describe('the store of records', () => {
   });
 });
 
+describe('what is no refusal', () => {
+  it('an empty list and a request kactl marks as its own check are recorded, and left out of failed=1', async () => {
+    const sb = await startTestSandbox();
+    // No keys yet: the hosted answer, 406 and success:false.
+    await sb.seller('fetchallkeys');
+    await sb.client('check', { sessionid: 'nosuchsess' }, { headers: { 'x-kactl-probe': '1' } });
+    await sb.client('check', { sessionid: 'nosuchsess' });
+    const [empty, probe, refused] = (await sb.requests()).requests;
+    expect(empty).toMatchObject({ type: 'fetchallkeys', status: 406, success: false, message: 'No keys found', empty: true, failed: false, probe: false });
+    expect(probe).toMatchObject({ type: 'check', success: false, probe: true, failed: false, empty: false });
+    expect(refused).toMatchObject({ type: 'check', success: false, probe: false, failed: true });
+    expect((await sb.requests({ failed: '1' })).requests.map((record) => record.id)).toEqual([refused!.id]);
+    // A list with rows is no empty list.
+    newKey(sb);
+    await sb.seller('fetchallkeys');
+    expect((await lastOf(sb, 'fetchallkeys')).empty).toBe(false);
+  });
+});
+
 /** Reads server-sent events from a response body until `until` holds for one of them. */
 async function readEvents(body: ReadableStream<Uint8Array>, until: (event: { event: string; data: string }) => boolean): Promise<{ event: string; data: string }[]> {
   const reader = body.getReader();

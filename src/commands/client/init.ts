@@ -50,7 +50,8 @@ type Liveness = 'none' | 'ended' | 'live';
 async function storedSessionLiveness(ctx: Context, api: ClientApi): Promise<Liveness> {
   if ((await readSession(ctx)).session === undefined) return 'none';
   try {
-    await api.call('check', {}, { acceptFailure: true });
+    // kactl's own question, not the tester's: the sandbox's request log marks it so.
+    await api.call('check', {}, { acceptFailure: true, probe: true });
     return 'live';
   } catch (error) {
     if (!(error instanceof AuthError)) throw error;

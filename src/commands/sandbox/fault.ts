@@ -8,7 +8,9 @@
 import { Argument, InvalidArgumentError, type Command } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { describeFilters, FAULT_APIS, FAULT_KINDS, parseFaultSpec } from '../../server/faults/spec.js';
+import { checkFaultInput } from '../../server/faults/checked-spec.js';
+import { describeFilters, FAULT_APIS, FAULT_KINDS, isFaultKind, kindInfo, kindUsage } from '../../server/faults/spec.js';
+import { wrapWords } from '../../io/wrap.js';
 import { completeFrom } from '../completion/value-source.js';
 import { addSandboxFault, clearSandboxFaults, listSandboxFaults, type FaultRequest } from '../../api/sandbox-faults.js';
 import { adminTarget, adminTokenOptions, type AdminTokenOptions } from './admin.js';
@@ -22,19 +24,14 @@ interface AddOptions {
 }
 
 
-function parseKind(raw: string): string {
-  if (!(FAULT_KINDS as readonly string[]).includes(raw)) throw new InvalidArgumentError(`Unknown fault kind "${raw}": use one of ${FAULT_KINDS.join(', ')}.`);
-  return raw;
-}
-
 function parseFaultId(raw: string): string {
   if (!/^\d{1,9}$/.test(raw.trim())) throw new InvalidArgumentError('Give a fault id (a whole number, as `kactl sandbox fault list` shows) or nothing to clear them all.');
   return raw.trim();
 }
 
-/** The fault asked for, checked here with the sandbox's own rules: a mistake is exit 2 before any request. */
+/** The fault asked for, checked here with the sandbox's own rules (its types against the API catalogs): a mistake is exit 2 before any request. */
 function checkedRequest(kind: string, arg: string | undefined, options: AddOptions): FaultRequest {
-  const spec = parseFaultSpec({ kind, arg, type: options.type, api: options.api, user: options.user, times: options.times, rate: options.rate });
+  const spec = checkFaultInput({ kind, arg, type: options.type, api: options.api, user: options.user, times: options.times, rate: options.rate });
   if ('error' in spec) throw new UsageError(`${spec.error}.`);
   return {
     kind,
@@ -58,6 +55,12 @@ async function liveFaultIds(ctx: Context): Promise<string[]> {
 }
 
 
+/** The kinds (the fake server's, or the others), each with what it does, from spec.ts's records: 80 columns, wrapped at spaces. */
+function kindsHelp(fakeServer = false): string {
+  const kinds = FAULT_KINDS.filter((kind) => (kindInfo(kind).fakeServer === true) === fakeServer);
+  return kinds.flatMap((kind) => wrapWords(kindInfo(kind).help, 80, `  ${kindUsage(kind).padEnd(21)}`, ' '.repeat(23))).join('\n');
+}
+
 export function registerSandboxFault(group: Command, ctx: Context): void {
   const fault = group
     .command('fault')
@@ -65,12 +68,12 @@ export function registerSandboxFault(group: Command, ctx: Context): void {
     .addHelpText(
       'after',
       `
-A fault changes the sandbox's answers until it is cleared (or has fired --times times). Faults
-live in the running sandbox's memory: a restart clears them. Every faulted answer is marked in
-\`kactl sandbox logs\`.
+A fault changes the sandbox's answers until it is cleared (or has fired --times
+times). Faults live in the running sandbox's memory: a restart clears them.
+Every faulted answer is shown in \`kactl sandbox logs\` as the client saw it.
 
 Examples:
-  $ kactl sandbox fault add --type login forge-signature   # the program must refuse the login
+  $ kactl sandbox fault add --type login forge-signature   # must refuse login
   $ kactl sandbox fault add --api 1.3 stale-timestamp 10m
   $ kactl sandbox fault add --times 1 reset
   $ kactl sandbox fault list
@@ -86,7 +89,7 @@ function registerFaultAdd(fault: Command, ctx: Context): void {
     fault
       .command('add')
       .description('add a fault to the running sandbox (prints its id)')
-      .addArgument(new Argument('<kind>', 'what the fault does: one of the kinds below').choices(FAULT_KINDS).argParser(parseKind))
+      .addArgument(new Argument('<kind>', 'what the fault does: one of the kinds below'))
       .argument('[arg]', 'its argument: a DURATION (500ms, 30s, 10m) or an HTTP status CODE')
       .option('--type <types>', 'only these API types, comma-separated (login,init,check…)')
       .option('--api <apis>', `only these APIs, comma-separated: ${FAULT_APIS.join(', ')}`)
@@ -96,33 +99,16 @@ function registerFaultAdd(fault: Command, ctx: Context): void {
   )
     .addHelpText(
       'after',
-      `
+      () => `
 Kinds:
-  forge-signature       a valid-looking signature by another key (1.3 Ed25519, 1.2 HMAC)
-  stale-timestamp DUR   signed by the sandbox, with a timestamp DUR old (1.3)
-  replay                the previous signed answer to this client (IP and app), byte for byte
-  tamper                success flipped after signing; the signature left as it was
-  status CODE           the same answer with another HTTP status
-  html [CODE]           a proxy's HTML error page (502 unless CODE)
-  text                  the bare KeyAuth_Invalid
-  delay DUR             the answer, DUR late (at most 10m)
-  reset                 the connection closed before any answer
-  truncate              part of the body, then the connection ends
-  rate-limit [DUR]      the sandbox's rate-limit answer for that API and mode (Retry-After DUR, 60s
-                        unless given, where the answer carries one)
+${kindsHelp()}
+
+--type is checked against the client and seller API types: a misspelt one is
+refused, as a fault that could never fire.
 
 A fake server's answers (kactl sandbox audit sends them; a refusal becomes
 the success a valid key gets):
-  emulate               every answer a success, signed by another key
-  emulate-secret        the same, HMAC by the app's own secret, as emulators
-                        that read it out of the program (1.2 only)
-  unsigned              the genuine answer without its signature headers
-  other-app             success for another ownerid, signed by the sandbox (1.3)
-  future-timestamp DUR  signed by the sandbox, dated DUR ahead (1.3)
-  tamper-success        a refusal made a success after signing (a login: its
-                        level raised); the signature left as it was
-  replay-type           the last signed answer of the same type to this client
-                        (an earlier run's login), byte for byte
+${kindsHelp(true)}
 
 Examples:
   $ kactl sandbox fault add --type login forge-signature
@@ -131,9 +117,14 @@ Examples:
   $ kactl sandbox fault add --user alice delay 3s`,
     )
     .action(async (kind: string, arg: string | undefined, options: AddOptions & AdminTokenOptions) => {
-      const added = await addSandboxFault(await adminTarget(ctx, options), checkedRequest(kind, arg, options));
+      // Checked before the sandbox is looked for: a mistake is exit 2 whatever the setup.
+      const request = checkedRequest(kind, arg, options);
+      const added = await addSandboxFault(await adminTarget(ctx, options), request);
       if (ctx.output.wantsJson) return ctx.output.json(added);
       ctx.output.success(`Fault ${added.id} added: ${added.arg === null ? added.kind : `${added.kind} ${added.arg}`} on ${describeFilters(added)}.`);
+      const previous = isFaultKind(added.kind) ? kindInfo(added.kind).needsPrevious : undefined;
+      if (previous === 'last') ctx.output.note('It sends again an answer sent from now on: a request it matches gets the last answer to its client (its session) since the fault was added.');
+      if (previous === 'of-type') ctx.output.note('It sends again an answer sent from now on: a request it matches gets the last answer of its type to its client (its IP and app) since the fault was added.');
       ctx.output.note(`Clear it with: kactl sandbox fault clear ${added.id}`);
     });
 }
@@ -161,7 +152,12 @@ function registerFaultClear(fault: Command, ctx: Context): void {
   )
     .addHelpText('after', '\nExamples:\n  $ kactl sandbox fault clear       # all\n  $ kactl sandbox fault clear 2')
     .action(async (id: string | undefined, options: AdminTokenOptions) => {
-      const { cleared, faults } = await clearSandboxFaults(await adminTarget(ctx, options), id);
+      const target = await adminTarget(ctx, options);
+      const { cleared, faults } = await clearSandboxFaults(target, id).catch((error: unknown) => {
+        // The only refusal of an id this command already checked: no fault has it.
+        if (id === undefined || !(error instanceof UsageError)) throw error;
+        throw new UsageError(`No fault has id ${id} in the sandbox.`, { hints: ['See the faults it holds with: kactl sandbox fault list'] });
+      });
       if (ctx.output.wantsJson) return ctx.output.json({ cleared, faults });
       ctx.output.success(id === undefined ? `Cleared ${cleared} fault${cleared === 1 ? '' : 's'}.` : `Fault ${id} cleared.`);
     });

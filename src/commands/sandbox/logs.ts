@@ -91,7 +91,7 @@ export function registerSandboxLogs(group: Command, ctx: Context): void {
       .option('-f, --follow', 'stream new requests as they are served, until Ctrl-C')
       .option('--type <types>', 'only these types, comma-separated (login,init,add…)')
       .option('--api <apis>', `only these APIs, comma-separated: ${APIS.join(', ')}`, parseApis)
-      .option('--failed', 'only refusals (success:false or an HTTP error)')
+      .option('--failed', 'only refusals: success:false, an HTTP error or no whole answer (not empty lists nor kactl\'s own checks)')
       .option('--user <username>', 'only requests about this end user')
       .option('--since <when>', 'only requests since then: 30s, 10m, 2h, 1d ago, or a date')
       .option('--limit <n>', `the newest N matching requests (default 100; with --follow, sent before the new ones); at most ${MAX_LIMIT}`, parseLimit)
@@ -100,13 +100,19 @@ export function registerSandboxLogs(group: Command, ctx: Context): void {
     .addHelpText(
       'after',
       `
-Each request shows its time, outcome, HTTP status, API and type, the end user, and the reason
-the sandbox gave ("wrong password for alice", "HWID mismatch: …", "session 7a… expired …").
-Secrets (passwords, keys, session ids, codes) are masked in every record. The sandbox keeps the
-newest 10,000 requests by default (sandbox start --log-limit N; 0 records nothing).
+Each request shows its time, outcome, HTTP status, API and type, the end user,
+and the reason the sandbox gave ("wrong password for alice", "HWID mismatch: …",
+"session 7a… expired …"). A faulted answer shows what the client saw, [fault #N
+kind] first: its status (--- when none reached it: a reset, a delay it gave up
+on) and the sandbox's own answer after it. · marks an empty list and kactl's own
+checks (client init's), which --failed leaves out. Secrets (passwords, keys,
+session ids, codes, tokens, URL queries) are masked in every record. The sandbox
+keeps the newest 10,000 requests by default (sandbox start --log-limit N; 0
+records nothing).
 
-Output: lines on a terminal, NDJSON when piped or with -o ndjson, a JSON array with -o json
-(NDJSON with --follow). --follow ends with exit 130 at Ctrl-C, 0 when the sandbox stops.
+Output: lines on a terminal (a long reason wrapped at spaces), NDJSON when piped
+or with -o ndjson, a JSON array with -o json (NDJSON with --follow). --follow
+ends with exit 130 at Ctrl-C, 0 when the sandbox stops.
 
 Examples:
   $ kactl sandbox logs --failed
@@ -117,7 +123,9 @@ Examples:
     .action(async (options: LogsOptions) => {
       const format = formatOf(ctx);
       const print = (record: LogRecord): void => {
-        ctx.io.out(format === 'lines' ? `${logLine(record, { color: ctx.io.stdoutColor, now: ctx.now() })}\n` : `${JSON.stringify(record)}\n`);
+        // Wrapped to the terminal; piped (-o table), each record stays one line.
+        const width = ctx.io.isStdoutTTY ? ctx.io.columns : undefined;
+        ctx.io.out(format === 'lines' ? `${logLine(record, { color: ctx.io.stdoutColor, now: ctx.now(), width })}\n` : `${JSON.stringify(record)}\n`);
       };
       if (options.follow) return follow(ctx, options, print);
       const { limit, requests } = await listSandboxRequests(await adminTarget(ctx, options), filterOf(ctx, options));

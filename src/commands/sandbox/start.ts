@@ -179,8 +179,9 @@ export async function sandboxStartRun(ctx: Context, startOptions: StartOptions):
       ...(options.sellerKey ? { sellerKey: options.sellerKey } : {}),
       ...(options.tls ? { tls: { dataDir: ctx.dataDir, hostname: options.hostname } } : {}),
       logLimit: options.logLimit,
-      // In the background the request log is the point of the log file; in front, --verbose.
-      log: background ? (line: string) => ctx.io.err(`${new Date(ctx.now()).toISOString()} ${line}\n`) : (line: string) => ctx.verbose(line),
+      // In the background the request log is the point of the log file; in front, --verbose. With
+      // neither, no sink: the sandbox then makes no line per request.
+      ...(background ? { log: (line: string) => ctx.io.err(`${new Date(ctx.now()).toISOString()} ${line}\n`) } : ctx.globals.verbose ? { log: (line: string) => ctx.verbose(line) } : {}),
     });
   } catch (error) {
     releaseSandbox(ctx.dataDir, claim);

@@ -135,9 +135,11 @@ const REPLAYS_AND_TIME: readonly AuditScenarioDef[] = [
     sound: 'Refuses: its timestamp is outside the freshness window (seconds to a minute).',
     finding: `accepted a login answer signed ${SKEW_WORDS} ago: a recorded success can be played back to it long after`,
     arm: async (ctx) => {
+      // Armed first: the sandbox remembers answers only while a fault that replays them is held,
+      // and the recorded login finds nothing earlier to replay, so it gets its genuine answer.
+      await ctx.fault('replay-type', { types: LOGIN_TYPES });
       await ctx.primeLogins(ctx.hwid, { agoMs: SKEW_MS });
       await banCustomer(ctx, 'stale');
-      await ctx.fault('replay-type', { types: LOGIN_TYPES });
       return { credentials: 'customer' };
     },
   },
@@ -181,9 +183,9 @@ const REPLAYS_AND_TIME: readonly AuditScenarioDef[] = [
     informational:
       "A 1.3 answer is bound to no request or session, so inside the freshness window a replay across two runs cannot be told from a fresh answer by a program that keeps no memory between runs: shown, not graded. (A 1.2 answer is signed with its session's enckey, so a program that sends a new one at each init refuses it.)",
     arm: async (ctx) => {
+      await ctx.fault('replay-type', { types: LOGIN_TYPES });
       await ctx.primeLogins(ctx.hwid);
       await banCustomer(ctx, 'replayed-fresh');
-      await ctx.fault('replay-type', { types: LOGIN_TYPES });
       return { credentials: 'customer' };
     },
   },

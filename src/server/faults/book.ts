@@ -4,7 +4,7 @@
  * (a fault is a test's momentary condition; the inspector's records of faulted answers stay in
  * the store).
  */
-import { ONE_API_KINDS, SIGNATURE_KINDS, type FaultApi, type FaultSpec } from './spec.js';
+import { kindInfo, type FaultApi, type FaultSpec } from './spec.js';
 
 export interface Fault extends FaultSpec {
   readonly id: number;
@@ -23,9 +23,19 @@ export interface FaultTarget {
   readonly applies: (fault: Fault) => boolean;
 }
 
+/**
+ * The faults held, oldest first. `armed` and `remembers` are kept as the book changes, so the
+ * answer stage pays one boolean check per answer while no fault is held, and remembers answers
+ * for a replay only while a fault that sends them is held.
+ */
+
 export class FaultBook {
   private faults: Fault[] = [];
   private nextId = 1;
+  /** Some fault is held. */
+  armed = false;
+  /** Some fault held sends an earlier answer (`replay`, `replay-type`): the fault stage remembers answers. */
+  remembers = false;
 
   constructor(private readonly random: () => number = Math.random) {}
 
@@ -36,6 +46,7 @@ export class FaultBook {
   add(spec: FaultSpec): Fault {
     const fault: Fault = { ...spec, id: this.nextId++, fired: 0 };
     this.faults.push(fault);
+    this.changed();
     return fault;
   }
 
@@ -47,7 +58,13 @@ export class FaultBook {
   clear(id?: number): number {
     const before = this.faults.length;
     this.faults = id === undefined ? [] : this.faults.filter((fault) => fault.id !== id);
+    this.changed();
     return before - this.faults.length;
+  }
+
+  private changed(): void {
+    this.armed = this.faults.length > 0;
+    this.remembers = this.faults.some((fault) => kindInfo(fault.kind).needsPrevious !== undefined);
   }
 
   /**
@@ -56,14 +73,12 @@ export class FaultBook {
    * listed (with its count) and fires no more.
    */
   pick(target: FaultTarget): Fault | undefined {
-    if (this.faults.length === 0 || target.api === undefined) return undefined;
+    if (!this.armed || target.api === undefined) return undefined;
     let user: string | undefined | null = null;
     for (const fault of this.faults) {
       if (fault.times !== undefined && fault.fired >= fault.times) continue;
       if (fault.apis !== undefined && !fault.apis.includes(target.api)) continue;
-      if (SIGNATURE_KINDS.has(fault.kind) && target.api !== '1.3' && target.api !== '1.2') continue;
-      const oneApi = ONE_API_KINDS[fault.kind]?.api;
-      if (oneApi !== undefined && target.api !== oneApi) continue;
+      if (!kindInfo(fault.kind).apis.includes(target.api)) continue;
       if (fault.types !== undefined && (target.type === undefined || !fault.types.includes(target.type))) continue;
       if (fault.user !== undefined) {
         if (user === null) user = target.user();

@@ -1,73 +1,214 @@
 /**
  * What a fault is, as a tester asks for it (`kactl sandbox fault add`, `POST /sandbox/faults`, a
- * flows `fault:` step): its kind, its argument, which requests it hits, and how often. Pure, so the
- * command line checks its input with the same rules the sandbox does.
+ * flows `fault:` step): its kind, its argument, which requests it hits, and how often. Pure and
+ * light, so the command line checks its input with the same rules the sandbox does without
+ * loading the sandbox (the `--type` check against the API catalogs is `checked-spec.ts`).
+ *
+ * Every kind is one record of FAULT_KIND_INFO: its argument, the APIs it can hit, what it needs
+ * of the answer, and the words help and the request log use for it. The checks, the help, the
+ * dashboard's form and the fault stage read the record; a new kind is a record here and its
+ * transform in transform.ts (which TypeScript asks for). The kinds marked `fakeServer` are the
+ * hostile answers of `kactl sandbox audit` (a fake server's, a doctored one's, recorded or
+ * misdated ones), each made in its own file beside this one.
  */
-
-/**
- * The hostile answers of `kactl sandbox audit`, each in its own file beside this one: a fake
- * server's (emulate, emulate-secret, other-app), a doctored one (unsigned, tamper-success) and
- * recorded or misdated ones (replay-type, future-timestamp). All change signed client answers.
- */
-const FAKE_SERVER_KINDS = ['emulate', 'emulate-secret', 'unsigned', 'other-app', 'future-timestamp', 'tamper-success', 'replay-type'] as const;
-
-export const FAULT_KINDS = [
-  'forge-signature',
-  'stale-timestamp',
-  'replay',
-  'tamper',
-  'status',
-  'html',
-  'text',
-  'delay',
-  'reset',
-  'truncate',
-  'rate-limit',
-  ...FAKE_SERVER_KINDS,
-] as const;
-export type FaultKind = (typeof FAULT_KINDS)[number];
-
-/** Kinds that change a signed client answer (1.3 or 1.2): they hit only the client APIs. */
-export const SIGNATURE_KINDS: ReadonlySet<FaultKind> = new Set(['forge-signature', 'stale-timestamp', 'replay', 'tamper', ...FAKE_SERVER_KINDS]);
-
-/** Kinds that hit one client API only, and why (the sentence a wrong --api gets). */
-export const ONE_API_KINDS: Readonly<Partial<Record<FaultKind, { readonly api: '1.3' | '1.2'; readonly why: string }>>> = {
-  'stale-timestamp': { api: '1.3', why: 'stale-timestamp needs a signature timestamp, which only 1.3 answers carry: use --api 1.3' },
-  'future-timestamp': { api: '1.3', why: 'future-timestamp needs a signature timestamp, which only 1.3 answers carry: use --api 1.3' },
-  'other-app': { api: '1.3', why: 'other-app changes the ownerid a 1.3 answer echoes; 1.2 answers carry none: use --api 1.3' },
-  'emulate-secret': { api: '1.2', why: 'emulate-secret signs with the app secret, which only 1.2 answers use: use --api 1.2' },
-};
 
 /** The parts of the sandbox a fault can hit; the admin routes never are (a fault could not be cleared). */
 export const FAULT_APIS = ['1.3', '1.2', 'seller', 'page'] as const;
 export type FaultApi = (typeof FAULT_APIS)[number];
 
+/** How a faulted answer reaches the client, when it is not as a whole answer. */
+export type FaultDelivery = 'reset' | 'truncated';
+
+/** The argument a kind takes: its name in help, whether it must be given, and its range. */
+export interface KindArgument {
+  readonly name: 'DURATION' | 'CODE';
+  readonly required: boolean;
+  /** Smallest and largest value: milliseconds for a DURATION, the status for a CODE. */
+  readonly min: number;
+  readonly max: number;
+  /** The refusal's examples (`500ms, 30s, 10m or 2h`), and what follows them (`(at most 10m)`). */
+  readonly examples: string;
+  readonly limitNote?: string;
+}
+
+export interface FaultKindInfo {
+  readonly arg?: KindArgument;
+  /** The APIs it can hit; `apisWhy` says why, when that is fewer than all. */
+  readonly apis: readonly FaultApi[];
+  readonly apisWhy?: string;
+  /** It needs the whole body (a signature, a cut): a download piped from a stream is never hit. */
+  readonly needsBody?: boolean;
+  /**
+   * It sends an earlier answer to the same client: `last` the last one (its session), `of-type`
+   * the last of the request's API type (an earlier run's); answers are remembered while one is held.
+   */
+  readonly needsPrevious?: 'last' | 'of-type';
+  /** An answer a fake or doctored server makes up (help lists these apart). */
+  readonly fakeServer?: true;
+  /** The answer does not reach the client whole. */
+  readonly delivery?: FaultDelivery;
+  /** What the client gets, for `fault add --help` (wrapped under the kind there). */
+  readonly help: string;
+  /** What the client got, for the request log's reason (`fault` and its argument in hand). */
+  readonly did: (arg: string | undefined) => string;
+}
+
+const CLIENT_APIS: readonly FaultApi[] = ['1.3', '1.2'];
+const SIGNED = 'changes signed client answers';
 /** A delay longer than this would outlast every client's timeout; it is refused as a mistake. */
 export const MAX_DELAY_MS = 10 * 60 * 1000;
 /** A stale timestamp this far back at most (100 years), as the clock's offset. */
 const MAX_STALE_MS = 100 * 365 * 86_400_000;
 
-/** The argument each kind takes: required, optional or none, and what it is called in help. */
-export const KIND_ARGUMENTS: Readonly<Record<FaultKind, { readonly arg: 'DURATION' | 'CODE' | undefined; readonly required: boolean }>> = {
-  'forge-signature': { arg: undefined, required: false },
-  'stale-timestamp': { arg: 'DURATION', required: true },
-  replay: { arg: undefined, required: false },
-  tamper: { arg: undefined, required: false },
-  status: { arg: 'CODE', required: true },
-  html: { arg: 'CODE', required: false },
-  text: { arg: undefined, required: false },
-  delay: { arg: 'DURATION', required: true },
-  reset: { arg: undefined, required: false },
-  truncate: { arg: undefined, required: false },
-  'rate-limit': { arg: 'DURATION', required: false },
-  emulate: { arg: undefined, required: false },
-  'emulate-secret': { arg: undefined, required: false },
-  unsigned: { arg: undefined, required: false },
-  'other-app': { arg: undefined, required: false },
-  'future-timestamp': { arg: 'DURATION', required: true },
-  'tamper-success': { arg: undefined, required: false },
-  'replay-type': { arg: undefined, required: false },
-};
+const DURATION = { name: 'DURATION', min: 1, examples: '500ms, 30s, 10m or 2h' } as const;
+const CODE = { name: 'CODE', min: 100, max: 599, examples: '503' } as const;
+
+export const FAULT_KIND_INFO = {
+  'forge-signature': {
+    apis: CLIENT_APIS,
+    apisWhy: SIGNED,
+    needsBody: true,
+    help: 'a valid-looking signature by another key (1.3 Ed25519, 1.2 HMAC)',
+    did: () => 'the answer signed by another key',
+  },
+  'stale-timestamp': {
+    arg: { ...DURATION, required: true, max: MAX_STALE_MS },
+    apis: ['1.3'],
+    apisWhy: 'needs a signature timestamp, which only 1.3 answers carry',
+    needsBody: true,
+    help: 'signed by the sandbox, with a timestamp DUR old (1.3)',
+    did: (arg) => `the answer signed again with a timestamp ${arg ?? ''} old`,
+  },
+  replay: {
+    apis: CLIENT_APIS,
+    apisWhy: SIGNED,
+    needsBody: true,
+    needsPrevious: 'last',
+    help: 'the last signed answer to this client (its session) since the fault was added, byte for byte',
+    did: () => 'the previous signed answer to this client, sent again',
+  },
+  tamper: {
+    apis: CLIENT_APIS,
+    apisWhy: SIGNED,
+    needsBody: true,
+    help: 'success flipped after signing; the signature left as it was',
+    did: () => 'success flipped after signing',
+  },
+  status: {
+    arg: { ...CODE, required: true },
+    apis: FAULT_APIS,
+    help: 'the same answer with another HTTP status',
+    did: (arg) => `the answer with HTTP ${arg ?? ''}`,
+  },
+  html: {
+    arg: { ...CODE, required: false },
+    apis: FAULT_APIS,
+    help: "a proxy's HTML error page (502 unless CODE)",
+    did: (arg) => `a proxy's HTML error page (${arg ?? '502'}) in place of the answer`,
+  },
+  text: {
+    apis: FAULT_APIS,
+    help: 'the bare KeyAuth_Invalid',
+    did: () => 'the bare KeyAuth_Invalid in place of the answer',
+  },
+  delay: {
+    arg: { ...DURATION, required: true, max: MAX_DELAY_MS, limitNote: ' (at most 10m)' },
+    apis: FAULT_APIS,
+    help: 'the answer, DUR late (at most 10m)',
+    did: (arg) => `the answer held back ${arg ?? ''}`,
+  },
+  reset: {
+    apis: FAULT_APIS,
+    delivery: 'reset',
+    help: 'the connection closed before any answer',
+    did: () => 'the connection reset before any answer',
+  },
+  truncate: {
+    apis: FAULT_APIS,
+    needsBody: true,
+    delivery: 'truncated',
+    help: 'part of the body, then the connection ends',
+    did: () => 'half the body, then the connection closed',
+  },
+  'rate-limit': {
+    // Retry-After is whole seconds.
+    arg: { ...DURATION, required: false, min: 1000, max: MAX_STALE_MS, examples: '30s, 10m or 2h' },
+    apis: ['1.3', '1.2', 'seller'],
+    apisWhy: 'is the answer of an API rate limit, which pages do not have',
+    help: "the sandbox's rate-limit answer for that API (Retry-After DUR, else 60s)",
+    did: () => "the sandbox's rate-limit answer in place of the answer",
+  },
+  emulate: {
+    apis: CLIENT_APIS,
+    apisWhy: SIGNED,
+    needsBody: true,
+    fakeServer: true,
+    help: 'every answer a success (a refusal too), signed by another key',
+    did: () => "a fake server's success, signed by another key",
+  },
+  'emulate-secret': {
+    apis: ['1.2'],
+    apisWhy: 'signs with the app secret, which only 1.2 answers use',
+    needsBody: true,
+    fakeServer: true,
+    help: "the same, HMAC by the app's own secret, as emulators that read it out of the program (1.2)",
+    did: () => "a fake server's success, HMAC by the app secret",
+  },
+  unsigned: {
+    apis: CLIENT_APIS,
+    apisWhy: SIGNED,
+    needsBody: true,
+    fakeServer: true,
+    help: 'the genuine answer without its signature headers',
+    did: () => 'the answer without its signature headers',
+  },
+  'other-app': {
+    apis: ['1.3'],
+    apisWhy: 'changes the ownerid a 1.3 answer echoes; 1.2 answers carry none',
+    needsBody: true,
+    fakeServer: true,
+    help: 'a success for another ownerid, signed by the sandbox (1.3)',
+    did: () => "a success for another app's ownerid, signed by the sandbox",
+  },
+  'future-timestamp': {
+    arg: { ...DURATION, required: true, max: MAX_STALE_MS },
+    apis: ['1.3'],
+    apisWhy: 'needs a signature timestamp, which only 1.3 answers carry',
+    needsBody: true,
+    fakeServer: true,
+    help: 'signed by the sandbox, dated DUR ahead (1.3)',
+    did: (arg) => `the answer signed again with a timestamp ${arg ?? ''} ahead`,
+  },
+  'tamper-success': {
+    apis: CLIENT_APIS,
+    apisWhy: SIGNED,
+    needsBody: true,
+    fakeServer: true,
+    help: 'a refusal made a success after signing (a login: its level raised); the signature left as it was',
+    did: () => 'a refusal turned into a success after signing',
+  },
+  'replay-type': {
+    apis: CLIENT_APIS,
+    apisWhy: SIGNED,
+    needsBody: true,
+    needsPrevious: 'of-type',
+    fakeServer: true,
+    help: "the last signed answer of the same type to this client (an earlier run's login), byte for byte",
+    did: () => 'the last answer of its type to this client, sent again',
+  },
+} as const satisfies Record<string, FaultKindInfo>;
+
+export type FaultKind = keyof typeof FAULT_KIND_INFO;
+export const FAULT_KINDS = Object.keys(FAULT_KIND_INFO) as readonly FaultKind[];
+
+/** The record of a kind, as its general type (the table's literal types are for FaultKind only). */
+export function kindInfo(kind: FaultKind): FaultKindInfo {
+  return FAULT_KIND_INFO[kind];
+}
+
+export function isFaultKind(text: string): text is FaultKind {
+  return Object.hasOwn(FAULT_KIND_INFO, text);
+}
 
 export interface FaultSpec {
   readonly kind: FaultKind;
@@ -109,64 +250,88 @@ function list(text: string | undefined): string[] | undefined {
   return items === undefined || items.length === 0 ? undefined : items;
 }
 
-/** The spec, or one sentence saying what is wrong with the input. */
-export function parseFaultSpec(input: FaultInput): FaultSpec | { error: string } {
+/** `"forge-sig"` → ` (did you mean forge-signature?)`; empty when nothing is near. Injected so this file stays light. */
+export type Suggest = (word: string, candidates: readonly string[]) => string | undefined;
+
+function near(suggest: Suggest | undefined, word: string, candidates: readonly string[]): string {
+  const found = suggest?.(word, candidates);
+  return found === undefined ? '' : ` (did you mean ${found}?)`;
+}
+
+/** The spec, or one sentence saying what is wrong with the input. `suggest` adds a did-you-mean. */
+export function parseFaultSpec(input: FaultInput, suggest?: Suggest): FaultSpec | { error: string } {
   const kind = input.kind?.trim() ?? '';
-  if (!(FAULT_KINDS as readonly string[]).includes(kind)) {
-    return { error: kind === '' ? `Name a fault kind: one of ${FAULT_KINDS.join(', ')}` : `Unknown fault kind "${kind.slice(0, 40)}": use one of ${FAULT_KINDS.join(', ')}` };
+  if (!isFaultKind(kind)) {
+    if (kind === '') return { error: `Name a fault kind: one of ${FAULT_KINDS.join(', ')}` };
+    return { error: `Unknown fault kind "${kind.slice(0, 40)}"${near(suggest, kind, FAULT_KINDS)}: use one of ${FAULT_KINDS.join(', ')}` };
   }
-  const faultKind = kind as FaultKind;
   const arg = input.arg?.trim() === '' ? undefined : input.arg?.trim();
-  const argError = checkArgument(faultKind, arg);
+  const argError = checkArgument(kind, arg);
   if (argError !== undefined) return { error: argError };
-  const types = list(input.type);
   const apis = list(input.api);
-  const unknownApi = apis?.find((api) => !(FAULT_APIS as readonly string[]).includes(api));
-  if (unknownApi !== undefined) return { error: `--api must be among ${FAULT_APIS.join(', ')}; got "${unknownApi.slice(0, 40)}"` };
-  if (SIGNATURE_KINDS.has(faultKind) && apis?.some((api) => api !== '1.3' && api !== '1.2')) {
-    return { error: `${faultKind} changes signed client answers, so its --api can only be 1.3 or 1.2` };
-  }
-  const oneApi = ONE_API_KINDS[faultKind];
-  if (oneApi !== undefined && apis?.some((api) => api !== oneApi.api)) return { error: oneApi.why };
-  if (input.times !== undefined && input.rate !== undefined) return { error: 'Give --times or --rate, not both' };
-  let times: number | undefined;
-  if (input.times !== undefined) {
-    times = /^\d{1,9}$/.test(input.times.trim()) ? Number(input.times.trim()) : NaN;
-    if (!(times >= 1)) return { error: '--times must be a whole number of at least 1' };
-  }
-  let rate: number | undefined;
-  if (input.rate !== undefined) {
-    rate = /^\d*\.?\d+$/.test(input.rate.trim()) ? Number(input.rate.trim()) : NaN;
-    if (!(rate > 0 && rate <= 1)) return { error: '--rate must be a share above 0 and at most 1, e.g. 0.5' };
-  }
+  const apiError = checkApis(kind, apis, suggest);
+  if (apiError !== undefined) return { error: apiError };
+  const limit = checkLimit(input);
+  if ('error' in limit) return limit;
+  const types = list(input.type);
   const user = input.user === undefined || input.user === '' ? undefined : input.user;
   return {
-    kind: faultKind,
+    kind,
     ...(arg === undefined ? {} : { arg }),
     ...(types === undefined ? {} : { types }),
     ...(apis === undefined ? {} : { apis: apis as FaultApi[] }),
     ...(user === undefined ? {} : { user }),
-    ...(times === undefined ? {} : { times }),
-    ...(rate === undefined ? {} : { rate }),
+    ...limit,
   };
 }
 
+function checkApis(kind: FaultKind, apis: readonly string[] | undefined, suggest: Suggest | undefined): string | undefined {
+  const unknownApi = apis?.find((api) => !(FAULT_APIS as readonly string[]).includes(api));
+  if (unknownApi !== undefined) return `--api must be among ${FAULT_APIS.join(', ')}; got "${unknownApi.slice(0, 40)}"${near(suggest, unknownApi, FAULT_APIS)}`;
+  const info = kindInfo(kind);
+  if (apis?.some((api) => !info.apis.includes(api as FaultApi))) return `${kind} ${info.apisWhy ?? 'hits fewer APIs'}, so its --api can only be ${oneOf(info.apis)}`;
+  return undefined;
+}
+
+/** `1.3 or 1.2`, `1.3, 1.2 or seller`. */
+function oneOf(items: readonly string[]): string {
+  return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} or ${items.at(-1)!}`;
+}
+
+function checkLimit(input: FaultInput): { times?: number; rate?: number } | { error: string } {
+  if (input.times !== undefined && input.rate !== undefined) return { error: 'Give --times or --rate, not both' };
+  if (input.times !== undefined) {
+    const times = /^\d{1,9}$/.test(input.times.trim()) ? Number(input.times.trim()) : NaN;
+    return times >= 1 ? { times } : { error: '--times must be a whole number of at least 1' };
+  }
+  if (input.rate !== undefined) {
+    const rate = /^\d*\.?\d+$/.test(input.rate.trim()) ? Number(input.rate.trim()) : NaN;
+    return rate > 0 && rate <= 1 ? { rate } : { error: '--rate must be a share above 0 and at most 1, e.g. 0.5' };
+  }
+  return {};
+}
+
 function checkArgument(kind: FaultKind, arg: string | undefined): string | undefined {
-  const wants = KIND_ARGUMENTS[kind];
-  if (wants.arg === undefined) return arg === undefined ? undefined : `${kind} takes no argument; got "${arg.slice(0, 40)}"`;
-  if (arg === undefined) return wants.required ? `${kind} needs a ${wants.arg}, e.g. ${wants.arg === 'CODE' ? '503' : '10m'}` : undefined;
-  if (wants.arg === 'CODE') return /^[1-5]\d\d$/.test(arg) ? undefined : `${kind} takes an HTTP status from 100 to 599; got "${arg.slice(0, 40)}"`;
+  const wants = kindInfo(kind).arg;
+  if (wants === undefined) return arg === undefined ? undefined : `${kind} takes no argument; got "${arg.slice(0, 40)}"`;
+  if (arg === undefined) return wants.required ? `${kind} needs a ${wants.name}, e.g. ${wants.name === 'CODE' ? '503' : '10m'}` : undefined;
+  if (wants.name === 'CODE') return /^[1-5]\d\d$/.test(arg) ? undefined : `${kind} takes an HTTP status from ${wants.min} to ${wants.max}; got "${arg.slice(0, 40)}"`;
   const ms = durationMs(arg);
-  const max = kind === 'delay' ? MAX_DELAY_MS : MAX_STALE_MS;
-  // Retry-After is whole seconds.
-  const min = kind === 'rate-limit' ? 1000 : 1;
-  if (!(ms >= min && ms <= max)) return `${kind} takes a duration like ${kind === 'rate-limit' ? '30s, 10m' : '500ms, 30s, 10m'} or 2h${kind === 'delay' ? ' (at most 10m)' : ''}; got "${arg.slice(0, 40)}"`;
+  if (!(ms >= wants.min && ms <= wants.max)) return `${kind} takes a duration like ${wants.examples}${wants.limitNote ?? ''}; got "${arg.slice(0, 40)}"`;
   return undefined;
 }
 
 /** `forge-signature`, `stale-timestamp 10m`, `status 503`: the kind and its argument, as said. */
 export function faultLabel(spec: { readonly kind: string; readonly arg?: string | undefined }): string {
   return spec.arg === undefined ? spec.kind : `${spec.kind} ${spec.arg}`;
+}
+
+/** `stale-timestamp DUR`, `html [CODE]`: a kind as help shows it, with its argument. */
+export function kindUsage(kind: FaultKind): string {
+  const arg = kindInfo(kind).arg;
+  if (arg === undefined) return kind;
+  const name = arg.name === 'DURATION' ? 'DUR' : arg.name;
+  return `${kind} ${arg.required ? name : `[${name}]`}`;
 }
 
 /** The filters and limit of a fault, as the admin route sends them (null) or the book holds them (undefined). */

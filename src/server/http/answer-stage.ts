@@ -3,10 +3,16 @@
  * installed may change the answer first (fault-stage.ts: forged or stale signatures, a replay,
  * another status, an HTML page, a delay, a reset, a cut body); then the answer is written to the
  * socket, and the request's log line and its record in the request inspector are made here, and
- * nowhere else. A faulted answer's record says which fault changed it.
+ * nowhere else. The record says what the client saw: the faulted answer, a reset, a cut body, or
+ * a delay the client gave up on, with the fault that did it.
+ *
+ * With no fault held the fault stage is one boolean check; with no log sink there is no log
+ * line; the record keeps references and is made later (inspector/recorder.ts).
  */
+import type { RequestDelivery } from '../../api/sandbox-admin.js';
 import type { RequestRecorder } from '../inspector/recorder.js';
-import { faultLabel } from '../faults/spec.js';
+import { faultLabel, kindInfo } from '../faults/spec.js';
+import type { EncodedResponse } from './encoded-response.js';
 import type { Answer, Exchange } from './exchange.js';
 import { faultAnswer, type FaultedAnswer, type FaultStageDeps } from './fault-stage.js';
 import { requestLogLine } from './log-line.js';
@@ -14,7 +20,8 @@ import { recordSource } from './record-source.js';
 import { writeAnswer, writeCutShort, type WriteDeps } from './write-answer.js';
 
 export interface AnswerStageDeps extends WriteDeps {
-  readonly log: (line: string) => void;
+  /** Where the one-line request log goes; undefined when nothing reads it (no line is made). */
+  readonly requestLog?: ((line: string) => void) | undefined;
   /** The request inspector; undefined when the sandbox records nothing. */
   readonly recorder: RequestRecorder | undefined;
   /** Take the client IP from X-Forwarded-For (the record's `ip`). */
@@ -25,7 +32,7 @@ export interface AnswerStageDeps extends WriteDeps {
 
 /** Ends the request; a promise only while a `delay` fault holds the answer back. */
 export function answerRequest(deps: AnswerStageDeps, exchange: Exchange, answer: Answer): Promise<void> | undefined {
-  const faulted = deps.faults === undefined ? undefined : faultAnswer(deps.faults, exchange, answer);
+  const faulted = deps.faults?.book.armed === true ? faultAnswer(deps.faults, exchange, answer) : undefined;
   if (faulted?.delayMs === undefined) return send(deps, exchange, answer, faulted);
   return new Promise<void>((resolve) => {
     const timer = setTimeout(() => {
@@ -33,9 +40,12 @@ export function answerRequest(deps: AnswerStageDeps, exchange: Exchange, answer:
       send(deps, exchange, answer, faulted);
       resolve();
     }, faulted.delayMs);
-    // The client gave up, or shutdown closed the connection: nothing is left to send.
+    // The client gave up, or shutdown closed the connection: nothing is left to send, but the
+    // client saw that, and the record says so.
     const gone = (): void => {
       clearTimeout(timer);
+      release(faulted.response);
+      finish(deps, exchange, answer, faulted, 'abandoned');
       resolve();
     };
     exchange.res.once('close', gone);
@@ -45,18 +55,33 @@ export function answerRequest(deps: AnswerStageDeps, exchange: Exchange, answer:
 function send(deps: AnswerStageDeps, exchange: Exchange, answer: Answer, faulted: FaultedAnswer | undefined): undefined {
   const { req, res } = exchange;
   const response = faulted?.response ?? answer.response;
-  if (faulted?.socket === 'reset') res.destroy();
-  else if (faulted?.socket === 'truncate') writeCutShort(deps, res, response);
+  const delivery = faulted === undefined ? undefined : kindInfo(faulted.fault.kind).delivery;
+  if (delivery === 'reset') res.destroy();
+  else if (delivery === 'truncated') writeCutShort(deps, res, response);
   else writeAnswer(deps, req, res, response, answer.refusedInput === true);
+  finish(deps, exchange, answer, faulted, delivery ?? 'answer');
+  return undefined;
+}
+
+/** The log line and the record, once the client has what it gets. */
+function finish(deps: AnswerStageDeps, exchange: Exchange, answer: Answer, faulted: FaultedAnswer | undefined, delivery: RequestDelivery): void {
   const elapsed = deps.clock() - exchange.started;
-  const fault = faulted === undefined ? undefined : `#${faulted.fault.id} ${faultLabel(faulted.fault)}`;
-  deps.log(requestLogLine(req.method, exchange.path, answer.type, response.status, elapsed) + (fault === undefined ? '' : ` [fault ${fault}]`));
+  const sent = faulted?.response ?? answer.response;
+  const status = delivery === 'reset' || delivery === 'abandoned' ? 0 : sent.status;
+  if (deps.requestLog !== undefined) {
+    const fault = faulted === undefined ? '' : ` [fault #${faulted.fault.id} ${faultLabel(faulted.fault)}]`;
+    deps.requestLog(requestLogLine(exchange.req.method, exchange.path, answer.type, delivery === 'answer' ? sent.status : delivery, elapsed) + fault);
+  }
   // Reading the records is not itself recorded: a follower would fill the log with its own reads.
   if (deps.recorder?.recording === true && !unrecorded(exchange)) {
-    const faultedAnswer = faulted === undefined ? answer : { ...answer, response };
-    deps.recorder.record({ ...recordSource(exchange, faultedAnswer, elapsed, deps.trustProxy), ...(fault === undefined ? {} : { fault }) });
+    deps.recorder.record(recordSource(exchange, answer, { status, delivery, faulted }, elapsed, deps.trustProxy));
   }
-  return undefined;
+}
+
+/** What an answer that will not be sent holds (a file's bytes, an open download). */
+function release(response: EncodedResponse): void {
+  if (!Buffer.isBuffer(response.body)) response.body.finished();
+  response.stream?.destroy();
 }
 
 /** The admin route of the records, or a page marked unrecorded (the dashboard's views). */

@@ -1,16 +1,17 @@
 /**
  * Faults in the answer stage (faults/): which fault, if any, applies to an answer (from the
  * route, the API type and the decision's user), and what it turns the genuine, signed answer
- * into. The admin routes are never faulted, so a fault can always be listed and cleared.
+ * into. The admin routes are never faulted, so a fault can always be listed and cleared. With
+ * no fault held, the answer stage does not call in here at all (FaultBook `armed`).
  */
 import type { KeyObject } from 'node:crypto';
 import type { Fault, FaultBook } from '../faults/book.js';
-import type { LastAnswers } from '../faults/last-answers.js';
+import type { ClientOf, LastAnswers } from '../faults/last-answers.js';
 import { answerHmacKey } from '../faults/hmac-key.js';
 import type { RequestFacts } from '../faults/made-up-success.js';
 import { tamperSuccessApplies } from '../faults/tamper-success.js';
 import type { Store } from '../store/store.js';
-import { durationMs, SIGNATURE_KINDS, type FaultApi } from '../faults/spec.js';
+import { durationMs, kindInfo, type FaultApi } from '../faults/spec.js';
 import { applyFaultKind, type FaultEffect } from '../faults/transform.js';
 import { fail } from '../dispatch/reply.js';
 import { clientIp } from './client-ip.js';
@@ -52,35 +53,43 @@ function faultApi(route: Route | undefined, path: string): FaultApi | undefined 
   return route.kind === 'seller' ? 'seller' : undefined;
 }
 
+/** Who a client API request comes from (faults/last-answers.ts), for a replay; undefined for the other APIs. */
+function clientOf(deps: FaultStageDeps, exchange: Exchange, api: FaultApi): ClientOf | undefined {
+  if (api !== '1.3' && api !== '1.2') return undefined;
+  const params = exchange.input?.params;
+  return { api, ip: clientIp(exchange.req, deps.trustProxy), ownerid: params?.get('ownerid') ?? '', name: params?.get('name') ?? '', session: params?.get('sessionid') };
+}
+
 /**
- * The faulted answer, or undefined when no fault fires; either way a genuine signed client
- * answer is remembered for a later replay.
+ * The faulted answer, or undefined when no fault fires; while a replay fault is held, a genuine
+ * signed client answer is remembered for a later replay.
  */
 export function faultAnswer(deps: FaultStageDeps, exchange: Exchange, answer: Answer): FaultedAnswer | undefined {
   const api = faultApi(exchange.route, exchange.path);
   if (api === undefined) return undefined;
-  const params = exchange.input?.params;
-  const client = api === '1.3' || api === '1.2' ? `${clientIp(exchange.req, deps.trustProxy)}\u0000${api}\u0000${params?.get('ownerid') ?? ''}\u0000${params?.get('name') ?? ''}` : undefined;
+  const client = deps.book.remembers ? clientOf(deps, exchange, api) : undefined;
   const { response } = answer;
   const previous = client === undefined ? undefined : deps.lastAnswers.previous(client);
   const previousOfType = client === undefined ? undefined : deps.lastAnswers.previousOfType(client, answer.type);
-  const fault = deps.book.size === 0 ? undefined : deps.book.pick({
+  const fault = deps.book.pick({
     api,
     type: answer.type,
     user: () => answer.decision?.().user,
     applies: (candidate) => {
-      if (candidate.kind === 'replay') return previous !== undefined;
-      if (candidate.kind === 'replay-type') return previousOfType !== undefined;
-      if (candidate.kind === 'rate-limit') return api !== 'page';
+      const info = kindInfo(candidate.kind);
+      if (info.needsPrevious === 'last' && previous === undefined) return false;
+      if (info.needsPrevious === 'of-type' && previousOfType === undefined) return false;
+      // tamper-success fires only where it makes a success a program would act on.
       if (candidate.kind === 'tamper-success') return Buffer.isBuffer(response.body) && tamperSuccessApplies(response.body);
       // A download piped from a stream (the customer panel) has no body to sign or cut.
-      return response.stream === undefined || !(SIGNATURE_KINDS.has(candidate.kind) || candidate.kind === 'truncate');
+      return response.stream === undefined || info.needsBody !== true;
     },
   });
   if (fault === undefined) {
     if (client !== undefined && isSigned(response)) deps.lastAnswers.remember(client, response, answer.type);
     return undefined;
   }
+  const params = exchange.input?.params;
   const request: RequestFacts = {
     api: api === '1.2' ? '1.2' : '1.3',
     type: answer.type,
@@ -92,7 +101,7 @@ export function faultAnswer(deps: FaultStageDeps, exchange: Exchange, answer: An
     api,
     privateKey: deps.privateKey,
     forgeKey: deps.forgeKey,
-    nowMs: deps.clock(),
+    nowMs: request.nowMs,
     previous,
     previousOfType,
     request,

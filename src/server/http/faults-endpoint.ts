@@ -8,12 +8,15 @@
  *   POST /sandbox/faults  clear=all | clear=<id>  → {"cleared":<n>,"faults":[…]}
  *
  * A fault is `{"id","kind","arg","types","apis","user","times","rate","fired"}` (null where not
- * given). Held in memory: a restarted sandbox has none.
+ * given). Held in memory: a restarted sandbox has none. A fault is checked whole before it is
+ * held (faults/checked-spec.ts): its kind and argument, its APIs, and each type against the API
+ * catalogs, so one that could never fire is refused with the nearest name.
  */
 import type { IncomingMessage } from 'node:http';
 import type { Params } from '../dispatch/params.js';
 import type { Fault, FaultBook } from '../faults/book.js';
-import { parseFaultSpec, type FaultInput } from '../faults/spec.js';
+import { checkFaultInput } from '../faults/checked-spec.js';
+import type { FaultInput } from '../faults/spec.js';
 import { adminUnauthorized, isAdmin } from './admin-auth.js';
 import { JSON_CONTENT_TYPE, type EncodedResponse } from './encoded-response.js';
 import { plainError } from './error-shapes.js';
@@ -66,10 +69,10 @@ export function serveFaults(deps: FaultsDeps, req: IncomingMessage, params: Para
     const id = /^\d{1,9}$/.test(clear) ? Number(clear) : NaN;
     if (Number.isNaN(id)) return plainError(400, `clear takes a fault id or all; got "${clear.slice(0, 40)}"`);
     const cleared = book.clear(id);
-    if (cleared === 0) return plainError(400, `No fault has id ${id} (GET /sandbox/faults lists them)`);
+    if (cleared === 0) return plainError(400, `No fault has id ${id}; the sandbox holds ${book.size === 0 ? 'none' : `those with id ${book.list().map((fault) => fault.id).join(', ')}`}`);
     return ok({ cleared, faults: book.list().map(faultJson) });
   }
-  const spec = parseFaultSpec(faultInputOf(params));
+  const spec = checkFaultInput(faultInputOf(params));
   if ('error' in spec) return plainError(400, spec.error);
   return ok({ fault: faultJson(book.add(spec)) });
 }

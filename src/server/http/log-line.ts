@@ -24,7 +24,10 @@ export function loggable(value: string): string {
   });
 }
 
-/** One request's log line: method, path (page tokens masked), the API `type` when there was one, status, time. */
-export function requestLogLine(method: string | undefined, path: string, type: string | undefined, status: number, elapsedMs: number): string {
-  return `${loggable(method ?? '?')} ${loggable(maskPageToken(path))}${type === undefined ? '' : ` type=${loggable(type)}`} → ${status} (${Math.round(elapsedMs)} ms)`;
+/**
+ * One request's log line: method, path (page tokens masked), the API `type` when there was one,
+ * the status sent (or what the client got instead: `reset`, `truncated`, `abandoned`), time.
+ */
+export function requestLogLine(method: string | undefined, path: string, type: string | undefined, outcome: number | string, elapsedMs: number): string {
+  return `${loggable(method ?? '?')} ${loggable(maskPageToken(path))}${type === undefined ? '' : ` type=${loggable(type)}`} → ${outcome} (${Math.round(elapsedMs)} ms)`;
 }

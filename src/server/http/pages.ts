@@ -52,6 +52,11 @@ export interface PageRoute {
    * would fill the log with the tester's own visits (its forms, which change things, are recorded).
    */
   readonly unrecorded?: boolean;
+  /**
+   * Parameters whose values are secrets under names the masking rule does not know (the shop
+   * hook's `app`, the app secret): the request inspector masks them (inspector/record.ts).
+   */
+  readonly secretParams?: readonly string[];
   /** Params as the APIs read them: form body first, then query string. */
   readonly handle: (ctx: PageContext, params: Params) => PageReply | Promise<PageReply>;
 }

@@ -11,13 +11,14 @@
  * record as the sandbox serves it, `event: request` with `id:` the record's id (a reader that
  * reconnects sends `Last-Event-ID` and misses nothing still kept), a `: keep-alive` comment
  * every 15 s, and `event: end` when the sandbox stops, which ends the stream at once.
- * These reads are not recorded themselves.
+ * At most 32 readers follow at once (another is answered 503), and one that falls 1 MiB behind or
+ * reads nothing for a minute is dropped (inspector/follower.ts). These reads are not recorded themselves.
  */
 import type { IncomingMessage } from 'node:http';
 import type { Params } from '../dispatch/params.js';
 import { filterOf, flagOf, type RecordFilter } from '../inspector/filter.js';
-import { recordJson } from '../inspector/follower.js';
-import type { RequestRecorder } from '../inspector/recorder.js';
+import { recordJson } from '../inspector/derived.js';
+import { MAX_FOLLOWERS, type RequestRecorder } from '../inspector/recorder.js';
 import { adminUnauthorized, isAdmin } from './admin-auth.js';
 import { JSON_CONTENT_TYPE, type EncodedResponse } from './encoded-response.js';
 import { plainError } from './error-shapes.js';
@@ -48,9 +49,10 @@ export function serveRequests(deps: RequestsDeps, req: IncomingMessage, params: 
     const body = asciiJson({ limit: recorder.limit, requests: requests.map(recordJson) });
     return { status: 200, headers: { 'content-type': JSON_CONTENT_TYPE, 'cache-control': 'no-store' }, body: Buffer.from(body) };
   }
+  if (!recorder.mayFollow) return plainError(503, `${MAX_FOLLOWERS} readers follow the request log already, the most it serves at once; stop one, or read without follow`, { 'retry-after': '10' });
   const wantsBacklog = query.limit !== undefined || query.after !== undefined || query.filter.since !== undefined;
   const backlog = wantsBacklog ? recorder.list(query.filter, { limit: query.limit ?? MAX_LIST_LIMIT, after: query.after }) : [];
-  const follower = recorder.follow(query.filter, backlog);
+  const follower = recorder.follow(query.filter, backlog, req.socket);
   if (!recorder.recording) follower.end('the request inspector is off (sandbox start --log-limit 0)');
   return {
     status: 200,

@@ -21,6 +21,8 @@ export interface ServerDeps {
   /** Milliseconds since the epoch. */
   readonly clock: () => number;
   readonly log: (line: string) => void;
+  /** Write a log line per request (to `log`); false when nothing reads the log, so no line is made. */
+  readonly logRequests?: boolean;
   /** The base URL, known once the server listens. */
   readonly baseUrl: () => string;
   /** Which pages may read the answers (CORS) and which Host names are answered (origin-policy.ts). */

@@ -119,6 +119,6 @@ function requestPathDeps(deps: ServerDeps, signals: RequestSignals, closing: () 
       trustProxy: options.trustProxy,
       signals,
     },
-    answer: { store, clock, log, origins: deps.origins, closing, recorder: deps.recorder, trustProxy: options.trustProxy, faults },
+    answer: { store, clock, requestLog: deps.logRequests === false ? undefined : log, origins: deps.origins, closing, recorder: deps.recorder, trustProxy: options.trustProxy, faults },
   };
 }

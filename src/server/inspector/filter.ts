@@ -3,13 +3,14 @@
  * predicate, used for the stored records and for the live ones a follower is sent.
  */
 import type { Params } from '../dispatch/params.js';
+import { isFailed } from './derived.js';
 import { RECORD_APIS, type RecordApi, type RequestRecord } from './records.js';
 
 export interface RecordFilter {
   /** Only these types (any of them). */
   readonly types?: ReadonlySet<string>;
   readonly apis?: ReadonlySet<RecordApi>;
-  /** Only refusals: `success:false` or an HTTP status of 400 or more. */
+  /** Only refusals (derived.ts `isFailed`): not empty lists, nor kactl's own probes. */
   readonly failed?: boolean;
   readonly user?: string;
   /** Arrived at or after this time (ms since the epoch). */
@@ -19,7 +20,7 @@ export interface RecordFilter {
 export function matches(record: RequestRecord, filter: RecordFilter): boolean {
   if (filter.types !== undefined && (record.type === null || !filter.types.has(record.type))) return false;
   if (filter.apis !== undefined && !filter.apis.has(record.api)) return false;
-  if (filter.failed === true && record.success !== false && record.status < 400) return false;
+  if (filter.failed === true && !isFailed(record)) return false;
   if (filter.user !== undefined && record.user !== filter.user) return false;
   if (filter.since !== undefined && record.at < filter.since) return false;
   return true;

@@ -1,13 +1,14 @@
 /**
  * The request inspector: every request the sandbox serves becomes a record (record.ts), kept
  * in the store (records.ts) up to a limit (`sandbox start --log-limit`, default 10,000; 0 keeps
- * none and records nothing). Recording costs the request path little: a record is made and put
- * in memory; the buffer is written in one transaction a short while later (FLUSH_MS), at once
- * when it grows large, before a read, and at close. Live readers (follower.ts) get each record
- * as it is made.
+ * none and records nothing). Recording costs the request path little: what the stages learned
+ * is kept by reference; the records are made (masked, cut, worded) and written in one
+ * transaction a short while later (FLUSH_MS), at once when the buffer grows large, before a
+ * read, and at close. Live readers (follower.ts) get each record as it is served, made at once
+ * only while one follows; at most MAX_FOLLOWERS follow at a time.
  */
 import type { Store } from '../store/store.js';
-import { Follower } from './follower.js';
+import { Follower, type FollowerLimits, type FollowerSocket } from './follower.js';
 import { matches, type RecordFilter } from './filter.js';
 import { makeRecord, type RecordSource } from './record.js';
 import { lastRecordId, recordsNewestFirst, recordsOldestFirst, trimRecords, writeRecords, type RequestRecord } from './records.js';
@@ -19,20 +20,29 @@ const FLUSH_MS = 250;
 const FLUSH_AT = 1_000;
 /** A live reader gets a keep-alive comment this often. */
 const HEARTBEAT_MS = 15_000;
+/** Live readers at once; one more is refused (each may hold up to its unread budget). */
+export const MAX_FOLLOWERS = 32;
+/** Default limits of a live reader: 1 MiB behind, or a minute reading nothing of what waits. */
+const FOLLOWER_LIMITS: FollowerLimits = { maxUnreadBytes: 1024 * 1024, stallMs: 60_000 };
+
+/** A record not made yet (what the stages learned), or made already for a live reader. */
+type Buffered = { readonly id: number; readonly source: RecordSource } | RequestRecord;
 
 export interface RecorderOptions {
   /** Records kept (the newest); 0 records nothing. */
   readonly limit: number;
   readonly log: (line: string) => void;
-  /** Tests: shorter waits. */
+  /** Tests: shorter waits, smaller limits. */
   readonly flushMs?: number;
   readonly heartbeatMs?: number;
+  readonly maxFollowers?: number;
+  readonly followerLimits?: Partial<FollowerLimits>;
 }
 
 export class RequestRecorder {
   readonly limit: number;
   private nextId: number;
-  private buffer: RequestRecord[] = [];
+  private buffer: Buffered[] = [];
   private flushTimer: NodeJS.Timeout | undefined;
   private heartbeatTimer: NodeJS.Timeout | undefined;
   private readonly followers = new Set<Follower>();
@@ -54,11 +64,16 @@ export class RequestRecorder {
     return this.limit > 0 && !this.closed;
   }
 
+  /** Keeps the request's source; its record is made with the batch, or now when someone follows. */
   record(source: RecordSource): void {
     if (!this.recording) return;
-    const record = makeRecord(this.nextId++, source);
-    this.buffer.push(record);
-    for (const follower of this.followers) follower.offer(record);
+    const id = this.nextId++;
+    if (this.followers.size === 0) this.buffer.push({ id, source });
+    else {
+      const record = makeRecord(id, source);
+      this.buffer.push(record);
+      for (const follower of this.followers) follower.offer(record);
+    }
     if (this.buffer.length >= FLUSH_AT) this.flush();
     else this.flushTimer ??= unref(setTimeout(() => this.flush(), this.options.flushMs ?? FLUSH_MS));
   }
@@ -71,7 +86,7 @@ export class RequestRecorder {
     const batch = this.buffer;
     this.buffer = [];
     try {
-      writeRecords(this.store, batch, this.limit);
+      writeRecords(this.store, batch.map((entry) => ('source' in entry ? makeRecord(entry.id, entry.source) : entry)), this.limit);
     } catch (error) {
       this.options.log(`request inspector: ${batch.length} records could not be stored: ${(error as Error).message}`);
     }
@@ -97,9 +112,14 @@ export class RequestRecorder {
     return found.reverse();
   }
 
-  /** A live reader of the matching records made from now on; `backlog` is sent first. */
-  follow(filter: RecordFilter, backlog: readonly RequestRecord[]): Follower {
-    const follower = new Follower(filter);
+  /** Whether another live reader may follow now. */
+  get mayFollow(): boolean {
+    return this.followers.size < (this.options.maxFollowers ?? MAX_FOLLOWERS);
+  }
+
+  /** A live reader of the matching records made from now on; `backlog` is sent first. Ask `mayFollow` first. */
+  follow(filter: RecordFilter, backlog: readonly RequestRecord[], socket?: FollowerSocket): Follower {
+    const follower = new Follower(filter, { ...FOLLOWER_LIMITS, ...this.options.followerLimits }, socket);
     for (const record of backlog) follower.offer(record);
     if (this.closed) {
       follower.end('the sandbox is stopping');
@@ -126,7 +146,8 @@ export class RequestRecorder {
   }
 
   private heartbeat(): void {
-    for (const follower of this.followers) follower.heartbeat();
+    const now = Date.now();
+    for (const follower of this.followers) follower.heartbeat(now);
   }
 
   private unfollow(follower: Follower): void {

@@ -1,9 +1,9 @@
 /**
- * The request inspector's records in the store (schema v6, `request_log`; `fault` from v8): what one record
- * holds, writing a batch of them in one transaction with the oldest trimmed past the limit, and
- * reading them newest first.
+ * The request inspector's records in the store (schema v6, `request_log`; `fault` from v8,
+ * `delivery` and `probe` from v9): what one record holds, writing a batch of them in one
+ * transaction with the oldest trimmed past the limit, and reading them newest first.
  */
-import type { LoggedRequest, RequestApi } from '../../api/sandbox-admin.js';
+import type { LoggedRequest, RequestApi, RequestDelivery } from '../../api/sandbox-admin.js';
 import type { SqlValue, Store } from '../store/store.js';
 
 /**
@@ -14,8 +14,14 @@ import type { SqlValue, Store } from '../store/store.js';
 export type RecordApi = RequestApi;
 export const RECORD_APIS: readonly RecordApi[] = ['1.3', '1.2', 'seller', 'page', 'admin', 'other'];
 
-/** One request as recorded; secrets already masked (record.ts): the admin route's record, with `at` (real time, ms since the epoch) for its time. */
-export type RequestRecord = { readonly id: number; readonly at: number } & Omit<LoggedRequest, 'id' | 'time'>;
+/** The admin route's fields worked out from the others when a record is read (derived.ts), never stored. */
+export type DerivedField = 'faultId' | 'faultKind' | 'empty' | 'failed';
+
+/**
+ * One request as recorded; secrets already masked (record.ts): the admin route's record, with
+ * `at` (real time, ms since the epoch) for its time, less what is derived from it.
+ */
+export type RequestRecord = { readonly id: number; readonly at: number } & Omit<LoggedRequest, 'id' | 'time' | DerivedField>;
 
 /** A record as the admin route and its events send it (follower.ts `recordJson`): the time as ISO 8601. */
 export type RequestRecordJson = LoggedRequest;
@@ -36,9 +42,13 @@ interface Row {
   reason: string | null;
   durationMs: number;
   fault: string | null;
+  /** Null for `answer`. */
+  delivery: Exclude<RequestDelivery, 'answer'> | null;
+  /** 1 for a probe, else null. */
+  probe: number | null;
 }
 
-const COLUMNS = ['id', 'at', 'api', 'type', 'method', 'path', 'ip', 'user', 'params', 'status', 'success', 'message', 'reason', 'durationMs', 'fault'] as const;
+const COLUMNS = ['id', 'at', 'api', 'type', 'method', 'path', 'ip', 'user', 'params', 'status', 'success', 'message', 'reason', 'durationMs', 'fault', 'delivery', 'probe'] as const;
 /** Rows per INSERT: one statement for many rows costs far less per row than one per row. */
 const ROWS_PER_INSERT = 50;
 const ROW_PLACEHOLDERS = `(${COLUMNS.map(() => '?').join(', ')})`;
@@ -56,7 +66,8 @@ export function writeRecords(store: Store, records: readonly RequestRecord[], li
       const chunk = records.slice(start, start + ROWS_PER_INSERT);
       const values: SqlValue[] = [];
       for (const r of chunk) {
-        values.push(r.id, r.at, r.api, r.type, r.method, r.path, r.ip, r.user, JSON.stringify(r.params), r.status, r.success === null ? null : r.success ? 1 : 0, r.message, r.reason, r.durationMs, r.fault);
+        const delivery = r.delivery === 'answer' ? null : r.delivery;
+        values.push(r.id, r.at, r.api, r.type, r.method, r.path, r.ip, r.user, JSON.stringify(r.params), r.status, r.success === null ? null : r.success ? 1 : 0, r.message, r.reason, r.durationMs, r.fault, delivery, r.probe ? 1 : null);
       }
       // The statement for a full chunk is prepared once; the last, shorter one per its length (at most 49 texts).
       store.run(chunk.length === ROWS_PER_INSERT ? FULL_INSERT : insertSql(chunk.length), ...values);
@@ -94,5 +105,5 @@ function fromRow(row: Row): RequestRecord {
   } catch {
     // A row written by hand; its other fields still show.
   }
-  return { ...row, params, success: row.success === null ? null : row.success === 1 };
+  return { ...row, params, success: row.success === null ? null : row.success === 1, delivery: row.delivery ?? 'answer', probe: row.probe === 1 };
 }

@@ -141,6 +141,7 @@ function handleSale(ctx: PageContext, params: Params): PageReply {
 }
 
 export const resellerPages: readonly PageRoute[] = [
-  { method: 'POST', path: '/api/reseller', acceptsJson: true, handle: handleSale },
-  { method: 'GET', path: '/api/reseller', handle: handleSale },
+  // `app` is the app secret: the request inspector masks it.
+  { method: 'POST', path: '/api/reseller', acceptsJson: true, secretParams: ['app'], handle: handleSale },
+  { method: 'GET', path: '/api/reseller', secretParams: ['app'], handle: handleSale },
 ];

@@ -13,6 +13,7 @@ import { SCHEMA_V5 } from './schema-v5.js';
 import { SCHEMA_V6 } from './schema-v6.js';
 import { SCHEMA_V7 } from './schema-v7.js';
 import { SCHEMA_V8 } from './schema-v8.js';
+import { SCHEMA_V9 } from './schema-v9.js';
 
 interface Migration {
   readonly version: number;
@@ -28,6 +29,7 @@ const MIGRATIONS: readonly Migration[] = [
   { version: 6, up: (db) => db.exec(SCHEMA_V6) },
   { version: 7, up: (db) => db.exec(SCHEMA_V7) },
   { version: 8, up: (db) => db.exec(SCHEMA_V8) },
+  { version: 9, up: (db) => db.exec(SCHEMA_V9) },
 ];
 
 /** The schema version this build writes: the last migration's. */

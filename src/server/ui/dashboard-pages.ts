@@ -136,6 +136,7 @@ function live(ctx: ViewContext): PageReply {
   const { recorder } = ctx.deps;
   const { filter } = requestFilter(ctx.params);
   const after = /^\d{1,15}$/.test(ctx.params.raw('after') ?? '') ? Number(ctx.params.raw('after')) : undefined;
+  if (!recorder.mayFollow) return { status: 503, contentType: 'text/plain; charset=utf-8', body: 'Too many readers follow the request log already; close another dashboard tab or kactl sandbox logs --follow.', headers: { ...NO_STORE, 'retry-after': '10' } };
   const backlog = after === undefined ? [] : recorder.list(filter, { limit: 500, after });
   const follower = recorder.follow(filter, backlog);
   if (!recorder.recording) follower.end('the request inspector is off (sandbox start --log-limit 0)');

@@ -2,8 +2,8 @@
  * The dashboard's faults view (ui/views/faults.ts) works on the admin route's own FaultBook: a
  * fault added by its form is the one `GET /sandbox/faults` lists and the one that fires, one added
  * through the admin route shows in the view, and its clear buttons empty the same book. A form
- * without its token changes nothing; a wrong fault is refused with parseFaultSpec's sentence and
- * nothing is added.
+ * without its token changes nothing; a wrong fault (a misspelt type too) is refused with
+ * checkFaultInput's sentence and nothing is added. The requests view marks what a fault did.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js';
@@ -66,16 +66,31 @@ describe('dashboard faults view', () => {
     expect(await postForNotice(sb, me, '/sandbox/ui/faults/clear-all', {})).toBe('status: There were no faults to clear.');
   });
 
-  it('refuses a wrong fault with parseFaultSpec\'s sentence and adds nothing; the form is shown again', async () => {
+  it('refuses a wrong fault with checkFaultInput\'s sentence and adds nothing; the form is shown again', async () => {
     expect(await postForNotice(sb, me, '/sandbox/ui/faults/add', { ...EMPTY, kind: 'status' })).toBe('alert: status needs a CODE, e.g. 503.');
     expect(await postForNotice(sb, me, '/sandbox/ui/faults/add', { ...EMPTY, kind: 'delay', arg: '1s', times: '2', rate: '0.5' })).toBe('alert: Give --times or --rate, not both.');
     expect(await postForNotice(sb, me, '/sandbox/ui/faults/add', { ...EMPTY, kind: 'forge-signature', api: 'seller' })).toBe(
       'alert: forge-signature changes signed client answers, so its --api can only be 1.3 or 1.2.',
     );
+    // A misspelt type could never fire: refused as the admin route and the command refuse it.
+    expect(await postForNotice(sb, me, '/sandbox/ui/faults/add', { ...EMPTY, kind: 'forge-signature', type: 'logn' })).toBe(
+      'alert: --type &#34;logn&#34; is no client API type (did you mean login or log?), so the fault would never fire.',
+    );
     expect(await adminFaults()).toEqual([]);
     const page = await faultsPage();
     expect(page).toContain('action="/sandbox/ui/faults/add"');
     expect(page).toContain('<option value="stale-timestamp">stale-timestamp (DURATION)</option>');
+  });
+
+  it('the requests view shows what the client got: a faulted 503 refused, the fault in its own column', async () => {
+    await postForNotice(sb, me, '/sandbox/ui/faults/clear-all', {});
+    const added = await postForNotice(sb, me, '/sandbox/ui/faults/add', { ...EMPTY, kind: 'status', arg: '503', type: 'check', times: '1' });
+    const id = /Fault (\d+) added/.exec(added)![1];
+    await sb.client('check', { sessionid: await sb.init() });
+    const res = await sb.request('/sandbox/ui/requests?type=check', { headers: { cookie: me.cookie } });
+    expect(res.text).toContain('<th scope="col">Fault</th>');
+    expect(res.text).toMatch(new RegExp(`<td>check</td><td></td><td>503</td><td>refused</td><td>#${id} status 503</td><td>the answer with HTTP 503; the sandbox&#39;s own answer: `));
+    await postForNotice(sb, me, '/sandbox/ui/faults/clear-all', {});
   });
 
   it('a form without its token (or with another) is refused and changes nothing', async () => {

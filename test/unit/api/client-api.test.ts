@@ -96,6 +96,14 @@ describe('requests', () => {
     expect(box.value).toEqual({ id: SESSION_ID, enckey: req.params.get('enckey'), createdAt: NOW_MS, api: '1.3' });
   });
 
+  it('a probe (kactl asking on its own account) says so in a header; other calls send none', async () => {
+    const server = await startHttpServer(() => signed(ok13({ message: 'Session is validated.' })));
+    const { client } = makeClient(server, { session: liveSession() });
+    await client.call('check', {}, { probe: true });
+    await client.call('check');
+    expect(server.requests.map((req) => req.headers['x-kactl-probe'])).toEqual(['1', undefined]);
+  });
+
   it('a call adds type, the stored sessionid, name and ownerid and returns the body', async () => {
     const server = await startHttpServer(() => signed(ok13({ message: 'Logged in!', info: { username: 'bob' } })));
     const { client } = makeClient(server, { session: liveSession() });

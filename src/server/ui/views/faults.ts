@@ -2,11 +2,12 @@
  * The faults the sandbox injects into its answers (faults/): the ones it holds with how often each
  * fired, a form to add one, and a clear button per fault and for all. The very book the admin
  * route `/sandbox/faults` uses (`deps.faultBook`), read from the form as that route reads its
- * body and checked by the same parseFaultSpec, so a fault added here is the one `kactl sandbox
- * fault list` shows. The dashboard itself is never faulted (http/fault-stage.ts), so this view
+ * body and checked by the same checkFaultInput (a misspelt type is refused with the nearest
+ * name), so a fault added here is the one `kactl sandbox fault list` shows. The dashboard itself is never faulted (http/fault-stage.ts), so this view
  * stays usable while a fault hits every page.
  */
-import { describeFilters, FAULT_APIS, FAULT_KINDS, faultLabel, KIND_ARGUMENTS, parseFaultSpec } from '../../faults/spec.js';
+import { checkFaultInput } from '../../faults/checked-spec.js';
+import { describeFilters, FAULT_APIS, FAULT_KINDS, faultLabel, kindInfo } from '../../faults/spec.js';
 import type { Fault } from '../../faults/book.js';
 import { faultInputOf } from '../../http/faults-endpoint.js';
 import { html, joinHtml, type Html } from '../../client/page-layout.js';
@@ -20,8 +21,8 @@ const PATH = viewPath('faults');
 function kindOptions(): Html {
   return joinHtml(
     FAULT_KINDS.map((kind) => {
-      const { arg, required } = KIND_ARGUMENTS[kind];
-      const takes = arg === undefined ? '' : ` (${arg}${required ? '' : ', optional'})`;
+      const arg = kindInfo(kind).arg;
+      const takes = arg === undefined ? '' : ` (${arg.name}${arg.required ? '' : ', optional'})`;
       return html`<option value="${kind}">${kind}${takes}</option>`;
     }),
   );
@@ -53,7 +54,7 @@ ${postForm(ctx.session, `${PATH}/clear-all`, html``, 'Clear all faults', { class
 }
 
 function add(ctx: ViewContext): Notice {
-  const spec = parseFaultSpec(faultInputOf(ctx.params));
+  const spec = checkFaultInput(faultInputOf(ctx.params));
   if ('error' in spec) return { ok: false, text: `${spec.error}.` };
   const fault = ctx.deps.faultBook.add(spec);
   return { ok: true, text: `Fault ${fault.id} added: ${faultLabel(fault)} on ${describeFilters(fault)}.` };

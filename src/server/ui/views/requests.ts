@@ -1,10 +1,13 @@
 /**
  * The request inspector (inspector/): the newest records that match the filter, newest first,
- * each with its reason. With JavaScript on, new records appear as the sandbox serves them: the
+ * each with what the client got (a faulted answer's status, a reset…), the fault that did it,
+ * and the reason. With JavaScript on, new records appear as the sandbox serves them: the
  * page follows `GET /sandbox/ui/requests/live` (server-sent events, the same follower as the
  * admin route `GET /sandbox/requests?follow=1`, behind the dashboard's cookie) and adds rows
  * made with `textContent`, never as HTML.
  */
+import type { LoggedRequest } from '../../../api/sandbox-admin.js';
+import { recordJson } from '../../inspector/derived.js';
 import { filterOf, type RecordFilter } from '../../inspector/filter.js';
 import { RECORD_APIS, type RequestRecord } from '../../inspector/records.js';
 import { html, joinHtml, type Html } from '../../client/page-layout.js';
@@ -26,9 +29,27 @@ function time(at: number): string {
   return new Date(at).toISOString().replace('T', ' ').slice(0, 23);
 }
 
-function row(record: RequestRecord): Html {
-  const outcome = record.success === null ? '' : record.success ? 'ok' : 'refused';
-  return html`<tr><td>${String(record.id)}</td><td>${time(record.at)}</td><td>${record.api}</td><td>${record.type ?? ''}</td><td>${record.user ?? ''}</td><td>${String(record.status)}</td><td>${outcome}</td><td>${record.reason ?? record.message ?? ''}</td><td>${record.ip}</td><td>${`${record.durationMs} ms`}</td></tr>`;
+/**
+ * What the client got, in a word: no whole answer first, then a refusal (an HTTP error counts,
+ * a faulted 503 included), then what is none though the wire says `success:false`. The live
+ * script below says the same (OUTCOME_JS).
+ */
+export function outcomeOf(record: Pick<LoggedRequest, 'delivery' | 'failed' | 'empty' | 'probe' | 'success'>): string {
+  if (record.delivery === 'reset') return 'reset';
+  if (record.delivery === 'truncated') return 'cut short';
+  if (record.delivery === 'abandoned') return 'client gave up';
+  if (record.probe) return "kactl's check";
+  if (record.empty) return 'empty list';
+  if (record.failed) return 'refused';
+  return record.success === null ? '' : 'ok';
+}
+
+const OUTCOME_JS = `(r) => r.delivery === 'reset' ? 'reset' : r.delivery === 'truncated' ? 'cut short' : r.delivery === 'abandoned' ? 'client gave up' : r.probe ? "kactl's check" : r.empty ? 'empty list' : r.failed ? 'refused' : r.success === null ? '' : 'ok'`;
+
+function row(stored: RequestRecord): Html {
+  const record = recordJson(stored);
+  const status = record.status === 0 ? '—' : String(record.status);
+  return html`<tr><td>${String(record.id)}</td><td>${time(stored.at)}</td><td>${record.api}</td><td>${record.type ?? ''}</td><td>${record.user ?? ''}</td><td>${status}</td><td>${outcomeOf(record)}</td><td>${record.fault ?? ''}</td><td>${record.reason ?? record.message ?? ''}</td><td>${record.ip}</td><td>${`${record.durationMs} ms`}</td></tr>`;
 }
 
 function filterForm(params: Params): Html {
@@ -52,7 +73,7 @@ function show(ctx: ViewContext): { body: Html; script?: string } {
   const off = recorder.recording ? html`` : html`<p role="alert">The request inspector is off (the sandbox was started with --log-limit 0).</p>`;
   const body = html`${off}${problem === undefined ? html`` : html`<p role="alert">${problem}</p>`}${filterForm(ctx.params)}
 <p class="note">The newest ${String(SHOWN_RECORDS)} that match, newest first; the sandbox keeps ${String(recorder.limit)}. Also <code>kactl sandbox logs</code>. <span id="live-status" class="live" role="status" aria-live="polite" data-source="${`${LIVE_PATH}?${query.toString()}`}">Reload the page to see new requests.</span></p>
-${table('Requests', ['#', 'Time (UTC)', 'API', 'Type', 'User', 'Status', 'Answer', 'Reason', 'Client IP', 'Took'], records.map(row), { bodyId: 'request-rows' })}`;
+${table('Requests', ['#', 'Time (UTC)', 'API', 'Type', 'User', 'Status', 'Answer', 'Fault', 'Reason', 'Client IP', 'Took'], records.map(row), { bodyId: 'request-rows' })}`;
   return { body, script: LIVE_SCRIPT };
 }
 
@@ -64,12 +85,12 @@ const LIVE_SCRIPT = `
   if (!status || !rows || !window.EventSource) return;
   const source = new EventSource(status.dataset.source);
   const cell = (text) => { const td = document.createElement('td'); td.textContent = text; return td; };
+  const outcome = ${OUTCOME_JS};
   source.addEventListener('open', () => { status.textContent = 'Live: new requests appear at the top.'; });
   source.addEventListener('request', (event) => {
     const r = JSON.parse(event.data);
     const tr = document.createElement('tr');
-    const outcome = r.success === null ? '' : r.success ? 'ok' : 'refused';
-    for (const text of [String(r.id), r.time.replace('T', ' ').slice(0, 23), r.api, r.type ?? '', r.user ?? '', String(r.status), outcome, r.reason ?? r.message ?? '', r.ip, r.durationMs + ' ms']) tr.append(cell(text));
+    for (const text of [String(r.id), r.time.replace('T', ' ').slice(0, 23), r.api, r.type ?? '', r.user ?? '', r.status === 0 ? '—' : String(r.status), outcome(r), r.fault ?? '', r.reason ?? r.message ?? '', r.ip, r.durationMs + ' ms']) tr.append(cell(text));
     rows.prepend(tr);
     while (rows.rows.length > 500) rows.deleteRow(-1);
   });
