@@ -62,7 +62,7 @@ describe('emulate-secret: a fake server that read the app secret out of the prog
   });
 
   it('is refused on 1.3 with the reason', () => {
-    expect(parseFaultSpec({ kind: 'emulate-secret', api: '1.3' })).toEqual({ error: 'emulate-secret signs with the app secret, which only 1.2 answers use: use --api 1.2' });
+    expect(parseFaultSpec({ kind: 'emulate-secret', api: '1.3' })).toEqual({ error: 'emulate-secret signs with the app secret, which only 1.2 answers use, so its --api can only be 1.2' });
   });
 });
 
@@ -136,11 +136,12 @@ describe('replay-type', () => {
   it('sends the last answer of the same type to this client, across sessions; not the last answer of any type', async () => {
     const sb = await startTestSandbox();
     const key = newKey(sb, { expires: 86_400 });
+    // Added first: answers are remembered only while a fault that replays them is held.
+    await added(sb, { kind: 'replay-type', type: 'license' });
     const firstSid = await sb.init();
     const success = await sb.client('license', { sessionid: firstSid, key, hwid: HWID });
     expect(success.json.success).toBe(true);
     await sb.seller('ban', { key, reason: 'chargeback' });
-    await added(sb, { kind: 'replay-type', type: 'license' });
     // A new run: its own init (not replayed: no fault on init), then the license answer is the earlier one.
     const sid = await sb.init();
     const replayed = await sb.client('license', { sessionid: sid, key, hwid: HWID });

@@ -47,8 +47,10 @@ export function armContext(base: ArmBase): ArmContext {
       await seller.raw(type, params);
     },
     primeLogins: async (hwid, options = {}) => {
-      const client = sandbox.client({ api });
-      base.shiftClock(-(options.agoMs ?? 0));
+      const agoMs = options.agoMs ?? 0;
+      // The client lives in the same past as the sandbox's clock, so the answers it checks are fresh to it.
+      const client = sandbox.client({ api, now: () => Date.now() - agoMs });
+      base.shiftClock(-agoMs);
       try {
         await client.init();
         await client.license({ key: customer.key, ...(hwid === undefined ? {} : { hwid }) });

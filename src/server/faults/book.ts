@@ -4,6 +4,7 @@
  * (a fault is a test's momentary condition; the inspector's records of faulted answers stay in
  * the store).
  */
+import { LastAnswers } from './last-answers.js';
 import { kindInfo, type FaultApi, type FaultSpec } from './spec.js';
 
 export interface Fault extends FaultSpec {
@@ -36,6 +37,12 @@ export class FaultBook {
   armed = false;
   /** Some fault held sends an earlier answer (`replay`, `replay-type`): the fault stage remembers answers. */
   remembers = false;
+  /**
+   * The answers remembered for those faults. Forgotten when the last of them goes, so a replay
+   * fault added later sends only answers given since (what `fault add --help` promises): an audit
+   * scenario's replay never finds an answer of an earlier scenario.
+   */
+  readonly lastAnswers = new LastAnswers();
 
   constructor(private readonly random: () => number = Math.random) {}
 
@@ -65,6 +72,7 @@ export class FaultBook {
   private changed(): void {
     this.armed = this.faults.length > 0;
     this.remembers = this.faults.some((fault) => kindInfo(fault.kind).needsPrevious !== undefined);
+    if (!this.remembers) this.lastAnswers.clear();
   }
 
   /**

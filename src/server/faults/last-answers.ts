@@ -77,6 +77,11 @@ export class LastAnswers {
     return this.answers.get(clientKey(client));
   }
 
+  clear(): void {
+    this.answers.clear();
+    this.byType.clear();
+  }
+
   /** The last answer of `type` to this client's IP and app, whatever its session. */
   previousOfType(client: ClientOf, type: string | undefined): RememberedAnswer | undefined {
     return type === undefined ? undefined : this.byType.get(`${ipKey(client)}\u0000${type}`);

@@ -16,7 +16,6 @@ import { generateKeyPairSync } from 'node:crypto';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import https from 'node:https';
 import type { Duplex } from 'node:stream';
-import { LastAnswers } from '../faults/last-answers.js';
 import { answerParserError, lastResort } from './error-shapes.js';
 import { createPageLimits } from './page-limits.js';
 import { CLIENT_RATE_LIMIT, FixedWindowLimiter, RATE_WINDOW_MS, SELLER_KEY_FAILURE_LIMIT, SELLER_RATE_LIMIT } from './rate-limiter.js';
@@ -96,7 +95,7 @@ function requestPathDeps(deps: ServerDeps, signals: RequestSignals, closing: () 
   const faults = {
     book: faultBook,
     store,
-    lastAnswers: new LastAnswers(),
+    lastAnswers: faultBook.lastAnswers,
     privateKey: deps.identity.privateKey,
     forgeKey: generateKeyPairSync('ed25519').privateKey,
     failureStatus: options.failureStatus,
