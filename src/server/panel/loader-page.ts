@@ -26,7 +26,7 @@ import { listLoaderButtons } from '../domain/loader-buttons.js';
 import { webLoaderToken } from '../domain/users.js';
 import type { PageContext, PageReply } from '../http/pages.js';
 import { html, Html, renderPage } from '../client/page-layout.js';
-import { findPanelApp, panelPath, signedInUser, visitorSession } from './panel-pages.js';
+import { findPanelApp, panelPath, signedInUser, visitorSession } from './panel-visitor.js';
 
 export const LOADER_PORT = 1337;
 

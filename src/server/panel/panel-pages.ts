@@ -26,7 +26,8 @@ import type { Params } from '../dispatch/params.js';
 import type { PageContext, PageReply, PageRoute } from '../http/pages.js';
 import { formatUtc, html, Html, renderPage } from '../client/page-layout.js';
 import { ownValue } from '../../util/own.js';
-import { anonymousSession, formTokenMatches, PANEL_COOKIE, panelVisitor, readCookie, sessionCookie, sessionOf, type PanelSession } from './panel-sessions.js';
+import { anonymousSession, formTokenMatches, sessionCookie, sessionOf, type PanelSession } from './panel-sessions.js';
+import { findPanelApp, panelPath, signedInUser, visitorSession } from './panel-visitor.js';
 import { loaderPage } from './loader-page.js';
 import { streamPanelFile } from './panel-download.js';
 
@@ -53,16 +54,6 @@ function noticeFor(done: string | undefined): string | undefined {
   return done === undefined ? undefined : ownValue(NOTICES, done);
 }
 
-export function findPanelApp(ctx: PageContext): AppRow | undefined {
-  const owner = ctx.pathParams['owner'] ?? '';
-  const name = ctx.pathParams['app'] ?? '';
-  return ctx.store.get<AppRow>('SELECT * FROM apps WHERE owner = ? AND name = ?', owner, name);
-}
-
-export function panelPath(app: AppRow): string {
-  return `/panel/${encodeURIComponent(app.owner)}/${encodeURIComponent(app.name)}/`;
-}
-
 function notFound(): PageReply {
   return renderPage({ title: 'Panel not found', status: 404, body: html`<p>No application has a customer panel at this address.</p>` });
 }
@@ -75,17 +66,6 @@ function withCookie(reply: PageReply, session: PanelSession, app: AppRow): PageR
 function redirect(app: AppRow, session: PanelSession, notice?: string): PageReply {
   const location = `${panelPath(app)}${notice === undefined ? '' : `?done=${notice}`}`;
   return withCookie({ status: 303, body: '', headers: { location, 'cache-control': 'no-store' } }, session, app);
-}
-
-/** The visitor's sign-in, or an anonymous visitor (kept nowhere: panel-sessions.ts). */
-export function visitorSession(ctx: PageContext, app: AppRow): PanelSession {
-  return panelVisitor(ctx.store, app.id, readCookie(ctx.request.headers.cookie, PANEL_COOKIE), ctx.now);
-}
-
-export function signedInUser(ctx: PageContext, session: PanelSession): UserRow | undefined {
-  if (session.stage !== 'signed-in' || session.userId === undefined) return undefined;
-  const user = getUserById(ctx.store, session.userId);
-  return user !== undefined && user.banned === null ? user : undefined;
 }
 
 const tokenField = (session: PanelSession): Html => html`<input type="hidden" name="form_token" value="${session.formToken}">`;

@@ -34,7 +34,7 @@ describe('command registry', () => {
     const { Command } = await import('commander');
     for (const module of COMMAND_MODULES) {
       const program = new Command('kactl');
-      (await module.load())(program, {} as never);
+      (await module.load())(program, {} as never, { shell: { main: () => Promise.resolve(0), buildProgram: () => Promise.reject(new Error('not built here')) } });
       expect(program.commands.map((c) => c.name()).sort(), module.names.join(',')).toEqual([...module.names].sort());
     }
   });
