@@ -101,7 +101,8 @@ function formatHelp(this: Help, cmd: Command, helper: Help): string {
   } else {
     out.push(...optionSections, ...section('Global Options:', globals, termWidth, width));
   }
-  return out.join('\n');
+  // A word longer than its line's room (wrapping never splits one) moves left as far as it needs.
+  return out.map((line) => (widthOf(line) > width && !/\S\s+\S/.test(line.trim()) ? fitted(indentOf(line), line.trim(), width) : line)).join('\n');
 }
 
 /**
@@ -170,7 +171,7 @@ function continuedCommand(words: readonly string[], width: number, first: string
     // Room for the word and, since another line may follow, for ` \`.
     if (!empty && widthOf(line) + 1 + widthOf(word) + 2 > width) {
       lines.push(`${line} \\`);
-      line = rest + word;
+      line = fitted(rest, word, width - 2);
     } else line = empty ? line + word : `${line} ${word}`;
     empty = false;
   }
@@ -196,6 +197,11 @@ function wrapExample(indent: string, body: string, width: number): string[] {
   const column = [widthOf(first) + widthOf(body.slice(0, body.length - comment.length)), widthOf(command) + 2].find((c) => c >= widthOf(command) + 2 && c + widthOf(note) <= width);
   if (column !== undefined) return [command.padEnd(column) + note];
   return [...continuedCommand(words, width, first, rest), ...wrapWords(text, width, `${indent}  # `)];
+}
+
+/** `word` behind `indent`, the indent shortened as far as the word needs to fit `width` (a long path, a quoted argument). */
+function fitted(indent: string, word: string, width: number): string {
+  return ' '.repeat(Math.max(0, Math.min(indent.length, width - widthOf(word)))) + word;
 }
 
 /** One line wider than the width that is not running text. */
@@ -239,7 +245,8 @@ export function layoutHelpText(text: string, width: number): string {
     out.push(...(paragraph.some((l) => widthOf(l) > width) ? wrapWords(paragraph.join(' '), width, indentOf(line)) : paragraph));
     i = end;
   }
-  return out.join('\n');
+  // A word longer than its line's room (wrapping never splits one) moves left as far as it needs.
+  return out.map((line) => (widthOf(line) > width && !/\S\s+\S/.test(line.trim()) ? fitted(indentOf(line), line.trim(), width) : line)).join('\n');
 }
 
 /** Help goes to a pipe or a file at 80 columns, as commander lays it out there. */

@@ -60,7 +60,7 @@ export function registerStateCommands(program: Command, ctx: Context): void {
     .option('--dry-run', 'print what would be put back and change nothing')
     .option('--url <id=url>', 'the whole URL of a webhook the backup holds only the start of (repeatable)', collect, [])
     .option('--force', 'restore into another server or application than the backup was made from')
-    .addHelpText('after', '\nExamples:\n  $ kactl restore ~/.local/share/kactl/backups/2025-03-01T10-20-30-123Z-myapp-delalllicenses.json\n  $ kactl restore users.json licenses.json --url payhook=https://hooks.example.com/pay --yes')
+    .addHelpText('after', '\nExamples:\n  $ kactl restore ~/.local/share/kactl/backups/*-myapp-delalllicenses.json\n  $ kactl restore users.json licenses.json --url payhook=https://hooks.example.com/pay --yes')
     .action(async (files: string[], options: { dryRun?: boolean; force?: boolean; url: string[] }) => {
       await restoreRun(ctx, files, options);
     });

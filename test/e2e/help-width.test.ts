@@ -1,0 +1,44 @@
+/**
+ * Help on a real 80-column terminal (COLUMNS=80, a pseudo-terminal 80 wide): the built kactl
+ * lays every line out within 80 columns, so the terminal never breaks one in the middle of a
+ * word. test/unit/cli/help-width.test.ts checks every command's help in-process; this checks
+ * the real binary, on the path a terminal takes (the bundle, not the help written at build).
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { spawnKactlInPty, type PtyRun } from '../helpers/pty.js';
+import { requireFreshBuild } from '../helpers/built.js';
+import { tempDir } from '../helpers/temp-dir.js';
+import { runMain } from '../helpers/run-main.js';
+
+let running: PtyRun | undefined;
+
+afterEach(() => {
+  running?.kill();
+  running = undefined;
+});
+
+/** The screen's lines, as the terminal printed them (its line ends are `\r\n`). */
+async function screenOf(args: readonly string[]): Promise<string[]> {
+  running = spawnKactlInPty(args, { configDir: tempDir('kactl-help-width-'), cols: 80, rows: 400, env: { COLUMNS: '80' } });
+  expect(await running.exited).toBe(0);
+  return running
+    .screen()
+    .split('\n')
+    .map((line) => line.replace(/\s+$/, ''));
+}
+
+describe('help on an 80-column terminal', () => {
+  it('fits every line of the help people read most, words whole', async () => {
+    requireFreshBuild();
+    for (const args of [['--help'], ['sandbox', 'exec', '--help'], ['sandbox', 'logs', '--help'], ['users', '--help'], ['sandbox', 'fault', '--help'], ['app', 'set', '--help'], ['help', 'lists']]) {
+      const lines = await screenOf(args);
+      expect(lines.length, args.join(' ')).toBeGreaterThan(10);
+      expect(lines.filter((line) => line.length > 80), args.join(' ')).toEqual([]);
+      // No word split to fit: the words are those of the same help laid out without a limit
+      // (less the ` \` and `#` that continue an example or its comment on the next line).
+      const words = (text: string): string[] => text.split(/\s+/).filter((word) => word !== '' && word !== '\\' && word !== '#');
+      const unlimited = await runMain(args, { stdoutTTY: true, columns: 10_000 });
+      expect(words(lines.join('\n')), args.join(' ')).toEqual(words(unlimited.stdout));
+    }
+  });
+});
