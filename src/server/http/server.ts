@@ -102,7 +102,8 @@ export function createSandboxServer(deps: ServerDeps): SandboxServer {
  * node:timers/promises, not the globals a test's fake timers replace.)
  */
 async function socketsClosed(sockets: ReadonlySet<Socket>): Promise<void> {
-  await Promise.all([...sockets].map((socket) => (socket.closed ? undefined : new Promise((resolve) => socket.once('close', resolve)))));
+  const open = [...sockets].filter((socket) => !socket.closed);
+  await Promise.all(open.map((socket) => new Promise((resolve) => socket.once('close', resolve))));
   await nextTurn();
   await nextTurn();
 }

@@ -1,12 +1,19 @@
 /**
  * Who is looking at a customer panel page: the app the address names, its path, and the visitor's
- * sign-in (panel-sessions.ts). Every panel page reads these (the panel itself, the web loader's
- * page); they live here so those pages need not import one another.
+ * sign-in (panel-sessions.ts), with what each panel page puts in for it (the session's cookie,
+ * its form token, an alert). Every panel page uses these (the panel itself, the web loader's
+ * page, the password reset); they live here so those pages need not import one another.
  */
 import { getUserById } from '../domain/users.js';
 import type { AppRow, UserRow } from '../domain/rows.js';
-import type { PageContext } from '../http/pages.js';
-import { PANEL_COOKIE, panelVisitor, readCookie, type PanelSession } from './panel-sessions.js';
+import type { PageContext, PageReply } from '../http/pages.js';
+import { html, renderPage, type Html } from '../client/page-layout.js';
+import { PANEL_COOKIE, panelVisitor, readCookie, sessionCookie, type PanelSession } from './panel-sessions.js';
+
+/** The answer to an address no app's panel has. */
+export function panelNotFound(): PageReply {
+  return renderPage({ title: 'Panel not found', status: 404, body: html`<p>No application has a customer panel at this address.</p>` });
+}
 
 export function findPanelApp(ctx: PageContext): AppRow | undefined {
   const owner = ctx.pathParams['owner'] ?? '';
@@ -28,3 +35,14 @@ export function signedInUser(ctx: PageContext, session: PanelSession): UserRow |
   const user = getUserById(ctx.store, session.userId);
   return user !== undefined && user.banned === null ? user : undefined;
 }
+
+/** The page with the session's cookie attached (every panel answer refreshes it). */
+export function withCookie(reply: PageReply, session: PanelSession, app: AppRow): PageReply {
+  return { ...reply, headers: { ...reply.headers, 'set-cookie': sessionCookie(session, panelPath(app)) } };
+}
+
+/** The hidden field every panel form carries: the visitor's form token. */
+export const tokenField = (session: PanelSession): Html => html`<input type="hidden" name="form_token" value="${session.formToken}">`;
+
+/** What went wrong with the last form, said where a screen reader announces it. */
+export const alert = (error: string | undefined): Html => (error === undefined ? html`` : html`<p role="alert">${error}</p>`);

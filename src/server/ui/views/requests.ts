@@ -9,7 +9,7 @@ import { filterOf, type RecordFilter } from '../../inspector/filter.js';
 import { RECORD_APIS, type RequestRecord } from '../../inspector/records.js';
 import { html, joinHtml, type Html } from '../../client/page-layout.js';
 import type { Params } from '../../dispatch/params.js';
-import { table, viewPath } from '../layout.js';
+import { table, viewPath, whenCell } from '../layout.js';
 import type { DashboardView, ViewContext } from '../view.js';
 
 /** Records the page shows at first; the live ones are added above them. */
@@ -28,7 +28,7 @@ function time(at: number): string {
 
 function row(record: RequestRecord): Html {
   const outcome = record.success === null ? '' : record.success ? 'ok' : 'refused';
-  return html`<tr><td>${String(record.id)}</td><td>${time(record.at)}</td><td>${record.api}</td><td>${record.type ?? ''}</td><td>${record.user ?? ''}</td><td>${String(record.status)}</td><td>${outcome}</td><td>${record.reason ?? record.message ?? ''}</td><td>${record.ip}</td><td>${`${record.durationMs} ms`}</td></tr>`;
+  return html`<tr><td>${String(record.id)}</td>${whenCell(time(record.at))}<td>${record.api}</td><td>${record.type ?? ''}</td><td>${record.user ?? ''}</td><td>${String(record.status)}</td><td>${outcome}</td><td>${record.reason ?? record.message ?? ''}</td><td>${record.ip}</td>${whenCell(`${record.durationMs} ms`)}</tr>`;
 }
 
 function filterForm(params: Params): Html {
@@ -63,13 +63,14 @@ const LIVE_SCRIPT = `
   const rows = document.getElementById('request-rows');
   if (!status || !rows || !window.EventSource) return;
   const source = new EventSource(status.dataset.source);
-  const cell = (text) => { const td = document.createElement('td'); td.textContent = text; return td; };
+  const cell = (text, when) => { const td = document.createElement('td'); td.textContent = text; if (when) td.className = 'when'; return td; };
   source.addEventListener('open', () => { status.textContent = 'Live: new requests appear at the top.'; });
   source.addEventListener('request', (event) => {
     const r = JSON.parse(event.data);
     const tr = document.createElement('tr');
     const outcome = r.success === null ? '' : r.success ? 'ok' : 'refused';
-    for (const text of [String(r.id), r.time.replace('T', ' ').slice(0, 23), r.api, r.type ?? '', r.user ?? '', String(r.status), outcome, r.reason ?? r.message ?? '', r.ip, r.durationMs + ' ms']) tr.append(cell(text));
+    const texts = [String(r.id), r.time.replace('T', ' ').slice(0, 23), r.api, r.type ?? '', r.user ?? '', String(r.status), outcome, r.reason ?? r.message ?? '', r.ip, r.durationMs + ' ms'];
+    texts.forEach((text, i) => tr.append(cell(text, i === 1 || i === 9)));
     rows.prepend(tr);
     while (rows.rows.length > 500) rows.deleteRow(-1);
   });
