@@ -14,7 +14,6 @@ const RESERVED = /^(?:true|false|yes|no|y|n|on|off|null|~)$/i;
 const PLAIN = /^[A-Za-z0-9_./][A-Za-z0-9_./@+\- ()]*$/;
 /** Reads as a number, a special float or a timestamp. */
 const NUMBER_LIKE = /^(?:[-+]?(?:\d|\.\d)|\.(?:inf|nan)$|\d{4}-\d\d-\d\d)/i;
-// eslint-disable-next-line no-control-regex -- the characters YAML needs escaped are the point
 const UNPRINTABLE = /[\u007f-\u009f\u2028\u2029\ufeff]/g;
 
 function quoted(text: string): string {
@@ -32,7 +31,7 @@ function scalar(value: unknown): string {
   if (typeof value === 'boolean') return String(value);
   if (typeof value === 'number') return Number.isFinite(value) ? String(value) : 'null';
   if (typeof value === 'bigint') return String(value);
-  return yamlString(String(value));
+  return yamlString(typeof value === 'string' ? value : JSON.stringify(value) ?? '');
 }
 
 const isMap = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
