@@ -55,6 +55,12 @@ describe('help at 80 columns', () => {
     expect(split).toEqual([]);
   });
 
+  it('COLUMNS=80 on a wider terminal lays help out at 80', async () => {
+    const wide = await runMain(['sandbox', 'exec', '--help'], { stdoutTTY: true, columns: 160, env: { COLUMNS: '80' } });
+    expect(Math.max(...wide.stdout.split('\n').map((line) => line.length))).toBeLessThanOrEqual(80);
+    expect(wide.stdout).toBe(await help(['sandbox', 'exec'], 80, true));
+  });
+
   it('a wider terminal gets wider help, a narrower one narrower', async () => {
     for (const columns of [60, 120]) {
       const text = await help(['sandbox', 'exec'], columns, true);
