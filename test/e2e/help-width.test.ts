@@ -42,7 +42,7 @@ describe('help on an 80-column terminal', () => {
       const words = (text: string): string[] => text.split(/\s+/).filter((word) => word !== '' && word !== '\\' && word !== '#');
       const unlimited = await runMain(args, { stdoutTTY: true, columns: 10_000 });
       // An 80-column terminal, and a wider one with COLUMNS=80.
-      for (const terminal of [{ cols: 80, env: {} }, { cols: 132, env: { COLUMNS: '80' } }]) {
+      for (const terminal of [{ cols: 80, env: {} }, { cols: 132, env: { COLUMNS: '80' } }] as { cols: number; env: Record<string, string> }[]) {
         const lines = await screenOf(args, unlimited.stdout.trimEnd().split('\n').at(-1)!.trim().split(' ').at(-1)!, terminal);
         expect(lines.length, args.join(' ')).toBeGreaterThan(10);
         expect(lines.filter((line) => line.length > 80), `${args.join(' ')} at ${terminal.cols}`).toEqual([]);
