@@ -40,31 +40,50 @@ function paramDoc(param) {
   return `${parts.join('; ')}.`;
 }
 
+/** The TypeScript of each wire type (src/api/seller-catalog/columns.ts, WireType). */
+const WIRE_TYPES = { text: 'string', numeric: 'string | number', boolean: 'boolean', json: 'unknown' };
+
+/** The catalog's wire type of a column (columns.ts's wireTypeOf, handed in with the catalog). */
+let wireTypeOf;
+
+/** A field's TypeScript type: its wire type, or a list of rows; `| null` where the server sends null. */
+function fieldType(field, indent) {
+  const base = field.rows !== undefined ? `readonly ${rowType(field.rows, `${indent}  `)}[]` : WIRE_TYPES[wireTypeOf(field)];
+  return field.nullable && base !== 'unknown' ? `${base} | null` : base;
+}
+
 function rowType(fields, indent) {
-  const lines = fields.map((field) => `${doc(field.header.charAt(0) + field.header.slice(1).toLowerCase(), `${indent}  `)}${indent}  readonly ${name(field.key)}: WireValue;\n`);
+  const lines = fields.map(
+    (field) => `${doc(field.header.charAt(0) + field.header.slice(1).toLowerCase(), `${indent}  `)}${indent}  readonly ${name(field.key)}${field.optional ? '?' : ''}: ${fieldType(field, indent)};\n`,
+  );
   return `{\n${lines.join('')}${indent}  readonly [field: string]: unknown;\n${indent}}`;
 }
 
 function answerType(op, indent) {
   const response = op.response;
+  const base = response.noMessage ? 'SellerRecordAnswer' : 'SellerAnswerBase';
   switch (response.kind) {
     case 'list':
-      return `SellerAnswerBase & { readonly ${name(response.key)}: readonly ${rowType(response.columns, indent)}[] }`;
+      return `${base} & { readonly ${name(response.key)}: readonly ${rowType(response.columns, indent)}[] }`;
     case 'object':
-      return `SellerAnswerBase & { readonly ${name(response.key)}: ${rowType(response.fields, indent)} }`;
+      return `${base} & { readonly ${name(response.key)}: ${rowType(response.fields, indent)} }`;
     case 'flat':
-      return `SellerAnswerBase & ${rowType(response.fields, indent)}`;
-    case 'value':
-      return response.key === 'message' ? 'SellerAnswerBase' : `SellerAnswerBase & { readonly ${name(response.key)}: WireValue }`;
+      return `${base} & ${rowType(response.fields, indent)}`;
+    case 'value': {
+      if (response.key === 'message') return base;
+      const type = `${WIRE_TYPES[response.wire ?? 'text']}${response.nullable ? ' | null' : ''}`;
+      return `${base} & { readonly ${name(response.key)}${response.fromMessage ? '?' : ''}: ${type} }`;
+    }
     case 'keys':
       return 'SellerKeysAnswer';
     default:
-      return 'SellerAnswerBase';
+      return base;
   }
 }
 
 /** The file's text for a catalog: `catalog` is SELLER_CATALOG, the helpers are index.ts's. */
-export function renderSellerTypes({ catalog, wireParamsForType, opCommandLine }) {
+export function renderSellerTypes({ catalog, wireParamsForType, opCommandLine, wireTypeOf: wireOf }) {
+  wireTypeOf = wireOf;
   const types = [...new Set(catalog.map((op) => op.type))];
   const entries = types.map((type) => {
     const op = catalog.find((entry) => entry.type === type);
@@ -83,10 +102,23 @@ export function renderSellerTypes({ catalog, wireParamsForType, opCommandLine })
 /** A value of a seller API answer as the wire has it (servers send numbers as strings, or not). */
 export type WireValue = string | number | boolean | null;
 
-/** What every successful seller answer carries. */
+/**
+ * What every successful seller answer carries. Each operation's answer adds its fields, typed
+ * from the catalog: text as \`string\`, numbers and 0/1 flags as the wire sends them
+ * (\`string | number\`: the reference server sends strings), \`| null\` where the server sends
+ * null, optional where some answers leave the field out. The values are the server's, unchanged;
+ * a field the catalog does not name is still there, as \`unknown\`.
+ */
 export interface SellerAnswerBase {
   readonly success: true;
   readonly message: string;
+  readonly [field: string]: unknown;
+}
+
+/** A success that carries no \`message\` (the reference server's \`info\`, \`userdata\`, \`stats\`...). */
+export interface SellerRecordAnswer {
+  readonly success: true;
+  readonly message?: string;
   readonly [field: string]: unknown;
 }
 
@@ -118,7 +150,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
   const result = await build({ absWorkingDir: root, entryPoints: ['src/api/seller-catalog/index.ts'], bundle: true, format: 'esm', platform: 'node', write: false, logLevel: 'warning' });
   const catalog = await import(`data:text/javascript;base64,${Buffer.from(result.outputFiles[0].text).toString('base64')}`);
-  const text = renderSellerTypes({ catalog: catalog.SELLER_CATALOG, wireParamsForType: catalog.wireParamsForType, opCommandLine: catalog.opCommandLine });
+  const text = renderSellerTypes({ catalog: catalog.SELLER_CATALOG, wireParamsForType: catalog.wireParamsForType, opCommandLine: catalog.opCommandLine, wireTypeOf: catalog.wireTypeOf });
   fs.writeFileSync(path.join(root, OUTPUT), text);
   console.log(`wrote ${OUTPUT}`);
 }

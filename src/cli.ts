@@ -24,7 +24,8 @@ export async function main(argv: readonly string[], deps: Partial<SystemDeps> = 
     runtime: deps.runtime ?? { node: process.versions.node, platform: process.platform, arch: process.arch },
   });
   try {
-    const program = await buildProgram(ctx, argv);
+    // `main` itself goes down the tree to the commands that run kactl again (the demo, `kactl test`).
+    const program = await buildProgram(ctx, argv, main);
     await program.parseAsync([...argv], { from: 'user' });
     // A terminal reports a failed write after it returns: the run did not deliver all it printed.
     const late = ctx.io.stdoutFailure();

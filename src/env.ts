@@ -29,6 +29,7 @@ export const ENV_VARS = {
   NO_COLOR: 'Turn colour off',
   FORCE_COLOR: 'Turn colour on even when stdout is not a terminal',
   CI: 'Set by CI systems; kactl never prompts when it is set',
+  COLUMNS: "Width of the terminal to lay out help, tables and notes for, instead of the one it reports (output to a pipe or a file is not wrapped to it: help there is 80 columns wide)",
 } as const;
 export type EnvVarName = keyof typeof ENV_VARS;
 

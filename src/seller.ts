@@ -5,7 +5,7 @@
  */
 export { createSeller } from './api/kactl-seller.js';
 export type { KactlSeller, SellerCallArgs, SellerCallOptions, SellerOptions } from './api/kactl-seller.js';
-export type { SellerAnswer, SellerAnswerBase, SellerKeysAnswer, SellerOperations, SellerParams, SellerType, WireValue } from './api/seller-operations.js';
+export type { SellerAnswer, SellerAnswerBase, SellerKeysAnswer, SellerOperations, SellerParams, SellerRecordAnswer, SellerType, WireValue } from './api/seller-operations.js';
 export { KEYS_PER_CALL, KEYS_PER_DAY } from './api/bulk-licenses.js';
 export type { CreatedLicenses, CreateLicensesOptions, LicenseRequest } from './api/bulk-licenses.js';
 export { DEFAULT_SELLER_CALLS_PER_MINUTE } from './api/pacer.js';

@@ -5,10 +5,23 @@
 /** A value of a seller API answer as the wire has it (servers send numbers as strings, or not). */
 export type WireValue = string | number | boolean | null;
 
-/** What every successful seller answer carries. */
+/**
+ * What every successful seller answer carries. Each operation's answer adds its fields, typed
+ * from the catalog: text as `string`, numbers and 0/1 flags as the wire sends them
+ * (`string | number`: the reference server sends strings), `| null` where the server sends
+ * null, optional where some answers leave the field out. The values are the server's, unchanged;
+ * a field the catalog does not name is still there, as `unknown`.
+ */
 export interface SellerAnswerBase {
   readonly success: true;
   readonly message: string;
+  readonly [field: string]: unknown;
+}
+
+/** A success that carries no `message` (the reference server's `info`, `userdata`, `stats`...). */
+export interface SellerRecordAnswer {
+  readonly success: true;
+  readonly message?: string;
   readonly [field: string]: unknown;
 }
 
@@ -28,56 +41,56 @@ export interface SellerOperations {
     readonly params: Record<string, never>;
     readonly answer: SellerAnswerBase & { readonly appdetails: {
       /** Name */
-      readonly name: WireValue;
+      readonly name: string;
       /** Owner id */
-      readonly ownerid: WireValue;
+      readonly ownerid: string;
       /** Version */
-      readonly version: WireValue;
+      readonly version: string;
       /** Secret */
-      readonly secret: WireValue;
+      readonly secret: string;
       readonly [field: string]: unknown;
     } };
   };
   /** Show the application's current settings and custom messages (`kactl app settings`). */
   readonly getsettings: {
     readonly params: Record<string, never>;
-    readonly answer: SellerAnswerBase & {
+    readonly answer: SellerRecordAnswer & {
       /** Enabled */
-      readonly enabled: WireValue;
+      readonly enabled: boolean;
       /** Hwid lock */
-      readonly "hwid-lock": WireValue;
+      readonly "hwid-lock": boolean;
       /** Version */
-      readonly version: WireValue;
+      readonly version: string;
       /** Download url */
-      readonly download: WireValue;
+      readonly download: string | null;
       /** Web download url */
-      readonly webdownload: WireValue;
+      readonly webdownload: string | null;
       /** Webhook */
-      readonly webhook: WireValue;
+      readonly webhook: string | null;
       /** Reseller store */
-      readonly resellerstore: WireValue;
+      readonly resellerstore: string | null;
       /** Hwid reset cooldown */
-      readonly cooldown: WireValue;
+      readonly cooldown: string | number;
       /** Disabled message */
-      readonly disabledmsg: WireValue;
+      readonly disabledmsg: string;
       /** Username taken message */
-      readonly usernametakenmsg: WireValue;
+      readonly usernametakenmsg: string;
       /** License invalid message */
-      readonly licenseinvalidmsg: WireValue;
+      readonly licenseinvalidmsg: string;
       /** Key taken message */
-      readonly keytakenmsg: WireValue;
+      readonly keytakenmsg: string;
       /** No subscription message */
-      readonly nosubmsg: WireValue;
+      readonly nosubmsg: string;
       /** User invalid message */
-      readonly userinvalidmsg: WireValue;
+      readonly userinvalidmsg: string;
       /** Password invalid message */
-      readonly passinvalidmsg: WireValue;
+      readonly passinvalidmsg: string;
       /** Hwid mismatch message */
-      readonly hwidmismatchmsg: WireValue;
+      readonly hwidmismatchmsg: string;
       /** No active subscription message */
-      readonly noactivesubmsg: WireValue;
+      readonly noactivesubmsg: string;
       /** Blacklisted message */
-      readonly blackedmsg: WireValue;
+      readonly blackedmsg: string;
       readonly [field: string]: unknown;
     };
   };
@@ -208,29 +221,29 @@ export interface SellerOperations {
   /** Show license, account and content counts (`kactl app stats`). */
   readonly stats: {
     readonly params: Record<string, never>;
-    readonly answer: SellerAnswerBase & {
+    readonly answer: SellerRecordAnswer & {
       /** Keys */
-      readonly totalkeys: WireValue;
+      readonly totalkeys: string | number;
       /** Unused keys */
-      readonly unused: WireValue;
+      readonly unused: string | number;
       /** Used keys */
-      readonly used: WireValue;
+      readonly used: string | number;
       /** Paused keys */
-      readonly paused: WireValue;
+      readonly paused: string | number;
       /** Banned keys */
-      readonly banned: WireValue;
+      readonly banned: string | number;
       /** Webhooks */
-      readonly webhooks: WireValue;
+      readonly webhooks: string | number;
       /** Files */
-      readonly files: WireValue;
+      readonly files: string | number;
       /** Variables */
-      readonly vars: WireValue;
+      readonly vars: string | number;
       /** Resellers */
-      readonly resellers: WireValue;
+      readonly resellers: string | number;
       /** Managers */
-      readonly managers: WireValue;
+      readonly managers: string | number;
       /** Users */
-      readonly totalaccs: WireValue;
+      readonly totalaccs: string | number;
       readonly [field: string]: unknown;
     };
   };
@@ -267,25 +280,25 @@ export interface SellerOperations {
     readonly params: Record<string, never>;
     readonly answer: SellerAnswerBase & { readonly keys: readonly {
       /** Key */
-      readonly key: WireValue;
+      readonly key: string;
       /** Status */
-      readonly status: WireValue;
+      readonly status: string;
       /** Level */
-      readonly level: WireValue;
+      readonly level: string | number;
       /** Duration */
-      readonly expires: WireValue;
+      readonly expires: string | number;
       /** Note */
-      readonly note: WireValue;
+      readonly note: string | null;
       /** Created by */
-      readonly genby: WireValue;
+      readonly genby: string | null;
       /** Created */
-      readonly gendate: WireValue;
+      readonly gendate: string | number;
       /** Used by */
-      readonly usedby: WireValue;
+      readonly usedby: string | null;
       /** Used on */
-      readonly usedon: WireValue;
+      readonly usedon: string | number | null;
       /** Ban reason */
-      readonly banned: WireValue;
+      readonly banned: string | null;
       readonly [field: string]: unknown;
     }[] };
   };
@@ -295,23 +308,23 @@ export interface SellerOperations {
       /** The license key. */
       readonly key: string;
     };
-    readonly answer: SellerAnswerBase & {
+    readonly answer: SellerRecordAnswer & {
       /** Status */
-      readonly status: WireValue;
+      readonly status: string;
       /** Level */
-      readonly level: WireValue;
+      readonly level: string | number;
       /** Duration */
-      readonly duration: WireValue;
+      readonly duration: string | number;
       /** Note */
-      readonly note: WireValue;
+      readonly note: string | null;
       /** Created by */
-      readonly createdby: WireValue;
+      readonly createdby: string | null;
       /** Created */
-      readonly creationdate: WireValue;
+      readonly creationdate: string | number;
       /** Used by */
-      readonly usedby: WireValue;
+      readonly usedby: string | null;
       /** Used on */
-      readonly usedon: WireValue;
+      readonly usedon: string | number | null;
       readonly [field: string]: unknown;
     };
   };
@@ -416,7 +429,7 @@ export interface SellerOperations {
       /** The license key. */
       readonly key: string;
     };
-    readonly answer: SellerAnswerBase & { readonly note: WireValue };
+    readonly answer: SellerRecordAnswer & { readonly note: string | null };
   };
   /** Replace a license's duration (`kactl licenses edit`). */
   readonly edit: {
@@ -460,11 +473,11 @@ export interface SellerOperations {
     };
     readonly answer: SellerAnswerBase & { readonly info: {
       /** Username */
-      readonly username: WireValue;
+      readonly username: string;
       /** Subscriptions */
-      readonly subscriptions: WireValue;
+      readonly subscriptions: unknown;
       /** Ip */
-      readonly ip: WireValue;
+      readonly ip: string | null;
       readonly [field: string]: unknown;
     } };
   };
@@ -473,19 +486,19 @@ export interface SellerOperations {
     readonly params: Record<string, never>;
     readonly answer: SellerAnswerBase & { readonly users: readonly {
       /** Username */
-      readonly username: WireValue;
+      readonly username: string;
       /** Hwid */
-      readonly hwid: WireValue;
+      readonly hwid: string | null;
       /** Ip */
-      readonly ip: WireValue;
+      readonly ip: string | null;
       /** Created */
-      readonly createdate: WireValue;
+      readonly createdate: string | number;
       /** Last login */
-      readonly lastlogin: WireValue;
+      readonly lastlogin: string | number | null;
       /** Ban reason */
-      readonly banned: WireValue;
+      readonly banned: string | null;
       /** Owner */
-      readonly owner: WireValue;
+      readonly owner: string | null;
       readonly [field: string]: unknown;
     }[] };
   };
@@ -494,7 +507,7 @@ export interface SellerOperations {
     readonly params: Record<string, never>;
     readonly answer: SellerAnswerBase & { readonly usernames: readonly {
       /** Username */
-      readonly username: WireValue;
+      readonly username: string;
       readonly [field: string]: unknown;
     }[] };
   };
@@ -504,25 +517,41 @@ export interface SellerOperations {
       /** Username of the end user. */
       readonly user: string;
     };
-    readonly answer: SellerAnswerBase & {
+    readonly answer: SellerRecordAnswer & {
       /** Username */
-      readonly username: WireValue;
+      readonly username: string;
       /** Subscriptions */
-      readonly subscriptions: WireValue;
+      readonly subscriptions: readonly {
+        /** Subscription */
+        readonly subscription: string;
+        /** Time left */
+        readonly expiry: string | number;
+        /** Key */
+        readonly key: string | null;
+        /** Paused */
+        readonly paused?: string | number;
+        readonly [field: string]: unknown;
+      }[];
       /** Variables */
-      readonly uservars: WireValue;
+      readonly uservars: readonly {
+        /** Name */
+        readonly name: string;
+        /** Value */
+        readonly data: string;
+        readonly [field: string]: unknown;
+      }[];
       /** Ip */
-      readonly ip: WireValue;
+      readonly ip: string | null;
       /** Hwid */
-      readonly hwid: WireValue;
+      readonly hwid: string | null;
       /** Created */
-      readonly createdate: WireValue;
+      readonly createdate: string | number;
       /** Last login */
-      readonly lastlogin: WireValue;
+      readonly lastlogin: string | number | null;
       /** Hwid reset cooldown */
-      readonly cooldown: WireValue;
+      readonly cooldown: string | number | null;
       /** Ban reason */
-      readonly banned: WireValue;
+      readonly banned: string | null;
       readonly [field: string]: unknown;
     };
   };
@@ -691,13 +720,13 @@ export interface SellerOperations {
     };
     readonly answer: SellerAnswerBase & { readonly subs: readonly {
       /** Subscription */
-      readonly subscription: WireValue;
+      readonly subscription: string;
       /** Time left */
-      readonly expiry: WireValue;
+      readonly expiry: string | number;
       /** Key */
-      readonly key: WireValue;
+      readonly key: string | null;
       /** Paused */
-      readonly paused: WireValue;
+      readonly paused: string | number;
       readonly [field: string]: unknown;
     }[] };
   };
@@ -717,7 +746,7 @@ export interface SellerOperations {
       /** Username of the end user. */
       readonly user: string;
     };
-    readonly answer: SellerAnswerBase & { readonly key: WireValue };
+    readonly answer: SellerRecordAnswer & { readonly key: string };
   };
   /** Check that a user exists (`kactl users verify`). */
   readonly verifyuser: {
@@ -732,9 +761,9 @@ export interface SellerOperations {
     readonly params: Record<string, never>;
     readonly answer: SellerAnswerBase & { readonly subs: readonly {
       /** Name */
-      readonly name: WireValue;
+      readonly name: string;
       /** Level */
-      readonly level: WireValue;
+      readonly level: string | number;
       readonly [field: string]: unknown;
     }[] };
   };
@@ -788,18 +817,18 @@ export interface SellerOperations {
       /** Subscription name. */
       readonly name: string;
     };
-    readonly answer: SellerAnswerBase & { readonly count: WireValue };
+    readonly answer: SellerAnswerBase & { readonly count: string | number };
   };
   /** List every user's variables (`kactl uservars list`). */
   readonly fetchalluservars: {
     readonly params: Record<string, never>;
     readonly answer: SellerAnswerBase & { readonly vars: readonly {
       /** User */
-      readonly user: WireValue;
+      readonly user: string;
       /** Name */
-      readonly name: WireValue;
+      readonly name: string;
       /** Value */
-      readonly data: WireValue;
+      readonly data: string;
       readonly [field: string]: unknown;
     }[] };
   };
@@ -811,7 +840,7 @@ export interface SellerOperations {
       /** Variable name. */
       readonly var: string;
     };
-    readonly answer: SellerAnswerBase & { readonly response: WireValue };
+    readonly answer: SellerAnswerBase & { readonly response: string };
   };
   /** Set a variable for a user, creating or replacing it (`kactl uservars set`, `kactl uservars set --all`). */
   readonly setvar: {
@@ -850,11 +879,11 @@ export interface SellerOperations {
     readonly params: Record<string, never>;
     readonly answer: SellerAnswerBase & { readonly vars: readonly {
       /** Name */
-      readonly varid: WireValue;
+      readonly varid: string;
       /** Value */
-      readonly msg: WireValue;
+      readonly msg: string;
       /** Login needed */
-      readonly authed: WireValue;
+      readonly authed: string | number;
       readonly [field: string]: unknown;
     }[] };
   };
@@ -906,15 +935,15 @@ export interface SellerOperations {
     readonly params: Record<string, never>;
     readonly answer: SellerAnswerBase & { readonly sessions: readonly {
       /** Session */
-      readonly id: WireValue;
+      readonly id: string;
       /** User */
-      readonly credential: WireValue;
+      readonly credential: string | null;
       /** Ip */
-      readonly ip: WireValue;
+      readonly ip: string | null;
       /** Validated */
-      readonly validated: WireValue;
+      readonly validated: string | number;
       /** Ends in */
-      readonly expiry: WireValue;
+      readonly expiry: string | number;
       readonly [field: string]: unknown;
     }[] };
   };
@@ -936,9 +965,9 @@ export interface SellerOperations {
     readonly params: Record<string, never>;
     readonly answer: SellerAnswerBase & { readonly files: readonly {
       /** Id */
-      readonly id: WireValue;
+      readonly id: string;
       /** Url */
-      readonly url: WireValue;
+      readonly url: string;
       readonly [field: string]: unknown;
     }[] };
   };
@@ -950,15 +979,15 @@ export interface SellerOperations {
     };
     readonly answer: SellerAnswerBase & { readonly file: {
       /** Id */
-      readonly id: WireValue;
+      readonly id: string;
       /** Name */
-      readonly name: WireValue;
+      readonly name: string;
       /** Size */
-      readonly size: WireValue;
+      readonly size: string;
       /** Url */
-      readonly url: WireValue;
+      readonly url: string;
       /** Login needed */
-      readonly authed: WireValue;
+      readonly authed: string | number;
       readonly [field: string]: unknown;
     } };
   };
@@ -968,7 +997,7 @@ export interface SellerOperations {
       /** Direct download URL, ending in the file name (no Discord or local URLs; at most 75 MB). */
       readonly url: string;
     };
-    readonly answer: SellerAnswerBase & { readonly id: WireValue };
+    readonly answer: SellerAnswerBase & { readonly id?: string };
   };
   /** Point a file at a new URL, and change its login rule if asked (`kactl files edit`). */
   readonly editfile: {
@@ -1000,13 +1029,13 @@ export interface SellerOperations {
     readonly params: Record<string, never>;
     readonly answer: SellerAnswerBase & { readonly webhooks: readonly {
       /** Id */
-      readonly webid: WireValue;
+      readonly webid: string;
       /** Url */
-      readonly short_baselink: WireValue;
+      readonly short_baselink: string;
       /** User agent */
-      readonly useragent: WireValue;
+      readonly useragent: string;
       /** Login needed */
-      readonly authed: WireValue;
+      readonly authed: string | number;
       readonly [field: string]: unknown;
     }[] };
   };
@@ -1042,9 +1071,9 @@ export interface SellerOperations {
     readonly params: Record<string, never>;
     readonly answer: SellerAnswerBase & { readonly chats: readonly {
       /** Channel */
-      readonly name: WireValue;
+      readonly name: string;
       /** Delay */
-      readonly delay: WireValue;
+      readonly delay: string | number;
       readonly [field: string]: unknown;
     }[] };
   };
@@ -1107,9 +1136,9 @@ export interface SellerOperations {
     readonly params: Record<string, never>;
     readonly answer: SellerAnswerBase & { readonly mutes: readonly {
       /** User */
-      readonly user: WireValue;
+      readonly user: string;
       /** Muted until */
-      readonly time: WireValue;
+      readonly time: string | number;
       readonly [field: string]: unknown;
     }[] };
   };
@@ -1118,11 +1147,11 @@ export interface SellerOperations {
     readonly params: Record<string, never>;
     readonly answer: SellerAnswerBase & { readonly blacklists: readonly {
       /** Type */
-      readonly type: WireValue;
+      readonly type: string;
       /** Ip */
-      readonly ip: WireValue;
+      readonly ip: string | null;
       /** Hwid */
-      readonly hwid: WireValue;
+      readonly hwid: string | null;
       readonly [field: string]: unknown;
     }[] };
   };
@@ -1177,9 +1206,9 @@ export interface SellerOperations {
     readonly params: Record<string, never>;
     readonly answer: SellerAnswerBase & { readonly buttons: readonly {
       /** Text */
-      readonly text: WireValue;
+      readonly text: string;
       /** Value */
-      readonly value: WireValue;
+      readonly value: string;
       readonly [field: string]: unknown;
     }[] };
   };
@@ -1211,13 +1240,13 @@ export interface SellerOperations {
     readonly params: Record<string, never>;
     readonly answer: SellerAnswerBase & { readonly logs: readonly {
       /** Date */
-      readonly logdate: WireValue;
+      readonly logdate: string | number;
       /** User */
-      readonly credential: WireValue;
+      readonly credential: string | null;
       /** Pc user */
-      readonly pcuser: WireValue;
+      readonly pcuser: string | null;
       /** Message */
-      readonly logdata: WireValue;
+      readonly logdata: string;
       readonly [field: string]: unknown;
     }[] };
   };
@@ -1231,11 +1260,11 @@ export interface SellerOperations {
     readonly params: Record<string, never>;
     readonly answer: SellerAnswerBase & { readonly resellers: readonly {
       /** Username */
-      readonly username: WireValue;
+      readonly username: string;
       /** Balance */
-      readonly balance: WireValue;
+      readonly balance: string;
       /** Key levels */
-      readonly key_levels: WireValue;
+      readonly key_levels: string;
       readonly [field: string]: unknown;
     }[] };
   };
@@ -1273,23 +1302,23 @@ export interface SellerOperations {
       /** Name of the application the reseller belongs to. */
       readonly appname: string;
     };
-    readonly answer: SellerAnswerBase & { readonly balance: {
+    readonly answer: SellerRecordAnswer & { readonly balance: {
       /** Day keys */
-      readonly day: WireValue;
+      readonly day: string | number;
       /** Week keys */
-      readonly week: WireValue;
+      readonly week: string | number;
       /** Month keys */
-      readonly month: WireValue;
+      readonly month: string | number;
       /** Three-month keys */
-      readonly three_month: WireValue;
+      readonly three_month: string | number | null;
       /** Six-month keys */
-      readonly six_month: WireValue;
+      readonly six_month: string | number | null;
       /** Year keys */
-      readonly year: WireValue;
+      readonly year: string | number;
       /** Lifetime keys */
-      readonly lifetime: WireValue;
+      readonly lifetime: string | number;
       /** Total keys */
-      readonly total_keys: WireValue;
+      readonly total_keys: string | number;
       readonly [field: string]: unknown;
     } };
   };

@@ -6,8 +6,10 @@
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
 import { runDemo } from './demo/story.js';
+import { inProcessRunner } from './demo/in-process.js';
+import type { Registration } from './registration.js';
 
-export function registerDemoCommand(program: Command, ctx: Context): void {
+export function registerDemoCommand(program: Command, ctx: Context, { shell }: Registration): void {
   program
     .command('demo')
     .description('walk a whole story (seller creates licenses, a client registers, logs in, upgrades, uses variables, chat and 2FA) against a throwaway sandbox')
@@ -23,6 +25,6 @@ Examples:
   $ npm start`,
     )
     .action(async () => {
-      await runDemo(ctx);
+      await runDemo(ctx, inProcessRunner(shell.main));
     });
 }

@@ -2,10 +2,10 @@
  * The global options, defined once. They are accepted before the command (on the program) and
  * after it (hidden on every leaf command), because the program uses positional options. A leaf
  * may still define a flag of the same name with its own meaning (`sandbox start --app-name`);
- * help lists such a flag once (HELP_CONFIG), and test/unit/cli/help-flags.test.ts keeps `-o` the
+ * help lists such a flag once (help/layout.ts), and test/unit/cli/help-flags.test.ts keeps `-o` the
  * output format and `--timeout` the request timeout on every leaf.
  */
-import { Help, InvalidArgumentError, Option } from 'commander';
+import { InvalidArgumentError, Option } from 'commander';
 import type { Command } from 'commander';
 import type { GlobalOptions } from '../context.js';
 import { DEFAULT_GLOBALS } from '../context.js';
@@ -47,6 +47,11 @@ const DEFS: readonly GlobalOptionDef[] = [
   { key: 'verify', make: () => new Option('--no-verify', 'do not check response signatures (warns)') },
   { key: 'header', make: () => new Option('--no-header', 'leave out the header row of tsv and csv output (piped lists are tsv)') },
 ];
+
+/** Every global option as the program has it (`kactl help global-options` lists them). */
+export function globalOptions(): Option[] {
+  return DEFS.map((def) => def.make(true));
+}
 
 /** The global flags that take a value (`--profile`, `-o`, `--output`, …): the next word is theirs. */
 export function globalFlagsWithValue(): Set<string> {
@@ -102,17 +107,3 @@ function hasGlobal(cmd: Command, key: keyof GlobalOptions): boolean {
   const long = def?.make(false).long;
   return cmd.options.some((o) => o.long === long && o.attributeName() === key);
 }
-
-/**
- * Help settings for every command. A leaf that defines a global's flag itself (`sandbox start
- * --app-name`) lists it once, under its own options: the global of the same name is left out
- * of its "Global Options" (the leaf's meaning is the one that applies there).
- */
-export const HELP_CONFIG = {
-  showGlobalOptions: true,
-  sortSubcommands: false,
-  visibleGlobalOptions(this: Help, cmd: Command): Option[] {
-    const own = new Set(cmd.options.filter((o) => !o.hidden).flatMap((o) => [o.short, o.long].filter((f): f is string => f !== undefined)));
-    return Help.prototype.visibleGlobalOptions.call(this, cmd).filter((o) => !(o.long !== undefined && own.has(o.long)) && !(o.short !== undefined && own.has(o.short)));
-  },
-};

@@ -4,38 +4,43 @@
  * profile list` loads the profile commands and nothing else, `kactl --version` loads none
  * (cold start is a measured figure of this project).
  */
-import type { Command } from 'commander';
-import type { Context } from '../context.js';
+import type { RegisterCommands } from './registration.js';
+import { SELLER_GROUP_NAMES } from './seller/group-names.js';
 
-/**
- * Adds a module's commands. `only`: the one top-level command the command line names, when the
- * module owns it; a module with several may add just that one (the others cannot be reached).
- */
-export type RegisterCommands = (program: Command, ctx: Context, only?: string) => void;
+export { SELLER_GROUP_NAMES };
+
+/** The headings `kactl --help` lists the top-level commands under, in this order. */
+export const HELP_HEADINGS = {
+  seller: 'Seller API:',
+  client: 'Client flows:',
+  testing: 'Sandbox and testing:',
+  state: 'State files:',
+  setup: 'Setup:',
+} as const;
 
 export interface CommandModule {
   /** The top-level commands the module adds. */
   readonly names: readonly string[];
+  /** Where `kactl --help` lists them (hidden commands are not listed). */
+  readonly heading: (typeof HELP_HEADINGS)[keyof typeof HELP_HEADINGS];
   load(): Promise<RegisterCommands>;
 }
 
-/** The seller API's groups (SellerGroup in the catalog; test/unit/cli/registry.test.ts keeps them equal). */
-export const SELLER_GROUP_NAMES = ['app', 'licenses', 'users', 'subs', 'uservars', 'vars', 'sessions', 'files', 'webhooks', 'chats', 'blacklists', 'whitelists', 'loader', 'logs', 'team'] as const;
-
+/** In the order `kactl --help` lists them: each heading's modules together, headings as HELP_HEADINGS. */
 export const COMMAND_MODULES: readonly CommandModule[] = [
-  { names: ['profile'], load: async () => (await import('./profile/index.js')).registerProfileCommands },
-  { names: ['client'], load: async () => (await import('./client/index.js')).registerClientCommands },
-  { names: SELLER_GROUP_NAMES, load: async () => (await import('./seller/index.js')).registerSellerGroups },
-  { names: ['seller'], load: async () => (await import('./seller/call.js')).registerSellerCall },
-  { names: ['reseller'], load: async () => (await import('./reseller/index.js')).registerResellerCommands },
-  { names: ['sandbox'], load: async () => (await import('./sandbox/index.js')).registerSandboxCommands },
-  { names: ['demo'], load: async () => (await import('./demo.js')).registerDemoCommand },
-  { names: ['version'], load: async () => (await import('./version.js')).registerVersionCommand },
-  { names: ['environment', 'exit-codes', 'lists'], load: async () => (await import('./help/index.js')).registerHelpTopics },
-  { names: ['doctor'], load: async () => (await import('./doctor/index.js')).registerDoctorCommand },
-  { names: ['completion', '__complete'], load: async () => (await import('./completion/index.js')).registerCompletionCommands },
-  { names: ['apply', 'export', 'restore', 'schema'], load: async () => (await import('./state/index.js')).registerStateCommands },
-  { names: ['test'], load: async () => (await import('./flows/index.js')).registerTestCommand },
+  { names: SELLER_GROUP_NAMES, heading: HELP_HEADINGS.seller, load: async () => (await import('./seller/index.js')).registerSellerGroups },
+  { names: ['seller'], heading: HELP_HEADINGS.seller, load: async () => (await import('./seller/call.js')).registerSellerCall },
+  { names: ['client'], heading: HELP_HEADINGS.client, load: async () => (await import('./client/index.js')).registerClientCommands },
+  { names: ['sandbox'], heading: HELP_HEADINGS.testing, load: async () => (await import('./sandbox/index.js')).registerSandboxCommands },
+  { names: ['test'], heading: HELP_HEADINGS.testing, load: async () => (await import('./flows/index.js')).registerTestCommand },
+  { names: ['reseller'], heading: HELP_HEADINGS.testing, load: async () => (await import('./reseller/index.js')).registerResellerCommands },
+  { names: ['demo'], heading: HELP_HEADINGS.testing, load: async () => (await import('./demo.js')).registerDemoCommand },
+  { names: ['apply', 'export', 'restore', 'schema'], heading: HELP_HEADINGS.state, load: async () => (await import('./state/index.js')).registerStateCommands },
+  { names: ['profile'], heading: HELP_HEADINGS.setup, load: async () => (await import('./profile/index.js')).registerProfileCommands },
+  { names: ['doctor'], heading: HELP_HEADINGS.setup, load: async () => (await import('./doctor/index.js')).registerDoctorCommand },
+  { names: ['completion', '__complete'], heading: HELP_HEADINGS.setup, load: async () => (await import('./completion/index.js')).registerCompletionCommands },
+  { names: ['version'], heading: HELP_HEADINGS.setup, load: async () => (await import('./version.js')).registerVersionCommand },
+  { names: ['environment', 'exit-codes', 'lists', 'global-options'], heading: HELP_HEADINGS.setup, load: async () => (await import('./help/index.js')).registerHelpTopics },
 ];
 
 const VERSION_FLAGS = new Set(['-V', '--version']);

@@ -1,7 +1,7 @@
 /**
  * What a flow needs of kactl: one command line run in this process through the real `main()`,
  * with captured streams. The command that runs flows (`kactl test`) hands the runner this
- * function (commands/demo/in-process.ts's runInProcess): flows sit below the commands and do not
+ * function (commands/demo/in-process.ts's inProcessRunner): flows sit below the commands and do not
  * import them (docs/architecture.md, "Layers").
  */
 import type { EnvRecord } from '../env.js';

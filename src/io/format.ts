@@ -1,10 +1,10 @@
 /**
  * Pure formatting of records for the human and machine output modes: cell values, CSV, TSV,
- * NDJSON. Kept apart from the writer so it can be tested without streams.
+ * NDJSON (YAML: yaml-text.ts). Kept apart from the writer so it can be tested without streams.
  */
 
-export type OutputFormat = 'table' | 'json' | 'ndjson' | 'csv' | 'tsv';
-export const OUTPUT_FORMATS: readonly OutputFormat[] = ['table', 'json', 'ndjson', 'csv', 'tsv'];
+export type OutputFormat = 'table' | 'json' | 'yaml' | 'ndjson' | 'csv' | 'tsv';
+export const OUTPUT_FORMATS: readonly OutputFormat[] = ['table', 'json', 'yaml', 'ndjson', 'csv', 'tsv'];
 
 /** How a cell is shown; declared with the column (the seller catalog owns the vocabulary). */
 export type { ColumnKind } from '../api/seller-catalog/columns.js';

@@ -8,6 +8,7 @@ import type { Column, OutputFormat } from './format.js';
 import { headerFor, humanCell, machineCell, stripControl, toCsv, toNdjson, toTsv } from './format.js';
 import { renderTable } from './table.js';
 import { wrapMessage } from './wrap.js';
+import { toYaml } from './yaml-text.js';
 import { UsageError } from '../errors.js';
 
 /** How the caller wants a list cut and counted (`--columns`, `--limit`) and which clock it reads. */
@@ -53,9 +54,13 @@ export class Output {
     this.errColor = new Chalk({ level: io.stderrColor ? 1 : 0 });
   }
 
-  /** True when the user asked for JSON, by `--json` or `-o json`. */
+  /**
+   * True when the user asked for the document a command has (the server's JSON, a record):
+   * JSON by `--json` or `-o json`, or the same in YAML by `-o yaml`. `json()` prints it in the
+   * syntax asked for.
+   */
   get wantsJson(): boolean {
-    return this.options.json || this.options.format === 'json';
+    return this.options.json || this.options.format === 'json' || this.options.format === 'yaml';
   }
 
   /** True when output is for people: no machine format was asked for. */
@@ -63,9 +68,14 @@ export class Output {
     return !this.wantsJson && this.options.format === undefined && this.io.isStdoutTTY;
   }
 
-  /** Pretty JSON on stdout. */
+  /** A document on stdout: pretty JSON, or YAML with `-o yaml`. */
   json(value: unknown): void {
-    this.io.out(`${JSON.stringify(value, null, 2)}\n`);
+    this.io.out(this.document(value));
+  }
+
+  /** The text `json()` prints for a value (a file written instead of stdout has the same). */
+  document(value: unknown): string {
+    return this.options.format === 'yaml' ? toYaml(value) : `${JSON.stringify(value, null, 2)}\n`;
   }
 
   /** A line of data on stdout (a key, a variable's value). */
@@ -74,8 +84,9 @@ export class Output {
   }
 
   /**
-   * A list of records. `--json`/`-o json`: JSON array; `-o ndjson|csv|tsv`: that; `-o table` or
-   * a terminal: a table; piped with no format: TSV, with a header row unless `--no-header`.
+   * A list of records. `--json`/`-o json`: JSON array (`-o yaml`: the same in YAML); `-o
+   * ndjson|csv|tsv`: that; `-o table` or a terminal: a table; piped with no format: TSV, with a
+   * header row unless `--no-header`.
    */
   async list(allRows: readonly Record<string, unknown>[], allColumns: readonly Column[], view: ListView = {}): Promise<void> {
     const columns = chooseColumns(allColumns, view.columns);
@@ -93,6 +104,7 @@ export class Output {
         return this.io.out(toTsv(rows, columns, { header: this.options.header !== false }));
       case 'table':
       case 'json':
+      case 'yaml':
         if (rows.length === 0) {
           this.note('No results.');
           return;

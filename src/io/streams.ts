@@ -163,6 +163,9 @@ export function createIOStreams(options: StreamOptions): IOStreams {
   const isStdoutTTY = stdout.isTTY === true;
   const isStderrTTY = stderr.isTTY === true;
   const inCI = envFlag(env, 'CI');
+  // A terminal's width: COLUMNS when it names one (as most tools read it), else the terminal's own.
+  const given = Number(readEnv(env, 'COLUMNS'));
+  const widthOf = (stream: OutputStream): number | undefined => (Number.isInteger(given) && given > 0 ? given : stream.columns);
   return {
     get stdin(): InputStream {
       return stdinSource instanceof LazyInput ? stdinSource.open() : stdinSource;
@@ -174,8 +177,8 @@ export function createIOStreams(options: StreamOptions): IOStreams {
     isStderrTTY,
     stdoutColor: colorFor(isStdoutTTY, env, noColor),
     stderrColor: colorFor(isStderrTTY, env, noColor),
-    columns: (isStdoutTTY ? stdout.columns : undefined) ?? (isStderrTTY ? stderr.columns : undefined) ?? 80,
-    stderrColumns: isStderrTTY ? (stderr.columns ?? 80) : undefined,
+    columns: (isStdoutTTY ? widthOf(stdout) : undefined) ?? (isStderrTTY ? widthOf(stderr) : undefined) ?? 80,
+    stderrColumns: isStderrTTY ? (widthOf(stderr) ?? 80) : undefined,
     canPrompt: () => isStdinTTY && isStderrTTY && !inCI,
     noPromptReason: isStdinTTY && isStderrTTY && inCI ? 'CI is set, so kactl does not ask' : 'there is no terminal to ask on',
     out: stdoutWriter(stdout),

@@ -19,7 +19,7 @@ import type { Store } from '../server/store/store.js';
 import { clockStepSeconds } from './duration.js';
 import { applySeed, readSeed } from './seed.js';
 import { restoreSnapshot, takeSnapshot } from './snapshot.js';
-import type { Sandbox, SandboxClock, SandboxFaults, StartSandboxOptions } from './start.js';
+import type { Sandbox, SandboxClock, SandboxFaults, StartSandboxOptions } from './types.js';
 
 /** What kactl's own tests reach behind the public surface: the store and the full ready line. */
 export interface SandboxInternals {

@@ -277,6 +277,28 @@ describe.skipIf(CHROMIUM === undefined)('sandbox dashboard in headless Chromium 
     await nothingInjected();
   }, SLOW);
 
+  it('times and durations in the request inspector stay on one line, live rows too, at 1024 and 1280 px', async () => {
+    // Long reasons crowd the table: the time is the column that used to give.
+    await sb.client('login', { sessionid: 'not-a-session-id', username: `${P} ${'a long user name '.repeat(6)}`, pass: 'x' });
+    for (const width of [1024, 1280]) {
+      await page.setViewport({ width, height: 900 });
+      await page.goto(`${sb.baseUrl}/sandbox/ui/requests`);
+      await page.waitForFunction(`document.getElementById('live-status').textContent.startsWith('Live')`, { timeout: 20_000 });
+      await sb.client('login', { sessionid: 'not-a-session-id', username: `live ${width}`, pass: 'x' });
+      await page.waitForFunction(`document.getElementById('request-rows').textContent.includes('live ${width}')`, { timeout: 20_000 });
+      await shot(`requests-times-${width}`);
+      // Lines a cell's text takes: one box per line.
+      const lines = (await page.evaluate(`[...document.querySelectorAll('#request-rows td.when')].map((cell) => {
+        const range = document.createRange();
+        range.selectNodeContents(cell);
+        return { text: cell.textContent, lines: new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size };
+      })`)) as { text: string; lines: number }[];
+      expect(lines.length).toBeGreaterThan(4);
+      expect(lines.filter((cell) => cell.lines !== 1)).toEqual([]);
+    }
+    await page.setViewport({ width: 1280, height: 900 });
+  }, SLOW);
+
   it('sign out ends the sign-in', async () => {
     await page.goto(`${sb.baseUrl}/sandbox/ui`);
     await Promise.all([page.waitForNavigation(), page.click('::-p-aria(Sign out)')]);

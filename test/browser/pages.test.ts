@@ -257,6 +257,38 @@ describe.skipIf(CHROMIUM === undefined)('sandbox pages in headless Chromium (no 
       await loader.stop();
     }
   }, SLOW);
+
+  // Last: it changes erin's password, which the tests above sign in with.
+  it('customer panel: "Forgot password?" under the sign-in puts a reset link in the outbox; the link sets a new password', async () => {
+    const init = await client('init', { ver: sb.info.app.version });
+    const link = (init['appinfo'] as { customerPanelLink: string }).customerPanelLink;
+    // A browser profile of its own: not signed in to the panel by the tests above.
+    const context = await browser.createBrowserContext();
+    const page = await context.newPage();
+    await page.goto(link);
+    expect(await text(page)).not.toMatch(/email/i);
+    await Promise.all([page.waitForNavigation(), (await page.waitForSelector('::-p-aria(Forgot password?)'))!.click()]);
+    await shot(page, '12-panel-forgot');
+    expect(await text(page)).toContain("No real email is sent: mail goes to the sandbox's outbox");
+    await (await field(page, 'Username')).type('erin');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(EMAIL);
+    await Promise.all([page.waitForNavigation(), page.keyboard.press('Enter')]);
+    await shot(page, '13-panel-forgot-sent');
+    expect(await text(page)).toContain('a link to choose a new password is on its way');
+    await page.goto(await lastLink('password-reset'));
+    await (await field(page, 'New password')).type('erin-forgot-pass-789');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('erin-forgot-pass-789');
+    await Promise.all([page.waitForNavigation(), page.keyboard.press('Enter')]);
+    await page.goto(link);
+    await (await field(page, 'Username')).type('erin');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('erin-forgot-pass-789');
+    await Promise.all([page.waitForNavigation(), page.keyboard.press('Enter')]);
+    expect(await text(page)).toContain('Signed in as erin');
+    await context.close();
+  }, SLOW);
 });
 
 /**

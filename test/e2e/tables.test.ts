@@ -148,9 +148,11 @@ describe('users get for people (23.2)', () => {
     expect(screen).toMatch(/subscriptions:\s*\nSUBSCRIPTION\s+TIME LEFT\s+KEY\s+PAUSED\s*\ndefault\s+2d 23h\s/);
     expect(screen).toMatch(/variables:\s*\nNAME\s+VALUE\s*\ncolor\s+blue/);
     for (const line of screen.split('\n')) expect([...line.trimEnd()].length, line).toBeLessThanOrEqual(80);
-    // Piped and JSON: unchanged in substance.
+    // Piped: the same lists as rows under their names (as `users subscriptions` prints them), no JSON cell; JSON: the server's.
     const piped = (await sb.ok(['users', 'get', 'rows'])).stdout;
-    expect(piped).toMatch(/^subscriptions\t\[\{"subscription":"default"/m);
+    expect(piped).not.toMatch(/\[\{/);
+    expect(piped).toMatch(/\n\nsubscriptions:\nsubscription\texpiry\tkey\tpaused\ndefault\t\d{4}-/);
+    expect(piped).toMatch(/\n\nvariables:\nname\tdata\ncolor\tblue\n$/);
     expect((await sb.json<{ uservars: unknown }>(['users', 'get', 'rows'])).uservars).toEqual([{ name: 'color', data: 'blue' }]);
   });
 });

@@ -1,7 +1,9 @@
 /**
  * A library call writes nothing to stdout or stderr and never ends the process, and a closed
  * sandbox leaves nothing that keeps the process alive: a child process runs the built
- * kactl/sandbox (test/fixtures/library-child.mjs) and must end by itself, silent.
+ * kactl/sandbox (test/fixtures/library-child.mjs) and must end by itself, silent. Right after
+ * `close()` resolves no handle of the sandbox is open any more (no listening socket still
+ * closing), as a test runner's open-handle check sees it.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -12,7 +14,7 @@ import { tempDir } from '../helpers/temp-dir.js';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 
-it('prints nothing, and once closed keeps no handle: the process ends by itself', async () => {
+it('prints nothing, and once closed keeps no handle, right after close(): the process ends by itself', async () => {
   requireFreshBuild();
   const entry = path.join(root, 'dist', 'lib', 'sandbox.mjs');
   const report = path.join(tempDir('kactl-lib-child-'), 'report.json');

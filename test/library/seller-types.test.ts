@@ -6,14 +6,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { OUTPUT, renderSellerTypes } from '../../scripts/seller-types.mjs';
-import { opCommandLine, SELLER_CATALOG, wireParamsForType } from '../../src/api/seller-catalog/index.js';
-import type { SellerAnswer, SellerParams, SellerType, WireValue } from '../../src/api/seller-operations.js';
+import { opCommandLine, SELLER_CATALOG, wireParamsForType, wireTypeOf } from '../../src/api/seller-catalog/index.js';
+import type { SellerAnswer, SellerParams, SellerType } from '../../src/api/seller-operations.js';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 
 describe('the seller operation types', () => {
   it('are what the catalog says (run `npm run generate` after changing the catalog)', () => {
-    const expected = renderSellerTypes({ catalog: SELLER_CATALOG, wireParamsForType, opCommandLine });
+    const expected = renderSellerTypes({ catalog: SELLER_CATALOG, wireParamsForType, opCommandLine, wireTypeOf });
     const actual = fs.readFileSync(path.join(root, OUTPUT), 'utf8');
     expect(actual, `${OUTPUT} is stale: run \`npm run generate\` and commit it`).toBe(expected);
   });
@@ -32,8 +32,10 @@ describe('the seller operation types', () => {
   });
 
   it('type answers by the response spec: lists, keys, values', () => {
-    expectTypeOf<SellerAnswer<'fetchallkeys'>['keys'][number]['key']>().toEqualTypeOf<WireValue>();
+    expectTypeOf<SellerAnswer<'fetchallkeys'>['keys'][number]['key']>().toEqualTypeOf<string>();
     expectTypeOf<SellerAnswer<'add'>['keys']>().toEqualTypeOf<readonly string[] | undefined>();
-    expectTypeOf<SellerAnswer<'info'>['status']>().toEqualTypeOf<WireValue>();
+    expectTypeOf<SellerAnswer<'info'>['status']>().toEqualTypeOf<string>();
+    expectTypeOf<SellerAnswer<'countsubs'>['count']>().toEqualTypeOf<string | number>();
+    expectTypeOf<SellerAnswer<'upload'>>().toHaveProperty('id').toEqualTypeOf<string | undefined>();
   });
 });

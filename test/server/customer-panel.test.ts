@@ -63,6 +63,48 @@ describe('customer panel', () => {
     expect((await browser.get(base)).text).toContain('<label for="password">Password</label>');
   });
 
+  it('sign-in offers "Forgot password?": the reset mail goes to the outbox, and says the same whether or not the account matches', async () => {
+    const sb = await startTestSandbox();
+    const base = await panelSetup(sb);
+    expect((await sb.seller('editemail', { user: 'carol', email: 'carol@example.test' })).json.success).toBe(true);
+    const browser = new Browser(sb);
+    const signIn = await browser.get(base);
+    expect(signIn.text).toContain(`<a href="${base}forgot">Forgot password?</a>`);
+    // A page that sends no mail says nothing of email.
+    expect(signIn.text).not.toMatch(/email/i);
+
+    const form = await browser.get(`${base}forgot`);
+    expect(form.status).toBe(200);
+    expect(form.text).toContain('<label for="email">Email address</label>');
+    expect(form.text.replaceAll('&#39;', "'")).toContain("No real email is sent: mail goes to the sandbox's outbox");
+    const before = (await sb.outbox({ kind: 'password-reset' })).length;
+    const wrong = await browser.post(`${base}forgot`, { username: 'carol', email: 'someone@example.test', form_token: formToken(form) });
+    const nobody = await browser.post(`${base}forgot`, { username: 'nobody', email: 'carol@example.test', form_token: formToken(form) });
+    expect((await sb.outbox({ kind: 'password-reset' })).length).toBe(before);
+    const right = await browser.post(`${base}forgot`, { username: 'carol', email: 'carol@example.test', form_token: formToken(form) });
+    // The same answer for all three: the form tells no one which accounts exist.
+    for (const res of [wrong, nobody, right]) {
+      expect(res.status).toBe(200);
+      expect(res.text).toBe(right.text);
+    }
+    expect(right.text).toContain('If that username has an account with that email address, a link to choose a new password is on its way.');
+    const mails = await sb.outbox({ kind: 'password-reset', to: 'carol@example.test' });
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.link).toMatch(new RegExp(`^${sb.baseUrl}/sandbox/reset/[0-9a-f]{32}$`));
+
+    // The link sets the password; the panel takes the new one.
+    const resetPage = await browser.get(new URL(mails[0]!.link!).pathname);
+    expect(resetPage.text).toContain('Choose a new password');
+    expect(resetPage.text.replaceAll('&#39;', "'")).toContain("No real email is sent: the link to this page came from the sandbox's outbox.");
+    expect((await browser.post(new URL(mails[0]!.link!).pathname, { password: 'carol-new-pass-2', confirm: 'carol-new-pass-2' })).status).toBe(200);
+    const again = await browser.get(base);
+    expect((await browser.post(`${base}login`, { username: 'carol', password: 'carol-new-pass-2', form_token: formToken(again) })).status).toBe(303);
+    // Missing fields: said, nothing sent.
+    const empty = await browser.post(`${base}forgot`, { username: '', email: '', form_token: formToken(await browser.get(`${base}forgot`)) });
+    expect(empty.status).toBe(400);
+    expect(empty.text).toContain('Type your username and the email address of your account.');
+  });
+
   it('asks for the 2FA code when it is on', async () => {
     const sb = await startTestSandbox();
     const base = await panelSetup(sb);

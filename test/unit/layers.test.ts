@@ -2,7 +2,8 @@
  * The direction of imports between the CLI's layers (docs/architecture.md, "Layers"): every
  * import in src/ — static, `import type`, re-exports and `await import()` alike, since a type
  * import ties the layers together as much as a value does — points to its own layer or a lower
- * one, and no two layers import each other, directly or round about.
+ * one, and no two layers import each other, directly or round about. Inside a layer too, no
+ * file reaches itself again through its imports: a circle is named file by file.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -105,6 +106,70 @@ export function layerLoops(edges: readonly Edge[]): string[] {
   return loops;
 }
 
+/**
+ * Every import circle among the files: each group of files that reach one another (Tarjan's
+ * strongly connected components), named by the shortest circle through its first file, with
+ * the group's other files when it holds more than that circle.
+ */
+export function importCircles(edges: readonly Edge[]): string[] {
+  const graph = new Map<string, string[]>();
+  for (const { from, to } of edges) graph.set(from, [...(graph.get(from) ?? []), to]);
+  const order = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const groups: string[][] = [];
+  const visit = (node: string): void => {
+    order.set(node, order.size);
+    low.set(node, order.get(node)!);
+    stack.push(node);
+    onStack.add(node);
+    for (const next of graph.get(node) ?? []) {
+      if (!order.has(next)) {
+        visit(next);
+        low.set(node, Math.min(low.get(node)!, low.get(next)!));
+      } else if (onStack.has(next)) low.set(node, Math.min(low.get(node)!, order.get(next)!));
+    }
+    if (low.get(node) !== order.get(node)) return;
+    const group: string[] = [];
+    let member: string;
+    do {
+      member = stack.pop()!;
+      onStack.delete(member);
+      group.push(member);
+    } while (member !== node);
+    if (group.length > 1 || (graph.get(node) ?? []).includes(node)) groups.push(group.sort());
+  };
+  for (const node of [...graph.keys()].sort()) if (!order.has(node)) visit(node);
+  return groups.map((group) => {
+    const circle = shortestCircle(graph, group[0]!, new Set(group));
+    const others = group.filter((file) => !circle.includes(file));
+    return `${[...circle, circle[0]].join(' → ')}${others.length === 0 ? '' : ` (with ${others.join(', ')})`}`;
+  });
+}
+
+/** The shortest path from `start` back to itself through `members` (breadth first). */
+function shortestCircle(graph: ReadonlyMap<string, readonly string[]>, start: string, members: ReadonlySet<string>): string[] {
+  const cameFrom = new Map<string, string>();
+  const queue = [start];
+  while (queue.length > 0) {
+    const node = queue.shift()!;
+    for (const next of graph.get(node) ?? []) {
+      if (!members.has(next)) continue;
+      if (next === start) {
+        const path = [node];
+        while (path[0] !== start) path.unshift(cameFrom.get(path[0]!)!);
+        return path;
+      }
+      if (!cameFrom.has(next)) {
+        cameFrom.set(next, node);
+        queue.push(next);
+      }
+    }
+  }
+  return [start];
+}
+
 describe('the layers of src/', () => {
   const edges = importEdges(path.join(root, 'src'));
 
@@ -135,6 +200,23 @@ describe('the layers of src/', () => {
 
   it('has no loop between layers', () => {
     expect(layerLoops(edges)).toEqual([]);
+  });
+
+  it('has no import circle, inside a layer or across layers', () => {
+    expect(importCircles(edges)).toEqual([]);
+  });
+
+  it('names each circle it finds, file by file', () => {
+    const planted = [
+      { from: 'a.ts', to: 'b.ts' },
+      { from: 'b.ts', to: 'c.ts' },
+      { from: 'c.ts', to: 'a.ts' },
+      { from: 'c.ts', to: 'd.ts' },
+      { from: 'd.ts', to: 'c.ts' },
+      { from: 'e.ts', to: 'e.ts' },
+      { from: 'f.ts', to: 'a.ts' },
+    ];
+    expect(importCircles(planted)).toEqual(['a.ts → b.ts → c.ts → a.ts (with d.ts)', 'e.ts → e.ts']);
   });
 
   it('catches a climbing import and the loop it makes', () => {

@@ -3,7 +3,7 @@
  * (docs/protocol/seller-api.md §3.1).
  */
 import type { ParamSpec, SellerOp } from './types.js';
-import { col } from './columns.js';
+import { col, orNull } from './columns.js';
 import { PRODUCT_UNITS, shopProductFlag, shopProductSetting, type ShopName } from './shop-products.js';
 
 /** A custom client-API message set through updatesettings (`--msg-<flag>`). */
@@ -116,11 +116,13 @@ export const APP_OPS: readonly SellerOp[] = [
     params: [],
     response: {
       kind: 'flat',
-      // `sellixsecret` is left out of the default view; --json still carries it.
+      noMessage: true,
+      // `sellixsecret` is left out of the default view; --json still carries it. The only
+      // answer with JSON booleans; links not set are null.
       fields: [
-        col('enabled', 'ENABLED', 'boolean'), col('hwid-lock', 'HWID LOCK', 'boolean'), col('version', 'VERSION'),
-        col('download', 'DOWNLOAD URL'), col('webdownload', 'WEB DOWNLOAD URL'), col('webhook', 'WEBHOOK'),
-        col('resellerstore', 'RESELLER STORE'), col('cooldown', 'HWID RESET COOLDOWN', 'duration'),
+        { ...col('enabled', 'ENABLED', 'boolean'), wire: 'boolean' }, { ...col('hwid-lock', 'HWID LOCK', 'boolean'), wire: 'boolean' }, col('version', 'VERSION'),
+        orNull(col('download', 'DOWNLOAD URL')), orNull(col('webdownload', 'WEB DOWNLOAD URL')), orNull(col('webhook', 'WEBHOOK')),
+        orNull(col('resellerstore', 'RESELLER STORE')), col('cooldown', 'HWID RESET COOLDOWN', 'duration'),
         col('disabledmsg', 'DISABLED MESSAGE'), col('usernametakenmsg', 'USERNAME TAKEN MESSAGE'),
         col('licenseinvalidmsg', 'LICENSE INVALID MESSAGE'), col('keytakenmsg', 'KEY TAKEN MESSAGE'),
         col('nosubmsg', 'NO SUBSCRIPTION MESSAGE'), col('userinvalidmsg', 'USER INVALID MESSAGE'),
@@ -153,6 +155,7 @@ export const APP_OPS: readonly SellerOp[] = [
     params: [],
     response: {
       kind: 'flat',
+      noMessage: true,
       fields: [
         col('totalkeys', 'KEYS', 'number'), col('unused', 'UNUSED KEYS', 'number'), col('used', 'USED KEYS', 'number'), col('paused', 'PAUSED KEYS', 'number'), col('banned', 'BANNED KEYS', 'number'), col('webhooks', 'WEBHOOKS', 'number'), col('files', 'FILES', 'number'), col('vars', 'VARIABLES', 'number'), col('resellers', 'RESELLERS', 'number'), col('managers', 'MANAGERS', 'number'), col('totalaccs', 'USERS', 'number'),
       ],

@@ -1,6 +1,6 @@
 /** `kactl blacklists`: HWIDs and IPs refused by the client API (docs/protocol/seller-api.md §3.2). */
 import type { SellerOp } from './types.js';
-import { col } from './columns.js';
+import { col, orNull } from './columns.js';
 
 export const BLACKLISTS_OPS: readonly SellerOp[] = [
   {
@@ -9,7 +9,7 @@ export const BLACKLISTS_OPS: readonly SellerOp[] = [
     command: ['list'],
     summary: 'List the blacklisted HWIDs and IPs',
     params: [],
-    response: { kind: 'list', key: 'blacklists', columns: [col('type', 'TYPE'), col('ip', 'IP'), col('hwid', 'HWID', 'id')], emptyMessage: 'No blacklists found' },
+    response: { kind: 'list', key: 'blacklists', columns: [col('type', 'TYPE'), orNull(col('ip', 'IP')), orNull(col('hwid', 'HWID', 'id'))], emptyMessage: 'No blacklists found' },
     effect: 'read',
     example: 'kactl blacklists list',
     source: 'E',

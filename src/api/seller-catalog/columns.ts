@@ -21,6 +21,22 @@
  */
 export type ColumnKind = 'text' | 'id' | 'secret' | 'date' | 'timeleft' | 'duration' | 'boolean' | 'level' | 'number';
 
+/**
+ * What a field's value is in the JSON of the answer, for the library's answer types
+ * (src/api/seller-operations.ts, written by scripts/seller-types.mjs): `text` a string;
+ * `numeric` a number or a flag (`0`/`1`), which the reference server sends as a string and other
+ * servers may send as a number; `boolean` JSON's true or false; `json` a structure servers
+ * shape differently (typed `unknown`). By default the kind's: `text` for text, id and secret
+ * columns, `numeric` for the others.
+ */
+export type WireType = 'text' | 'numeric' | 'boolean' | 'json';
+
+/** The wire type a column declares, or its kind's. */
+export function wireTypeOf(column: ColumnSpec): WireType {
+  if (column.wire !== undefined) return column.wire;
+  return column.kind === 'text' || column.kind === 'id' || column.kind === 'secret' ? 'text' : 'numeric';
+}
+
 export interface ColumnSpec {
   /** The field's name in the server's answer (kept by `--json` alone). */
   readonly key: string;
@@ -38,6 +54,17 @@ export interface ColumnSpec {
    * in `users get`): people see them as a table under the record; machines keep the JSON.
    */
   readonly rows?: readonly ColumnSpec[];
+  /** The value's JSON type where it is not the kind's (WireType). */
+  readonly wire?: WireType;
+  /** The server sends `null` when there is none (an unused key's `usedby`). */
+  readonly nullable?: true;
+  /** Some answers leave the field out (a user's subscriptions in `userdata` have no `paused`). */
+  readonly optional?: true;
+}
+
+/** The column as one the server may send `null` in. */
+export function orNull(column: ColumnSpec): ColumnSpec {
+  return { ...column, nullable: true };
 }
 
 export function col(key: string, header: string, kind: ColumnKind = 'text', name?: string): ColumnSpec {

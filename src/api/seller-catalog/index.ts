@@ -44,8 +44,8 @@ import { WEBHOOKS_OPS } from './webhooks.js';
 import { WHITELISTS_OPS } from './whitelists.js';
 
 export type { Effect, FilterSpec, FilterTest, ParamSpec, ParamType, ResponseSpec, SellerGroup, SellerOp } from './types.js';
-export type { ColumnSpec } from './columns.js';
-export { columnName, findColumn } from './columns.js';
+export type { ColumnSpec, WireType } from './columns.js';
+export { columnName, findColumn, wireTypeOf } from './columns.js';
 
 /** Group → one line for help. Key order is the display order: daily work first, rare last. */
 export const SELLER_GROUPS = {

@@ -4,7 +4,7 @@
  */
 import { passwordFlag, userTooFlag, usernameFlag } from './shared-params.js';
 import type { ParamSpec, SellerOp } from './types.js';
-import { col } from './columns.js';
+import { col, orNull } from './columns.js';
 
 /**
  * A key's states as `--status` names them → the server's `status` words. The state engine reads
@@ -33,8 +33,8 @@ export const LICENSES_OPS: readonly SellerOp[] = [
       // `expires` is the duration in seconds (a date only once redeemed); `app` holds the app
       // secret and is never shown.
       columns: [
-        col('key', 'KEY', 'id'), col('status', 'STATUS'), col('level', 'LEVEL', 'level'), col('expires', 'DURATION', 'duration', 'duration'), col('note', 'NOTE'),
-        col('genby', 'CREATED BY', 'text', 'created_by'), col('gendate', 'CREATED', 'date', 'created'), col('usedby', 'USED BY', 'text', 'used_by'), col('usedon', 'USED ON', 'date', 'used_on'), col('banned', 'BAN REASON', 'text', 'ban_reason'),
+        col('key', 'KEY', 'id'), col('status', 'STATUS'), col('level', 'LEVEL', 'level'), col('expires', 'DURATION', 'duration', 'duration'), orNull(col('note', 'NOTE')),
+        orNull(col('genby', 'CREATED BY', 'text', 'created_by')), col('gendate', 'CREATED', 'date', 'created'), orNull(col('usedby', 'USED BY', 'text', 'used_by')), orNull(col('usedon', 'USED ON', 'date', 'used_on')), orNull(col('banned', 'BAN REASON', 'text', 'ban_reason')),
       ],
       emptyMessage: 'No keys found',
     },
@@ -61,9 +61,9 @@ export const LICENSES_OPS: readonly SellerOp[] = [
     summary: 'Show one license: status, level, duration, note and who used it',
     params: [KEY_ARG],
     // The same fields as a row of the list, under other wire names: kactl's names are the list's.
-    response: { kind: 'flat', fields: [
-        col('status', 'STATUS'), col('level', 'LEVEL', 'level'), col('duration', 'DURATION', 'duration'), col('note', 'NOTE'),
-        col('createdby', 'CREATED BY', 'text', 'created_by'), col('creationdate', 'CREATED', 'date', 'created'), col('usedby', 'USED BY', 'text', 'used_by'), col('usedon', 'USED ON', 'date', 'used_on'),
+    response: { kind: 'flat', noMessage: true, fields: [
+        col('status', 'STATUS'), col('level', 'LEVEL', 'level'), col('duration', 'DURATION', 'duration'), orNull(col('note', 'NOTE')),
+        orNull(col('createdby', 'CREATED BY', 'text', 'created_by')), col('creationdate', 'CREATED', 'date', 'created'), orNull(col('usedby', 'USED BY', 'text', 'used_by')), orNull(col('usedon', 'USED ON', 'date', 'used_on')),
       ] },
     effect: 'read',
     example: 'kactl licenses get ABCDEF-123456',
@@ -244,7 +244,7 @@ export const LICENSES_OPS: readonly SellerOp[] = [
     summary: "Show a license's note",
     params: [KEY_ARG],
     // E answers `{"note": …}` with no `success` key at all.
-    response: { kind: 'value', key: 'note' },
+    response: { kind: 'value', key: 'note', nullable: true, noMessage: true },
     effect: 'read',
     example: 'kactl licenses get-note ABCDEF-123456',
     source: 'E',
@@ -303,7 +303,8 @@ export const LICENSES_OPS: readonly SellerOp[] = [
       { wire: 'hwid', flag: 'hwid', type: 'string', required: false, description: 'HWID to bind the user to' },
     ],
     // E nests the whole register result in info.subscriptions; the fields are D23's.
-    response: { kind: 'object', key: 'info', fields: [col('username', 'USERNAME', 'id'), col('subscriptions', 'SUBSCRIPTIONS'), col('ip', 'IP')] },
+    // `subscriptions`: what the server's register gave (D23: the login's list; E nests more).
+    response: { kind: 'object', key: 'info', fields: [col('username', 'USERNAME', 'id'), { ...col('subscriptions', 'SUBSCRIPTIONS'), wire: 'json' }, orNull(col('ip', 'IP'))] },
     effect: 'write',
     // Success is always JSON, but E's failures honour format=text (docs/protocol/seller-api.md §3.6).
     textFormat: true,

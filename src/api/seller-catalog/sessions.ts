@@ -1,6 +1,6 @@
 /** `kactl sessions`: open client sessions (docs/protocol/seller-api.md §3.8). */
 import type { SellerOp } from './types.js';
-import { col } from './columns.js';
+import { col, orNull } from './columns.js';
 
 export const SESSIONS_OPS: readonly SellerOp[] = [
   {
@@ -10,7 +10,7 @@ export const SESSIONS_OPS: readonly SellerOp[] = [
     summary: 'List open sessions',
     params: [],
     // `credential` stays empty until the session logs in; `expiry` is a Unix time.
-    response: { kind: 'list', key: 'sessions', columns: [col('id', 'SESSION', 'id'), col('credential', 'USER'), col('ip', 'IP'), col('validated', 'VALIDATED', 'boolean'), col('expiry', 'ENDS IN', 'timeleft')], emptyMessage: 'No sessions found' },
+    response: { kind: 'list', key: 'sessions', columns: [col('id', 'SESSION', 'id'), orNull(col('credential', 'USER')), orNull(col('ip', 'IP')), col('validated', 'VALIDATED', 'boolean'), col('expiry', 'ENDS IN', 'timeleft')], emptyMessage: 'No sessions found' },
     filters: [
       { flag: 'user', test: { kind: 'equals', field: 'credential' }, value: 'username', description: 'Only sessions logged in as this user (or with this key)', completeFrom: 'fetchallusernames' },
       { flag: 'validated', test: { kind: 'yes', field: 'validated' }, description: 'Only sessions that passed init and login' },

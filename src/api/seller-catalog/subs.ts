@@ -94,7 +94,7 @@ export const SUBS_OPS: readonly SellerOp[] = [
     command: ['count'],
     summary: 'Count the unexpired user subscriptions of this name',
     params: [subArg('name')],
-    response: { kind: 'value', key: 'count' },
+    response: { kind: 'value', key: 'count', wire: 'numeric' },
     effect: 'read',
     example: 'kactl subs count premium',
     source: 'E',

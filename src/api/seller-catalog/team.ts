@@ -8,7 +8,7 @@
  */
 import { passwordFlag, usernameFlag } from './shared-params.js';
 import type { ParamSpec, SellerOp } from './types.js';
-import { col } from './columns.js';
+import { col, orNull } from './columns.js';
 
 /** An account to act on: `user` on deleteAccount, `username` on the balance types. */
 function accountArg(wire: string): ParamSpec {
@@ -104,8 +104,8 @@ export const TEAM_OPS: readonly SellerOp[] = [
       { wire: 'appname', flag: 'app-name', type: 'string', required: true, description: 'Name of the application the reseller belongs to' },
     ],
     // E returns null for three_month and six_month (a bug); read them as 0.
-    response: { kind: 'object', key: 'balance', fields: [
-        col('day', 'DAY KEYS', 'number'), col('week', 'WEEK KEYS', 'number'), col('month', 'MONTH KEYS', 'number'), col('three_month', 'THREE-MONTH KEYS', 'number'), col('six_month', 'SIX-MONTH KEYS', 'number'), col('year', 'YEAR KEYS', 'number'), col('lifetime', 'LIFETIME KEYS', 'number'), col('total_keys', 'TOTAL KEYS', 'number'),
+    response: { kind: 'object', key: 'balance', noMessage: true, fields: [
+        col('day', 'DAY KEYS', 'number'), col('week', 'WEEK KEYS', 'number'), col('month', 'MONTH KEYS', 'number'), orNull(col('three_month', 'THREE-MONTH KEYS', 'number')), orNull(col('six_month', 'SIX-MONTH KEYS', 'number')), col('year', 'YEAR KEYS', 'number'), col('lifetime', 'LIFETIME KEYS', 'number'), col('total_keys', 'TOTAL KEYS', 'number'),
       ] },
     effect: 'read',
     example: 'kactl team balance shop1 --app-name MyApp',

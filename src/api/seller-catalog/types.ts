@@ -8,7 +8,7 @@
  *  - the sandbox's parameter checks before a handler runs (src/server/seller/).
  * Hand-written code exists only where an operation needs more than this gives.
  */
-import type { ColumnSpec } from './columns.js';
+import type { ColumnSpec, WireType } from './columns.js';
 
 /** The CLI group an operation lives in: `kactl <group> ...`. */
 export type SellerGroup =
@@ -99,16 +99,20 @@ export type ResponseSpec =
    * `columns` are the fields a table shows, in order, each with its label and kind.
    */
   | { readonly kind: 'list'; readonly key: string; readonly columns: readonly ColumnSpec[]; readonly emptyMessage: string }
-  /** One record under `key` (`appdetails`, `file`, `balance`). */
-  | { readonly kind: 'object'; readonly key: string; readonly fields: readonly ColumnSpec[] }
+  /**
+   * One record under `key` (`appdetails`, `file`, `balance`). `noMessage`: the reference server's
+   * success carries no `message` (here and below).
+   */
+  | { readonly kind: 'object'; readonly key: string; readonly fields: readonly ColumnSpec[]; readonly noMessage?: true }
   /** Fields at the top level of the body (`stats`, `info`, `getsettings`, `userdata`). */
-  | { readonly kind: 'flat'; readonly fields: readonly ColumnSpec[] }
+  | { readonly kind: 'flat'; readonly fields: readonly ColumnSpec[]; readonly noMessage?: true }
   /**
    * A single value under `key` (`getkey` → `key`, `getvar` → `response`, `retrvvar` → `message`).
    * `fromMessage`: servers that send the value only inside the message (the first group of this
-   * pattern), so a success without `key` is still complete.
+   * pattern), so a success without `key` is still complete. `wire` and `nullable` as a column's
+   * (ColumnSpec): what the value is in the JSON (default text).
    */
-  | { readonly kind: 'value'; readonly key: string; readonly fromMessage?: RegExp }
+  | { readonly kind: 'value'; readonly key: string; readonly fromMessage?: RegExp; readonly wire?: WireType; readonly nullable?: true; readonly noMessage?: true }
   /** New license keys: `key` for one, `keys` for several; `format=text` gives one a line. */
   | { readonly kind: 'keys' };
 

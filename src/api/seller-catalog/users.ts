@@ -8,14 +8,14 @@
  */
 import { passwordFlag, usernameArg, usernameFlag } from './shared-params.js';
 import type { ParamSpec, SellerOp } from './types.js';
-import { col } from './columns.js';
+import { col, orNull } from './columns.js';
 
 const SUB_FLAG: ParamSpec = { wire: 'sub', flag: 'sub', type: 'string', required: true, description: 'Subscription name', completeFrom: 'fetchallsubs' };
 const EXTEND_DAYS: ParamSpec = { wire: 'expiry', flag: 'expiry', type: 'number', unit: 'days', required: true, description: 'Days to add; fractions allowed' };
 const SUBTRACT_SECONDS: ParamSpec = { wire: 'seconds', flag: 'seconds', type: 'integer', unit: 'seconds', required: true, description: 'Seconds to take away (more than 0)' };
 
 /** A user's subscriptions: `users subscriptions` lists them, `users get` shows them the same way. */
-const SUBSCRIPTION_COLUMNS = [col('subscription', 'SUBSCRIPTION', 'id'), col('expiry', 'TIME LEFT', 'timeleft'), col('key', 'KEY', 'id'), col('paused', 'PAUSED', 'boolean')];
+const SUBSCRIPTION_COLUMNS = [col('subscription', 'SUBSCRIPTION', 'id'), col('expiry', 'TIME LEFT', 'timeleft'), orNull(col('key', 'KEY', 'id')), col('paused', 'PAUSED', 'boolean')];
 /** A user's variables as `users get` carries them. */
 const VARIABLE_COLUMNS = [col('name', 'NAME', 'id'), col('data', 'VALUE')];
 
@@ -31,7 +31,7 @@ export const USERS_OPS: readonly SellerOp[] = [
       kind: 'list',
       key: 'users',
       columns: [
-        col('username', 'USERNAME', 'id'), col('hwid', 'HWID'), col('ip', 'IP'), col('createdate', 'CREATED', 'date'), col('lastlogin', 'LAST LOGIN', 'date'), col('banned', 'BAN REASON'), col('owner', 'OWNER'),
+        col('username', 'USERNAME', 'id'), orNull(col('hwid', 'HWID')), orNull(col('ip', 'IP')), col('createdate', 'CREATED', 'date'), orNull(col('lastlogin', 'LAST LOGIN', 'date')), orNull(col('banned', 'BAN REASON')), orNull(col('owner', 'OWNER')),
       ],
       emptyMessage: 'No users found',
     },
@@ -69,8 +69,10 @@ export const USERS_OPS: readonly SellerOp[] = [
     // The answer also holds the password hash and a token derived from it: not shown.
     response: {
       kind: 'flat',
+      noMessage: true,
+      // Its subscriptions are the running ones, without `paused`.
       fields: [
-        col('username', 'USERNAME', 'id'), { ...col('subscriptions', 'SUBSCRIPTIONS'), rows: SUBSCRIPTION_COLUMNS }, { ...col('uservars', 'VARIABLES'), rows: VARIABLE_COLUMNS }, col('ip', 'IP'), col('hwid', 'HWID'), col('createdate', 'CREATED', 'date'), col('lastlogin', 'LAST LOGIN', 'date'), col('cooldown', 'HWID RESET COOLDOWN', 'duration'), col('banned', 'BAN REASON'),
+        col('username', 'USERNAME', 'id'), { ...col('subscriptions', 'SUBSCRIPTIONS'), rows: SUBSCRIPTION_COLUMNS.map((c) => (c.key === 'paused' ? { ...c, optional: true as const } : c)) }, { ...col('uservars', 'VARIABLES'), rows: VARIABLE_COLUMNS }, orNull(col('ip', 'IP')), orNull(col('hwid', 'HWID')), col('createdate', 'CREATED', 'date'), orNull(col('lastlogin', 'LAST LOGIN', 'date')), orNull(col('cooldown', 'HWID RESET COOLDOWN', 'duration')), orNull(col('banned', 'BAN REASON')),
       ],
     },
     effect: 'read',
@@ -375,7 +377,7 @@ export const USERS_OPS: readonly SellerOp[] = [
     command: ['license'],
     summary: 'Show the license a user redeemed',
     params: [usernameArg('user')],
-    response: { kind: 'value', key: 'key' },
+    response: { kind: 'value', key: 'key', noMessage: true },
     effect: 'read',
     example: 'kactl users license alice',
     source: 'E',

@@ -5,6 +5,7 @@
  */
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
+import { reachedBy, type Registrar, type Registration } from '../registration.js';
 import { registerClientAppInfo } from './app-info.js';
 import { registerClientBan } from './ban.js';
 import { registerClientBlacklist } from './blacklist.js';
@@ -31,7 +32,38 @@ import { registerClientWebLoader } from './web-loader.js';
 import { registerClientWebhook } from './webhook.js';
 import { registerClientWhoami } from './whoami.js';
 
-export function registerClientCommands(program: Command, ctx: Context): void {
+type AddClientCommand = (group: Command, ctx: Context) => void;
+
+/** The client's commands, in the order a program walks its flows (the order `kactl client --help` lists). */
+export const CLIENT_COMMANDS: readonly Registrar<AddClientCommand>[] = [
+  { names: ['init'], add: registerClientInit },
+  { names: ['update'], add: registerClientUpdate },
+  { names: ['register'], add: registerClientRegister },
+  { names: ['login'], add: registerClientLogin },
+  { names: ['license'], add: registerClientLicense },
+  { names: ['upgrade'], add: registerClientUpgrade },
+  { names: ['2fa'], add: registerClientTwoFactor },
+  { names: ['magic-link'], add: registerClientMagicLink },
+  { names: ['email-code'], add: registerClientEmailCode },
+  { names: ['var'], add: registerClientUserVar },
+  { names: ['chat'], add: registerClientChat },
+  { names: ['webhook'], add: registerClientWebhook },
+  { names: ['web-loader'], add: registerClientWebLoader },
+  { names: ['global-var'], add: registerClientGlobalVar },
+  { names: ['file'], add: registerClientFile },
+  { names: ['log'], add: registerClientLog },
+  { names: ['blacklist'], add: registerClientBlacklist },
+  { names: ['ban'], add: registerClientBan },
+  { names: ['change-username'], add: registerClientChangeUsername },
+  { names: ['forgot'], add: registerClientForgot },
+  { names: ['online', 'stats'], add: registerClientAppInfo },
+  { names: ['check'], add: registerClientCheck },
+  { names: ['whoami'], add: registerClientWhoami },
+  { names: ['logout'], add: registerClientLogout },
+  { names: ['call'], add: registerClientCall },
+];
+
+export function registerClientCommands(program: Command, ctx: Context, { words }: Registration): void {
   const group = program
     .command('client')
     .description('walk a protected program\'s flows: init, register, logins, 2FA, magic links, variables, chat')
@@ -47,30 +79,6 @@ A typical walk:
 
 Without a terminal, a missing value stops the command with exit 2 and names the flag.`,
     );
-  // In the order a program walks its flows.
-  registerClientInit(group, ctx);
-  registerClientUpdate(group, ctx);
-  registerClientRegister(group, ctx);
-  registerClientLogin(group, ctx);
-  registerClientLicense(group, ctx);
-  registerClientUpgrade(group, ctx);
-  registerClientTwoFactor(group, ctx);
-  registerClientMagicLink(group, ctx);
-  registerClientEmailCode(group, ctx);
-  registerClientUserVar(group, ctx);
-  registerClientChat(group, ctx);
-  registerClientWebhook(group, ctx);
-  registerClientWebLoader(group, ctx);
-  registerClientGlobalVar(group, ctx);
-  registerClientFile(group, ctx);
-  registerClientLog(group, ctx);
-  registerClientBlacklist(group, ctx);
-  registerClientBan(group, ctx);
-  registerClientChangeUsername(group, ctx);
-  registerClientForgot(group, ctx);
-  registerClientAppInfo(group, ctx);
-  registerClientCheck(group, ctx);
-  registerClientWhoami(group, ctx);
-  registerClientLogout(group, ctx);
-  registerClientCall(group, ctx);
+  // Only the command the line names (every one for the group's help, or a name none has).
+  for (const { add } of reachedBy(CLIENT_COMMANDS, words?.[1])) add(group, ctx);
 }

@@ -13,7 +13,7 @@ import type { Context } from '../../context.js';
 import { findSellerOp, opsForGroup } from '../../api/seller-catalog/index.js';
 import type { ParamSpec, SellerGroup } from '../../api/seller-catalog/index.js';
 import { isSensitiveName } from '../../api/redact.js';
-import { SELLER_GROUP_NAMES } from '../registry.js';
+import { SELLER_GROUP_NAMES } from '../seller/group-names.js';
 import { liveValues, offerable } from './live-values.js';
 import { valueSourceOf, type ValueSource } from './value-source.js';
 

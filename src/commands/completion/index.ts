@@ -5,10 +5,10 @@
 import { Argument } from 'commander';
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { buildProgram } from '../../program.js';
 import { candidates } from './candidates.js';
 import { COMPLETION_SCRIPTS, SHELLS } from './scripts.js';
-import type { Shell } from './scripts.js';
+import type { Shell as ShellName } from './scripts.js';
+import type { Registration } from '../registration.js';
 
 /**
  * How long one Tab may wait for live values in all, from the start of `__complete`: a person
@@ -16,7 +16,7 @@ import type { Shell } from './scripts.js';
  */
 export const COMPLETION_DEADLINE_MS = 2_000;
 
-export function registerCompletionCommands(program: Command, ctx: Context): void {
+export function registerCompletionCommands(program: Command, ctx: Context, { shell }: Registration): void {
   program
     .command('completion')
     .description('print a shell completion script (commands, flags, and the names arguments take: profiles, sandboxes, users, keys, variables, channels, files)')
@@ -33,8 +33,8 @@ Live values (subscription, user, variable, channel, file and webhook names, lice
 from the active profile's seller API in one request of at most 2 s, and are kept for a minute in
 the data folder (license keys and session ids are never kept).`,
     )
-    .action((shell: Shell) => {
-      ctx.io.out(COMPLETION_SCRIPTS[shell]);
+    .action((name: ShellName) => {
+      ctx.io.out(COMPLETION_SCRIPTS[name]);
     });
 
   program
@@ -48,7 +48,7 @@ the data folder (license keys and session ids are never kept).`,
       const deadline = AbortSignal.timeout(COMPLETION_DEADLINE_MS);
       ctx.setGlobals({ ...ctx.globals, timeout: ctx.globals.timeout ?? COMPLETION_DEADLINE_MS / 1000 });
       // The whole command tree, as `kactl --help` builds it (registration loads nothing heavy).
-      const tree = await buildProgram(ctx, []);
+      const tree = await shell.buildProgram(ctx, []);
       const offered = await candidates(ctx, tree, words ?? [], deadline);
       if (offered.length > 0) ctx.io.out(`${offered.join('\n')}\n`);
     });

@@ -1,12 +1,13 @@
 /**
- * Runs one kactl command line in this process, through the real `main()`, with captured
- * streams: what the demo shows is exactly what the command prints. Output keeps its order
- * across stdout and stderr (each write is recorded as it happens). `kactl test` hands it to the
- * flows runner (flows/run-kactl.ts), which sits below the commands and cannot import them.
+ * Runs one kactl command line in this process, through the real `main()` (handed down by the
+ * shell: commands/registration.ts), with captured streams: what the demo shows is exactly what
+ * the command prints. Output keeps its order across stdout and stderr (each write is recorded as
+ * it happens). `kactl test` hands it to the flows runner (flows/run-kactl.ts), which sits below
+ * the commands and cannot import them.
  */
 import { PassThrough, Writable } from 'node:stream';
-import type { InProcessOptions, InProcessResult } from '../../flows/run-kactl.js';
-import { main } from '../../cli.js';
+import type { InProcessOptions, InProcessResult, RunKactl } from '../../flows/run-kactl.js';
+import type { MainFn } from '../registration.js';
 
 export type { InProcessOptions, InProcessResult };
 
@@ -26,7 +27,12 @@ function capture(into: string[], combined: string[], options: InProcessOptions):
   return stream;
 }
 
-export async function runInProcess(argv: readonly string[], options: InProcessOptions): Promise<InProcessResult> {
+/** A runner of command lines through `main`, streams captured. */
+export function inProcessRunner(main: MainFn): RunKactl {
+  return (argv, options) => runInProcess(main, argv, options);
+}
+
+async function runInProcess(main: MainFn, argv: readonly string[], options: InProcessOptions): Promise<InProcessResult> {
   const out: string[] = [];
   const err: string[] = [];
   const combined: string[] = [];

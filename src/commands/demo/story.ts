@@ -16,6 +16,7 @@ import { readEnv } from '../../env.js';
 import { NetworkError } from '../../errors.js';
 import type { SandboxInfo } from '../../server/start.js';
 import { Transcript } from './transcript.js';
+import type { RunKactl } from '../../flows/run-kactl.js';
 import { sandboxProfileFields } from '../../config/sandbox-profile.js';
 import { ConfigStore } from '../../config/store.js';
 
@@ -100,14 +101,14 @@ async function tellStory(ctx: Context, t: Transcript, baseUrl: string): Promise<
   t.say('\nThat is the whole story; its sandbox and profile are gone now. To try it yourself: kactl sandbox start, then the same commands. See kactl --help.');
 }
 
-export async function runDemo(ctx: Context): Promise<void> {
+export async function runDemo(ctx: Context, runKactl: RunKactl): Promise<void> {
   const configDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kactl-demo-'));
   try {
     const { startSandbox } = await import('../../server/start.js');
     const sandbox = await startSandbox({ host: '127.0.0.1', port: 0, data: ':memory:', rateLimit: false });
     try {
       await saveDemoProfile(configDir, sandbox.info);
-      await tellStory(ctx, new Transcript(ctx, stepEnv(ctx, configDir)), sandbox.baseUrl);
+      await tellStory(ctx, new Transcript(ctx, stepEnv(ctx, configDir), runKactl), sandbox.baseUrl);
     } finally {
       await sandbox.close();
     }

@@ -6,8 +6,7 @@ import { Chalk } from 'chalk';
 import type { Context } from '../../context.js';
 import type { EnvRecord } from '../../env.js';
 import { errorCodeForExit, KactlError } from '../../errors.js';
-import { runInProcess } from './in-process.js';
-import type { InProcessResult } from './in-process.js';
+import type { InProcessResult, RunKactl } from '../../flows/run-kactl.js';
 import { shellQuote } from '../../util/shell-quote.js';
 
 export interface StepOptions {
@@ -24,6 +23,8 @@ export class Transcript {
   constructor(
     private readonly ctx: Context,
     private readonly env: EnvRecord,
+    /** Runs each step's command line in this process (commands/demo/in-process.ts). */
+    private readonly runKactl: RunKactl,
   ) {
     this.color = new Chalk({ level: ctx.io.stdoutColor ? 1 : 0 });
   }
@@ -42,7 +43,7 @@ export class Transcript {
   async run(argv: readonly string[], options: StepOptions = {}): Promise<InProcessResult> {
     const shown = ['kactl', ...argv.map(shellQuote), ...(options.redirect ? [options.redirect] : [])].join(' ');
     this.ctx.io.out(`${this.color.green('$')} ${this.color.bold(shown)}\n`);
-    const result = await runInProcess(argv, {
+    const result = await this.runKactl(argv, {
       env: this.env,
       ...(options.input === undefined ? {} : { input: options.input }),
       terminal: this.ctx.io.isStdoutTTY,

@@ -6,13 +6,15 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { testRun } from './run.js';
+import { inProcessRunner } from '../demo/in-process.js';
+import type { Registration } from '../registration.js';
 
 interface TestOptions {
   junit?: string;
   bail?: boolean;
 }
 
-export function registerTestCommand(program: Command, ctx: Context): void {
+export function registerTestCommand(program: Command, ctx: Context, { shell }: Registration): void {
   program
     .command('test')
     .description('run flows files against a fresh sandbox (or a server) and report each step')
@@ -21,6 +23,6 @@ export function registerTestCommand(program: Command, ctx: Context): void {
     .option('--bail', 'stop at the first failing flow')
     .addHelpText('after', '\nExamples:\n  $ kactl test examples/flows.yaml\n  $ kactl test flows/*.yaml --junit reports/kactl.xml\n  $ kactl test smoke.yaml --profile staging --json')
     .action(async (files: string[], options: TestOptions) => {
-      await testRun(ctx, files, options);
+      await testRun(ctx, files, { ...options, runKactl: inProcessRunner(shell.main) });
     });
 }

@@ -6,9 +6,9 @@ import type { FileReport, StepReport } from '../../flows/runner.js';
 import { junitXml } from '../../flows/junit.js';
 import { checkFlowSteps } from '../../flows/step-check.js';
 import { FLOWS_SCHEMA } from '../../state/schema.js';
-import { runInProcess } from '../demo/in-process.js';
+import type { RunKactl } from '../../flows/run-kactl.js';
 
-export async function testRun(ctx: Context, files: readonly string[], options: { junit?: string; bail?: boolean }): Promise<void> {
+export async function testRun(ctx: Context, files: readonly string[], options: { junit?: string; bail?: boolean; runKactl: RunKactl }): Promise<void> {
   const { loadFile } = await import('../../state/load.js');
   const { runFile } = await import('../../flows/runner.js');
   // A seed is a state body: `!env NAME` reads the environment, `$$` is `$` (src/state/load.ts).
@@ -24,7 +24,7 @@ export async function testRun(ctx: Context, files: readonly string[], options: {
     if (!json) ctx.output.line(file.file);
     const report = await runFile(ctx, file.file, file.value, {
       bail: options.bail ?? false,
-      runKactl: runInProcess,
+      runKactl: options.runKactl,
       onStep: (_flow: string, step: StepReport) => {
         if (json) return;
         const why = step.passed ? '' : `: ${step.failures.join('; ')}`;

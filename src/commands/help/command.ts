@@ -49,10 +49,10 @@ Examples:
  * Adds `help [command…]` to `parent` (the program, or a group: `kactl licenses help create`),
  * in place of commander's, which reads one word.
  */
-export function addHelpCommand(parent: Command, ctx: Context): void {
+export function addHelpCommand(parent: Command, ctx: Context): Command {
   parent.helpCommand(false);
   const path = pathOf(parent);
-  parent
+  return parent
     .command('help')
     .argument('[command...]', path.length === 0 ? 'a command (`licenses create`) or a topic (`environment`, `exit-codes`)' : 'a command')
     .description(path.length === 0 ? 'show the help of a command or a topic' : 'show the help of a command')

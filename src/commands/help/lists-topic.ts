@@ -6,14 +6,17 @@ import { SELLER_CATALOG, columnName, opCommandLine } from '../../api/seller-cata
 import type { FilterSpec } from '../../api/seller-catalog/index.js';
 import { DURATION_EXAMPLES } from '../../util/duration.js';
 import { wrapWords } from '../../io/wrap.js';
+import { itemLines } from './layout.js';
 
 /** A filter's usage, then its description wrapped beside it (or under it, when the usage is long). */
-function filterLines(flag: string, value: string | undefined, description: string): string[] {
-  const usage = `    --${flag}${value === undefined ? '' : ` ${value.includes('|') ? value : value.toUpperCase()}`}`;
-  const text = wrapWords(description.replace(/^./, (c) => c.toLowerCase()), 96, ' '.repeat(30));
-  if (usage.length >= 29) return [usage, ...text];
-  return [`${usage.padEnd(30)}${text[0]!.trimStart()}`, ...text.slice(1)];
+function filterLines(flag: string, value: string | undefined, description: string, width: number): string[] {
+  const usage = `--${flag}${value === undefined ? '' : ` ${value.includes('|') ? value : value.toUpperCase()}`}`;
+  // Indented under `  kactl licenses list`: two more than the layout's own indent.
+  return itemLines(usage, 24, description.replace(/^./, (c) => c.toLowerCase()), width - 2).map((line) => `  ${line}`);
 }
+
+/** Running text at the width. */
+const fill = (text: string, width: number, indent = ''): string[] => wrapWords(text, width, indent);
 
 /** What a filter's value is, as its flag's help shows it; undefined for a switch. */
 function valueWord(filter: FilterSpec): string | undefined {
@@ -30,32 +33,31 @@ function licenseFields(): string {
   return op?.response.kind === 'list' ? op.response.columns.map(columnName).join(', ') : '';
 }
 
-export function listsTopic(): string {
+export function listsTopic(width: number): string {
+  const item = (term: string, description: string): string[] => itemLines(term, 14, description, width - 2).map((line) => `  ${line}`);
   const lines = [
     'Finding things in a list',
     '',
-    'Every list command takes --columns NAMES, --limit N, --json [FIELDS] and --jq EXPR; record',
-    'commands (licenses get, users get, app details...) take --json [FIELDS] and --jq too.',
+    ...fill('Every list command takes --columns NAMES, --limit N, --json [FIELDS] and --jq EXPR; record commands (licenses get, users get, app details...) take --json [FIELDS] and --jq too.', width),
     '',
-    '    --json          the server\'s JSON as it came (a list: its array).',
-    '    --json FIELDS   only these fields (comma-separated), under the names given, with the',
-    '                    server\'s values: kactl licenses list --json key,used_by',
-    '    --jq EXPR       a jq expression run on that JSON by jq itself (1.8, built in; no jq',
-    '                    binary needed), printed as jq -r prints: strings bare.',
-    '                    kactl licenses list --jq \'.[] | select(.status == "Not Used") | .key\'',
+    ...item('--json', "the server's JSON as it came (a list: its array)."),
+    ...item('--json FIELDS', "only these fields (comma-separated), under the names given, with the server's values:"),
+    '                    kactl licenses list --json key,used_by',
+    ...item('--jq EXPR', 'a jq expression run on that JSON by jq itself (1.8, built in; no jq binary needed), printed as jq -r prints, strings bare:'),
+    '      kactl licenses list --jq \'.[] | select(.status == "Not Used") | .key\'',
     '',
-    'Field names are the CSV header\'s (kactl licenses list -o csv): a license\'s are',
-    `  ${licenseFields()}.`,
-    'The server\'s names (genby, gendate, expires, usedby...) and the table\'s labels work too.',
+    ...fill(`Field names are the CSV header's (kactl licenses list -o csv): a license's are ${licenseFields()}.`, width),
+    ...fill("The server's names (genby, gendate, expires, usedby...) and the table's labels work too.", width),
     '',
-    'Filters: the seller API filters nothing, so kactl reads the whole list and keeps the rows that',
-    'pass every filter given (then --limit counts). A moment is a date (2025-03-01, UTC), a UTC',
-    `time (2025-03-01T12:00:00Z) or how long ago (7d); a duration is ${DURATION_EXAMPLES}.`,
+    ...fill(
+      `Filters: the seller API filters nothing, so kactl reads the whole list and keeps the rows that pass every filter given (then --limit counts). A moment is a date (2025-03-01, UTC), a UTC time (2025-03-01T12:00:00Z) or how long ago (7d); a duration is ${DURATION_EXAMPLES}.`,
+      width,
+    ),
   ];
   for (const op of SELLER_CATALOG.filter((o) => (o.filters ?? []).length > 0)) {
     lines.push('', `  kactl ${opCommandLine(op)}`);
     for (const filter of op.filters!) {
-      lines.push(...filterLines(filter.flag, valueWord(filter), filter.description));
+      lines.push(...filterLines(filter.flag, valueWord(filter), filter.description, width));
     }
   }
   lines.push('', 'Example: the unused keys of batch-a, as a column of keys:', '  kactl licenses list --status unused --note batch-a --columns key');

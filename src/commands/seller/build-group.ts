@@ -7,8 +7,9 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { SELLER_GROUPS, commandsForGroup, opsForGroup } from '../../api/seller-catalog/index.js';
 import type { SellerGroup, SellerOp } from '../../api/seller-catalog/index.js';
-import { addVerb } from './build-verb.js';
+import { addVerb, verbNames } from './build-verb.js';
 import { lowerFirst } from './wording.js';
+import { reachedBy } from '../registration.js';
 
 function examplesOf(ops: readonly SellerOp[]): string {
   return ['', 'Examples:', ...ops.map((op) => `  $ ${op.example}`)].join('\n');
@@ -23,10 +24,15 @@ function parentFor(groupCommand: Command, words: readonly string[]): Command {
   return parent;
 }
 
-export function addSellerGroup(program: Command, ctx: Context, group: SellerGroup): Command {
+/**
+ * The group's command, with the verbs `word` reaches: the one it names (with its aliases; a
+ * two-word path's first word names all under it), or every verb (no word, or one no verb has).
+ */
+export function addSellerGroup(program: Command, ctx: Context, group: SellerGroup, word?: string): Command {
   const groupCommand = program.command(group).description(lowerFirst(SELLER_GROUPS[group]));
   const nested = new Map<Command, SellerOp[]>();
-  for (const { command, ops } of commandsForGroup(group)) {
+  const all = commandsForGroup(group).map((entry) => ({ ...entry, names: verbNames(entry.command[0]!) }));
+  for (const { command, ops } of reachedBy(all, word)) {
     const parent = parentFor(groupCommand, command.slice(0, -1));
     addVerb(parent, { group, command, ops }, ctx);
     if (parent !== groupCommand) nested.set(parent, [...(nested.get(parent) ?? []), ...ops]);

@@ -24,6 +24,11 @@ import { runVerb } from './run-verb.js';
 /** Short names people type by habit (gh, docker): `ls`, `rm`, `info`. */
 const VERB_ALIASES: Readonly<Record<string, readonly string[]>> = { list: ['ls'], delete: ['rm'], get: ['info'] };
 
+/** The words that name a verb: its name and its aliases. */
+export function verbNames(name: string): readonly string[] {
+  return [name, ...(VERB_ALIASES[name] ?? [])];
+}
+
 /** "(only with --all)" / "(not with --all)" when a flag belongs to some of the path's operations. */
 function scopeNote(verb: Verb, ops: readonly SellerOp[]): string | undefined {
   if (ops.length === verb.ops.length) return undefined;

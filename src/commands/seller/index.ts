@@ -6,9 +6,14 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { SELLER_GROUP_ORDER } from '../../api/seller-catalog/index.js';
+import type { Registration } from '../registration.js';
 import { addSellerGroup } from './build-group.js';
 
-export function registerSellerGroups(program: Command, ctx: Context, only?: string): void {
-  // Building the 15 groups' ~120 verbs is most of a seller command's start: build the named one.
-  for (const group of SELLER_GROUP_ORDER) if (only === undefined || group === only) addSellerGroup(program, ctx, group);
+export function registerSellerGroups(program: Command, ctx: Context, { words }: Registration): void {
+  // Building the 15 groups' ~120 verbs is most of a seller command's start: build the named
+  // group, and in it the verb the command line names (all of them for the group's help).
+  for (const group of SELLER_GROUP_ORDER) {
+    if (words === undefined) addSellerGroup(program, ctx, group);
+    else if (group === words[0]) addSellerGroup(program, ctx, group, words[1]);
+  }
 }

@@ -1,6 +1,6 @@
 /**
  * Where `licenses create` puts the keys it makes: stdout or an `--out` file (created new;
- * `--force` overwrites), one a line as they come, or one JSON array at the end (`--json`).
+ * `--force` overwrites), one a line as they come, or one JSON array at the end (`--json`; YAML with `-o yaml`).
  *
  * A key counts as delivered only once the write that holds it has completed. When stdout or the
  * file refuses a write (a full disk, `> /dev/full`, a read-only folder), the sink keeps why and
@@ -33,8 +33,8 @@ export interface SinkOptions {
   out?: string;
   /** Overwrite `out` if it exists. */
   force: boolean;
-  /** One JSON array at the end instead of a key a line. */
-  json: boolean;
+  /** One document at the end instead of a key a line (`--json`, `-o yaml`): the keys' array as that text. */
+  document: ((keys: readonly string[]) => string) | undefined;
 }
 
 /** What both sinks share: the delivered keys, the failure, and the line or JSON formatting. */
@@ -45,7 +45,7 @@ abstract class BaseSink implements KeySink {
   abstract readonly name: string;
   abstract readonly isStdout: boolean;
 
-  constructor(private readonly json: boolean) {}
+  constructor(private readonly document: ((keys: readonly string[]) => string) | undefined) {}
 
   /** Writes all of `text` or throws. */
   protected abstract write(text: string): void;
@@ -67,12 +67,12 @@ abstract class BaseSink implements KeySink {
   }
 
   add(keys: readonly string[]): boolean {
-    if (this.json || keys.length === 0) return this.failure === undefined;
+    if (this.document !== undefined || keys.length === 0) return this.failure === undefined;
     return this.deliver(keys.map((key) => `${key}\n`).join(''), keys);
   }
 
   finish(all: readonly string[]): void {
-    if (this.json) this.deliver(`${JSON.stringify(all, null, 2)}\n`, all);
+    if (this.document !== undefined) this.deliver(this.document(all), all);
     try {
       this.close();
     } catch (error) {
@@ -90,9 +90,9 @@ class StdoutSink extends BaseSink {
 
   constructor(
     private readonly ctx: Context,
-    json: boolean,
+    document: ((keys: readonly string[]) => string) | undefined,
   ) {
-    super(json);
+    super(document);
   }
 
   protected write(text: string): void {
@@ -117,9 +117,9 @@ class FileSink extends BaseSink {
     private readonly ctx: Context,
     readonly name: string,
     private readonly fd: number,
-    json: boolean,
+    document: ((keys: readonly string[]) => string) | undefined,
   ) {
-    super(json);
+    super(document);
     this.where = `in ${name}`;
   }
 
@@ -158,7 +158,7 @@ class FileSink extends BaseSink {
  * why in one sentence. Both before any key is made.
  */
 export function openSink(ctx: Context, options: SinkOptions): KeySink {
-  if (options.out === undefined) return new StdoutSink(ctx, options.json);
+  if (options.out === undefined) return new StdoutSink(ctx, options.document);
   const file = options.out;
   let fd: number;
   try {
@@ -171,5 +171,5 @@ export function openSink(ctx: Context, options: SinkOptions): KeySink {
     if (storageErrno(error) !== undefined) throw pathFailure(error, file, ctx);
     throw new UsageError(`Can't write --out ${file} (${code ?? 'error'}).`);
   }
-  return new FileSink(ctx, file, fd, options.json);
+  return new FileSink(ctx, file, fd, options.document);
 }

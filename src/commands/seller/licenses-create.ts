@@ -82,7 +82,7 @@ export async function createLicenses(ctx: Context, op: SellerOp, params: Readonl
 
   if (params.level !== undefined) await warnIfNoSubscriptionAt(ctx, params.level);
 
-  const sink = openSink(ctx, { ...(options.out === undefined ? {} : { out: options.out }), force: options.force, json: ctx.output.wantsJson });
+  const sink = openSink(ctx, { ...(options.out === undefined ? {} : { out: options.out }), force: options.force, document: ctx.output.wantsJson ? (keys) => ctx.output.document(keys) : undefined });
   // A bar over the keys would be noise for a single call.
   const progress = createProgress(ctx.io, { total: amount, label: 'Creating licenses', enabled: calls.length > 1 });
   // Pacing waits: beside the bar when one is drawn, else the Context's single wait line.

@@ -98,9 +98,13 @@ async function renderRecord(ctx: Context, op: SellerOp, fields: readonly ColumnS
   if (choice.jq !== undefined || ctx.output.wantsJson) return printJson(ctx, chosen ? pickFields(record, chosen) : body, choice);
   if (op.response.kind === 'object') sayDone(ctx, op, body);
   const format = ctx.globals.output;
-  // Lists inside the record (a user's subscriptions) as tables of their own, for people only.
   const human = format === 'table' || (format === undefined && ctx.io.isStdoutTTY);
-  const nested = human && chosen === undefined ? fields.filter((f) => f.rows !== undefined && Array.isArray(record[f.key]) && (record[f.key] as unknown[]).length > 0) : [];
+  // Lists inside the record (a user's subscriptions) as lists of their own under it, as the
+  // command that lists them prints them (`users subscriptions`): a table for people, TSV or CSV
+  // rows for machines, never a JSON cell in a text format. An empty one is `none` in the record
+  // for people, a header alone for machines. NDJSON keeps the record whole.
+  const nested =
+    chosen === undefined && format !== 'ndjson' ? fields.filter((f) => f.rows !== undefined && Array.isArray(record[f.key]) && (!human || (record[f.key] as unknown[]).length > 0)) : [];
   const flat = fields.filter((f) => !nested.includes(f));
   const named = namedRow(record, flat, chosen);
   if (human) for (const f of fields) if (f.rows !== undefined && !nested.includes(f) && Array.isArray(record[f.key])) named[f.name ?? f.key] = 'none';

@@ -63,7 +63,7 @@ export function registerStateCommands(program: Command, ctx: Context): void {
     .option('--force', 'restore into another server or application than the backup was made from')
     .addHelpText(
       'after',
-      '\nExamples:\n  $ kactl restore ~/.local/share/kactl/backups/2025-03-01T10-20-30-123Z-myapp-delalllicenses.json\n  $ kactl restore users.json licenses.json --url payhook=https://hooks.example.com/pay --yes\n  $ kactl restore users.json --email bob=bob@example.com --yes\n\nA state file (from kactl export) goes to kactl apply -f FILE instead.',
+      '\nExamples:\n  $ kactl restore ~/.local/share/kactl/backups/*-myapp-delalllicenses.json\n  $ kactl restore users.json licenses.json --url payhook=https://hooks.example.com/pay --yes\n  $ kactl restore users.json --email bob=bob@example.com --yes\n\nA state file (from kactl export) goes to kactl apply -f FILE instead.',
     )
     .action(async (files: string[], options: { dryRun?: boolean; force?: boolean; url: string[]; email: string[] }) => {
       await restoreRun(ctx, files, options);

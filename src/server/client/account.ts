@@ -9,7 +9,7 @@
  * (`/sandbox/reset/<secret>`, 24 hours), where the user really sets a new password.
  */
 import { appMessage } from '../domain/messages.js';
-import { FORGOT_MESSAGES, PASSWORD_RESET_TTL, passwordResetPath, requestPasswordReset } from '../domain/password-resets.js';
+import { FORGOT_MESSAGES, passwordResetMail, requestPasswordReset } from '../domain/password-resets.js';
 import { MAX_USERNAME_LENGTH } from '../domain/register.js';
 import { deleteSession } from '../domain/sessions.js';
 import { renameUser } from '../domain/users.js';
@@ -43,19 +43,7 @@ const forgot = withSession((ctx, params) => {
   const email = params.get('email');
   const result = requestPasswordReset(ctx.store, ctx.app.id, { username: params.get('username'), email }, ctx.now);
   if (!result.ok) return fail(result.message);
-  const reset = result.value;
-  const link = `${ctx.baseUrl}${passwordResetPath(reset.secret)}`;
-  ctx.outbox.send({
-    kind: 'password-reset',
-    to: email ?? '',
-    subject: `Reset your ${ctx.app.name} password`,
-    text:
-      `Someone asked to reset the password of ${reset.username} on ${ctx.app.name}.\n\n` +
-      `Open this link within ${PASSWORD_RESET_TTL / 3600} hours to choose a new password:\n${link}\n\n` +
-      `If it was not you, ignore this email: your password stays as it is.`,
-    link,
-    data: { secret: reset.secret, username: reset.username, expiresAt: reset.expiresAt },
-  });
+  ctx.outbox.send(passwordResetMail(result.value, ctx.app.name, email ?? '', ctx.baseUrl));
   return ok(FORGOT_MESSAGES.sent);
 });
 

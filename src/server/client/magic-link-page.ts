@@ -9,10 +9,15 @@ import { decideMagicLink, findMagicLink, magicLinkPath, magicLinkState, type Mag
 import { getUserById } from '../domain/users.js';
 import type { Params } from '../dispatch/params.js';
 import type { PageContext, PageReply, PageRoute } from '../http/pages.js';
-import { formatUtc, html, renderPage, type Html } from './page-layout.js';
+import { formatUtc, html, renderPage, type PageOptions, type Html } from './page-layout.js';
+
+/** A page a mail in the outbox links to: its footer says where the link came from. */
+function linkedPage(options: PageOptions): PageReply {
+  return renderPage({ ...options, mail: 'link' });
+}
 
 function notFound(): PageReply {
-  return renderPage({ title: 'Link not valid', status: 404, body: html`<p>This sign-in link is not valid. Ask the application for a new one.</p>` });
+  return linkedPage({ title: 'Link not valid', status: 404, body: html`<p>This sign-in link is not valid. Ask the application for a new one.</p>` });
 }
 
 function describe(ctx: PageContext, link: MagicLinkRow): Html {
@@ -31,13 +36,13 @@ function outcomePage(ctx: PageContext, link: MagicLinkRow, result: Exclude<Magic
   switch (result) {
     case 'approved':
     case 'already-approved':
-      return renderPage({ title: 'Sign-in approved', body: html`${details}<p>Go back to the application: it finishes signing you in on its own.</p>` });
+      return linkedPage({ title: 'Sign-in approved', body: html`${details}<p>Go back to the application: it finishes signing you in on its own.</p>` });
     case 'denied':
-      return renderPage({ title: 'Sign-in refused', body: html`${details}<p>Nobody can use this link now. The application reports it as expired.</p>` });
+      return linkedPage({ title: 'Sign-in refused', body: html`${details}<p>Nobody can use this link now. The application reports it as expired.</p>` });
     case 'used':
-      return renderPage({ title: 'Link already used', status: 410, body: html`${details}<p>This link has already signed someone in. Each link works once.</p>` });
+      return linkedPage({ title: 'Link already used', status: 410, body: html`${details}<p>This link has already signed someone in. Each link works once.</p>` });
     case 'expired':
-      return renderPage({ title: 'Link expired', status: 410, body: html`${details}<p>This link has expired or was replaced by a newer one. Ask the application for a new link.</p>` });
+      return linkedPage({ title: 'Link expired', status: 410, body: html`${details}<p>This link has expired or was replaced by a newer one. Ask the application for a new link.</p>` });
   }
 }
 
@@ -46,7 +51,7 @@ function show(ctx: PageContext): PageReply {
   if (link === undefined) return notFound();
   const state = magicLinkState(link, ctx.now);
   if (state !== 'pending') return outcomePage(ctx, link, state);
-  return renderPage({
+  return linkedPage({
     title: 'Approve this sign-in?',
     body: html`<p>Someone asked to sign in with this email address. Approve only if it is you.</p>
 ${describe(ctx, link)}
@@ -64,7 +69,7 @@ function decide(ctx: PageContext, params: Params): PageReply {
   const decision = params.get('decision');
   if (decision !== 'approve' && decision !== 'deny') {
     if (findMagicLink(ctx.store, token) === undefined) return notFound();
-    return renderPage({ title: 'Choose an answer', status: 400, body: html`<p role="alert">Press Approve sign-in or Refuse.</p><p><a href="${magicLinkPath(token)}">Back to the sign-in request</a></p>` });
+    return linkedPage({ title: 'Choose an answer', status: 400, body: html`<p role="alert">Press Approve sign-in or Refuse.</p><p><a href="${magicLinkPath(token)}">Back to the sign-in request</a></p>` });
   }
   const result = decideMagicLink(ctx.store, token, decision, ctx.now);
   const link = findMagicLink(ctx.store, token);

@@ -79,7 +79,18 @@ export interface PageOptions {
   readonly title: string;
   readonly body: Html;
   readonly status?: number;
+  /**
+   * What the page has to do with email, said in its footer: `sent`, it sends mail, to the outbox
+   * (the panel's password reset); `link`, a mail in the outbox linked to it (magic links,
+   * password resets). Other pages send none and say nothing of email.
+   */
+  readonly mail?: 'sent' | 'link';
 }
+
+const MAIL_NOTES = {
+  sent: " No real email is sent: mail goes to the sandbox's outbox (kactl sandbox outbox).",
+  link: " No real email is sent: the link to this page came from the sandbox's outbox.",
+} as const;
 
 /** A page's doctype and head, up to `<body>`: never indexed, laid out for small screens; `style` is its style element. */
 export function documentHead(title: string, style: Html): Html {
@@ -100,7 +111,7 @@ export function renderPage(options: PageOptions): PageReply {
 <main>
 <h1>${options.title}</h1>
 ${options.body}
-<p class="note">Served by a kactl sandbox, a local test server. No real email was sent.</p>
+<p class="note">Served by a kactl sandbox, a local test server.${options.mail === undefined ? '' : MAIL_NOTES[options.mail]}</p>
 </main>
 </body>
 </html>

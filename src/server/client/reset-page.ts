@@ -10,7 +10,12 @@ import { newPasswordProblem } from '../domain/password-rules.js';
 import { completePasswordReset, findPasswordReset, passwordResetPath, passwordResetState, type PasswordResetRow } from '../domain/password-resets.js';
 import type { Params } from '../dispatch/params.js';
 import type { PageContext, PageReply, PageRoute } from '../http/pages.js';
-import { formatUtc, html, renderPage } from './page-layout.js';
+import { formatUtc, html, renderPage, type PageOptions } from './page-layout.js';
+
+/** A page a mail in the outbox links to: its footer says where the link came from. */
+function linkedPage(options: PageOptions): PageReply {
+  return renderPage({ ...options, mail: 'link' });
+}
 
 export const RESET_PAGE_MESSAGES = {
   missing: 'Type a new password in both fields.',
@@ -18,12 +23,12 @@ export const RESET_PAGE_MESSAGES = {
 } as const;
 
 function notFound(): PageReply {
-  return renderPage({ title: 'Link not valid', status: 404, body: html`<p>This password reset link is not valid. Ask for a new one from the application.</p>` });
+  return linkedPage({ title: 'Link not valid', status: 404, body: html`<p>This password reset link is not valid. Ask for a new one from the application.</p>` });
 }
 
 function form(ctx: PageContext, row: PasswordResetRow, error?: string): PageReply {
   const app = getApp(ctx.store, row.appId);
-  return renderPage({
+  return linkedPage({
     title: 'Choose a new password',
     status: error === undefined ? 200 : 400,
     body: html`${error === undefined ? html`` : html`<p role="alert">${error}</p>`}
@@ -44,8 +49,8 @@ function form(ctx: PageContext, row: PasswordResetRow, error?: string): PageRepl
 
 function closed(state: 'used' | 'expired'): PageReply {
   return state === 'used'
-    ? renderPage({ title: 'Link already used', status: 410, body: html`<p>This link has already been used to set a password. Ask for a new one if you need to.</p>` })
-    : renderPage({ title: 'Link expired', status: 410, body: html`<p>This link has expired. Ask for a new one from the application.</p>` });
+    ? linkedPage({ title: 'Link already used', status: 410, body: html`<p>This link has already been used to set a password. Ask for a new one if you need to.</p>` })
+    : linkedPage({ title: 'Link expired', status: 410, body: html`<p>This link has expired. Ask for a new one from the application.</p>` });
 }
 
 function show(ctx: PageContext): PageReply {
@@ -72,10 +77,10 @@ async function submit(ctx: PageContext, params: Params): Promise<PageReply> {
   const done = completePasswordReset(ctx.store, secret, passwordHash, ctx.now);
   if (!done.ok) {
     if (done.code === 'used' || done.code === 'expired') return closed(done.code);
-    return done.code === 'notfound' ? notFound() : renderPage({ title: 'Account gone', status: 410, body: html`<p>${done.message}</p>` });
+    return done.code === 'notfound' ? notFound() : linkedPage({ title: 'Account gone', status: 410, body: html`<p>${done.message}</p>` });
   }
   const app = getApp(ctx.store, row.appId);
-  return renderPage({ title: 'Password changed', body: html`<p>The password of <strong>${done.value.username}</strong> on ${app.name} is changed. Sign in again from the application.</p>` });
+  return linkedPage({ title: 'Password changed', body: html`<p>The password of <strong>${done.value.username}</strong> on ${app.name} is changed. Sign in again from the application.</p>` });
 }
 
 export const resetPages: readonly PageRoute[] = [

@@ -5,6 +5,7 @@
  * old password is logged out).
  */
 import type { Store } from '../store/store.js';
+import type { NewOutboxMessage } from './outbox.js';
 import { failure, success, type Outcome } from './outcome.js';
 import { randomHex } from './random.js';
 import { deleteSessionsOf } from './sessions.js';
@@ -33,6 +34,25 @@ export interface PasswordResetRow {
 /** The path of a reset's page on the sandbox. */
 export function passwordResetPath(secret: string): string {
   return `/sandbox/reset/${secret}`;
+}
+
+/**
+ * The mail a reset sends (to the outbox), whoever asked for it: the client API's `forgot` or the
+ * customer panel's "Forgot password?". `baseUrl` is the sandbox's, where the reset page is.
+ */
+export function passwordResetMail(reset: PasswordResetRow, appName: string, email: string, baseUrl: string): NewOutboxMessage {
+  const link = `${baseUrl}${passwordResetPath(reset.secret)}`;
+  return {
+    kind: 'password-reset',
+    to: email,
+    subject: `Reset your ${appName} password`,
+    text:
+      `Someone asked to reset the password of ${reset.username} on ${appName}.\n\n` +
+      `Open this link within ${PASSWORD_RESET_TTL / 3600} hours to choose a new password:\n${link}\n\n` +
+      `If it was not you, ignore this email: your password stays as it is.`,
+    link,
+    data: { secret: reset.secret, username: reset.username, expiresAt: reset.expiresAt },
+  };
 }
 
 export type ForgotFailure = 'usernamenotfound' | 'noemail' | 'emailmismatch';

@@ -20,7 +20,7 @@ import { JSON_CONTENT_TYPE } from '../http/encoded-response.js';
 import { MESSAGES } from '../http/input-error.js';
 import { asciiJson } from '../http/json-encode.js';
 import type { PageContext, PageReply, PageRoute } from '../http/pages.js';
-import { panelPath } from '../panel/panel-pages.js';
+import { panelPath } from '../panel/panel-visitor.js';
 
 /** One thing the home page lists: a page to open, or an admin route and the command that reads it. */
 export interface SandboxPlace {

@@ -15,7 +15,9 @@
 import { generateKeyPairSync } from 'node:crypto';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import https from 'node:https';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { answerParserError, lastResort } from './error-shapes.js';
 import { createPageLimits } from './page-limits.js';
 import { CLIENT_RATE_LIMIT, FixedWindowLimiter, RATE_WINDOW_MS, SELLER_KEY_FAILURE_LIMIT, SELLER_RATE_LIMIT } from './rate-limiter.js';
@@ -31,7 +33,9 @@ export interface SandboxServer {
   readonly server: http.Server | https.Server;
   /**
    * Stops accepting connections, lets in-flight requests finish (after `graceMs` they are
-   * aborted and their connections closed), then resolves.
+   * aborted and their connections closed), then resolves once every socket of the server, the
+   * listening one included, is closed: nothing of it is left for a test runner's open-handle
+   * check to find.
    */
   shutdown(graceMs?: number): Promise<void>;
 }
@@ -59,6 +63,12 @@ export function createSandboxServer(deps: ServerDeps): SandboxServer {
     ? https.createServer({ ...HTTP_OPTIONS, cert: deps.tls.cert, key: deps.tls.key, minVersion: 'TLSv1.2', ALPNProtocols: ['http/1.1'] }, onRequest)
     : http.createServer(HTTP_OPTIONS, onRequest);
   server.on('clientError', (err: Error & { code?: string }, socket: Duplex) => answerParserError(err, socket));
+  // Every connection until its socket is closed (for HTTPS the TCP socket under the TLS one).
+  const sockets = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
   // A refused handshake (the client does not trust our authority, or speaks plain HTTP) never reaches a handler.
   server.on('tlsClientError', (err: Error & { code?: string }) => deps.log(`TLS handshake refused: ${err.code ?? err.message}`));
 
@@ -79,8 +89,22 @@ export function createSandboxServer(deps: ServerDeps): SandboxServer {
       server.closeIdleConnections();
       await closed;
       clearTimeout(force);
+      await socketsClosed(sockets);
     },
   };
+}
+
+/**
+ * The server's 'close' comes once its last connection is destroyed, before the handles of those
+ * sockets and of the listening socket are: wait for each socket's own 'close', then let the loop
+ * turn twice, so the listening socket's handle, closed in that turn, is gone too. (The timers of
+ * node:timers/promises, not the globals a test's fake timers replace.)
+ */
+async function socketsClosed(sockets: ReadonlySet<Socket>): Promise<void> {
+  const open = [...sockets].filter((socket) => !socket.closed);
+  await Promise.all(open.map((socket) => new Promise((resolve) => socket.once('close', resolve))));
+  await nextTurn();
+  await nextTurn();
 }
 
 /** Each stage and endpoint gets only what it uses, made once per server. */

@@ -26,7 +26,7 @@ import { listLoaderButtons } from '../domain/loader-buttons.js';
 import { webLoaderToken } from '../domain/users.js';
 import type { PageContext, PageReply } from '../http/pages.js';
 import { html, Html, renderPage } from '../client/page-layout.js';
-import { findPanelApp, panelPath, signedInUser, visitorSession } from './panel-pages.js';
+import { findPanelApp, panelNotFound, panelPath, signedInUser, visitorSession } from './panel-visitor.js';
 
 export const LOADER_PORT = 1337;
 
@@ -143,7 +143,7 @@ const SCRIPT = `
 
 export function loaderPage(ctx: PageContext): PageReply {
   const app = findPanelApp(ctx);
-  if (app === undefined) return renderPage({ title: 'Panel not found', status: 404, body: html`<p>No application has a customer panel at this address.</p>` });
+  if (app === undefined) return panelNotFound();
   const session = visitorSession(ctx, app);
   const user = signedInUser(ctx, session);
   if (user === undefined) return { status: 303, body: '', headers: { location: panelPath(app), 'cache-control': 'no-store' } };

@@ -3,8 +3,8 @@
  * out as `customerPanelLink`. An end user signs in (password, then the 2FA code when it is on),
  * sees their subscriptions and time left, resets their HWID once per cooldown (the user's own
  * cooldown when the seller set one, else the app's), downloads the app's files through the
- * panel (panel-download.ts), changes their
- * password, and starts the web loader (loader-page.ts).
+ * panel (panel-download.ts), changes their password, and starts the web loader
+ * (loader-page.ts). One who forgot the password asks for a reset link (panel-forgot.ts).
  *
  * Server-rendered forms that work without JavaScript. The session cookie is HttpOnly and
  * SameSite=Lax; every POST carries the session's form token; answers to POSTs redirect (303)
@@ -26,7 +26,9 @@ import type { Params } from '../dispatch/params.js';
 import type { PageContext, PageReply, PageRoute } from '../http/pages.js';
 import { formatUtc, html, Html, renderPage } from '../client/page-layout.js';
 import { ownValue } from '../../util/own.js';
-import { anonymousSession, formTokenMatches, PANEL_COOKIE, panelVisitor, readCookie, sessionCookie, sessionOf, type PanelSession } from './panel-sessions.js';
+import { anonymousSession, formTokenMatches, sessionOf, type PanelSession } from './panel-sessions.js';
+import { alert, findPanelApp, panelNotFound, panelPath, signedInUser, tokenField, visitorSession, withCookie } from './panel-visitor.js';
+import { forgotPage, forgotRequest } from './panel-forgot.js';
 import { loaderPage } from './loader-page.js';
 import { streamPanelFile } from './panel-download.js';
 
@@ -53,43 +55,12 @@ function noticeFor(done: string | undefined): string | undefined {
   return done === undefined ? undefined : ownValue(NOTICES, done);
 }
 
-export function findPanelApp(ctx: PageContext): AppRow | undefined {
-  const owner = ctx.pathParams['owner'] ?? '';
-  const name = ctx.pathParams['app'] ?? '';
-  return ctx.store.get<AppRow>('SELECT * FROM apps WHERE owner = ? AND name = ?', owner, name);
-}
-
-export function panelPath(app: AppRow): string {
-  return `/panel/${encodeURIComponent(app.owner)}/${encodeURIComponent(app.name)}/`;
-}
-
-function notFound(): PageReply {
-  return renderPage({ title: 'Panel not found', status: 404, body: html`<p>No application has a customer panel at this address.</p>` });
-}
-
-/** The page with the session's cookie attached (every panel answer refreshes it). */
-function withCookie(reply: PageReply, session: PanelSession, app: AppRow): PageReply {
-  return { ...reply, headers: { ...reply.headers, 'set-cookie': sessionCookie(session, panelPath(app)) } };
-}
 
 function redirect(app: AppRow, session: PanelSession, notice?: string): PageReply {
   const location = `${panelPath(app)}${notice === undefined ? '' : `?done=${notice}`}`;
   return withCookie({ status: 303, body: '', headers: { location, 'cache-control': 'no-store' } }, session, app);
 }
 
-/** The visitor's sign-in, or an anonymous visitor (kept nowhere: panel-sessions.ts). */
-export function visitorSession(ctx: PageContext, app: AppRow): PanelSession {
-  return panelVisitor(ctx.store, app.id, readCookie(ctx.request.headers.cookie, PANEL_COOKIE), ctx.now);
-}
-
-export function signedInUser(ctx: PageContext, session: PanelSession): UserRow | undefined {
-  if (session.stage !== 'signed-in' || session.userId === undefined) return undefined;
-  const user = getUserById(ctx.store, session.userId);
-  return user !== undefined && user.banned === null ? user : undefined;
-}
-
-const tokenField = (session: PanelSession): Html => html`<input type="hidden" name="form_token" value="${session.formToken}">`;
-const alert = (error: string | undefined): Html => (error === undefined ? html`` : html`<p role="alert">${error}</p>`);
 
 function signInForm(app: AppRow, session: PanelSession, error?: string, status?: number): PageReply {
   return renderPage({
@@ -102,7 +73,8 @@ ${tokenField(session)}
 <label for="password">Password</label>
 <input id="password" name="password" type="password" autocomplete="current-password" required>
 <div class="actions"><button type="submit" class="primary">Sign in</button></div>
-</form>`,
+</form>
+<p><a href="${panelPath(app)}forgot">Forgot password?</a></p>`,
   });
 }
 
@@ -187,7 +159,7 @@ ${tokenField(session)}
 
 function show(ctx: PageContext, params: Params): PageReply {
   const app = findPanelApp(ctx);
-  if (app === undefined) return notFound();
+  if (app === undefined) return panelNotFound();
   const session = visitorSession(ctx, app);
   const user = signedInUser(ctx, session);
   if (user !== undefined) return dashboard(ctx, app, session, user, { notice: noticeFor(params.get('done')) });
@@ -198,7 +170,7 @@ function show(ctx: PageContext, params: Params): PageReply {
 /** `GET …/files/<id>`: one of the app's files, streamed to a signed-in user as an attachment. */
 async function download(ctx: PageContext): Promise<PageReply> {
   const app = findPanelApp(ctx);
-  if (app === undefined) return notFound();
+  if (app === undefined) return panelNotFound();
   const user = signedInUser(ctx, visitorSession(ctx, app));
   if (user === undefined) {
     return renderPage({ title: 'Sign in first', status: 403, body: html`<p role="alert">${PANEL_MESSAGES.signInFirst}</p><p><a href="${panelPath(app)}">Sign in</a></p>` });
@@ -214,7 +186,7 @@ type Action = (ctx: PageContext, params: Params, app: AppRow, session: PanelSess
 function post(action: Action): PageRoute['handle'] {
   return (ctx, params) => {
     const app = findPanelApp(ctx);
-    if (app === undefined) return notFound();
+    if (app === undefined) return panelNotFound();
     const session = visitorSession(ctx, app);
     const limited = ctx.limits.hit('panelPost', ctx.ip);
     if (!limited.allowed) {
@@ -327,6 +299,8 @@ export const panelPages: readonly PageRoute[] = [
   { method: 'POST', path: `${BASE}/hwid`, handle: post(hwid) },
   { method: 'POST', path: `${BASE}/password`, handle: post(password) },
   { method: 'POST', path: `${BASE}/logout`, handle: post(logout) },
+  { method: 'GET', path: `${BASE}/forgot`, handle: forgotPage },
+  { method: 'POST', path: `${BASE}/forgot`, handle: post(forgotRequest) },
   { method: 'GET', path: `${BASE}/loader`, handle: loaderPage },
   { method: 'GET', path: `${BASE}/files/:file`, handle: download },
 ];

@@ -37,6 +37,7 @@ const STYLE = `
   h2 { font-size: 1.1rem; margin-top: 1.75rem; }
   .note { color: GrayText; font-size: 0.9rem; }
   .scroll { overflow-x: auto; }
+  .when { white-space: nowrap; }
   table { border-collapse: collapse; width: 100%; font-size: 0.92rem; }
   th, td { text-align: left; vertical-align: top; padding: 0.3rem 0.5rem; border-bottom: 1px solid GrayText; overflow-wrap: break-word; }
   td ul { margin: 0; padding-left: 1.1rem; }
@@ -117,6 +118,11 @@ export function table(caption: string, headers: readonly string[], rows: readonl
   const heads = headers.map((header) => html`<th scope="col">${header}</th>`);
   const bodyId = options.bodyId === undefined ? html`` : html` id="${options.bodyId}"`;
   return html`<div class="scroll"><table><caption class="note">${caption}</caption><thead><tr>${joinHtml(heads)}</tr></thead><tbody${bodyId}>${joinHtml(rows)}</tbody></table></div>`;
+}
+
+/** A table cell of a time or a duration (`2026-01-01 00:15 UTC`, `12 ms`): kept on one line. */
+export function whenCell(text: string): Html {
+  return html`<td class="when">${text}</td>`;
 }
 
 /** `yes` / `no` for a stored flag. */

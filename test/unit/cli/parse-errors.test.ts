@@ -60,7 +60,7 @@ describe('a value a flag refuses', () => {
   it('-o given a file name says the flag that writes a file (--out), or to redirect where there is none', async () => {
     const download = await runMain(['client', 'file', 'download', 'ID', '-o', 'app.bin'], { env: env() });
     expect(download.code).toBe(2);
-    expect(download.stderr).toContain("error: Option '-o, --output <format>' argument 'app.bin' is invalid. Allowed choices are table, json, ndjson, csv, tsv.\n");
+    expect(download.stderr).toContain("error: Option '-o, --output <format>' argument 'app.bin' is invalid. Allowed choices are table, json, yaml, ndjson, csv, tsv.\n");
     expect(download.stderr).toContain('to write a file use --out app.bin');
     const list = await runMain(['licenses', 'list', '-o', 'keys.txt'], { env: env() });
     expect(list.stderr).toContain('redirect it: > keys.txt');
@@ -75,7 +75,7 @@ describe('a value a flag refuses', () => {
     for (const line of lines) expect([...line].length, line).toBeLessThan(80);
     expect(lines[0]).toMatch(/^error: Option '-o, --output <format>' argument 'app\.bin' is invalid\./);
     expect(lines[1]).toMatch(/^ {7}\S/);
-    expect(lines.slice(0, 2).join(' ').replace(/\s+/g, ' ')).toBe("error: Option '-o, --output <format>' argument 'app.bin' is invalid. Allowed choices are table, json, ndjson, csv, tsv.");
+    expect(lines.slice(0, 2).join(' ').replace(/\s+/g, ' ')).toBe("error: Option '-o, --output <format>' argument 'app.bin' is invalid. Allowed choices are table, json, yaml, ndjson, csv, tsv.");
   });
 });
 

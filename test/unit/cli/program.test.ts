@@ -49,7 +49,7 @@ describe('kactl (program)', () => {
   it('rejects an output format it does not know', async () => {
     const { code, stderr } = await runMain(['profile', 'list', '-o', 'xml']);
     expect(code).toBe(2);
-    expect(stderr).toContain('Allowed choices are table, json, ndjson, csv, tsv');
+    expect(stderr).toContain('Allowed choices are table, json, yaml, ndjson, csv, tsv');
   });
 
   it('accepts global options before and after the command', async () => {

@@ -55,3 +55,21 @@ describe('stderr notes on a terminal of 80 columns', () => {
     expect(text()).toBe(`${LONG}\nwarning: ${LONG}\n`);
   });
 });
+
+describe('COLUMNS', () => {
+  const streams = (env: Record<string, string>, tty: boolean) => {
+    const stream = (): PassThrough & { isTTY?: boolean; columns?: number } => Object.assign(new PassThrough(), { isTTY: tty, columns: 200 });
+    return createIOStreams({ stdin: new PassThrough(), stdout: stream(), stderr: stream(), env });
+  };
+
+  it("names the terminal's width when set to a number, for tables, notes and help alike", () => {
+    expect(streams({ COLUMNS: '80' }, true)).toMatchObject({ columns: 80, stderrColumns: 80 });
+    expect(streams({}, true)).toMatchObject({ columns: 200, stderrColumns: 200 });
+    for (const bad of ['', 'wide', '0', '-5', '80.5']) expect(streams({ COLUMNS: bad }, true), bad).toMatchObject({ columns: 200, stderrColumns: 200 });
+  });
+
+  it('changes nothing written to a pipe or a file', () => {
+    expect(streams({ COLUMNS: '80' }, false)).toMatchObject({ columns: 80, stderrColumns: undefined });
+    expect(streams({ COLUMNS: '40' }, false).stderrColumns).toBeUndefined();
+  });
+});

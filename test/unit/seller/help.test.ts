@@ -8,10 +8,14 @@ import { lowerFirst } from '../../../src/commands/seller/wording.js';
 import { SELLER_CATALOG, SELLER_GROUP_ORDER, opKey, opsForGroup } from '../../../src/api/seller-catalog/index.js';
 import { runMain } from '../../helpers/run-main.js';
 
+/**
+ * The help as one would paste it into a shell: an example wider than the help's 80 columns goes
+ * on over lines that end in ` \` (src/commands/help/layout.ts), which the shell joins.
+ */
 async function help(words: readonly string[]): Promise<string> {
   const { code, stdout, stderr } = await runMain([...words, '--help']);
   expect(code, stderr).toBe(0);
-  return stdout;
+  return stdout.replace(/ \\\n\s+/g, ' ');
 }
 
 describe('seller help from the catalog', () => {

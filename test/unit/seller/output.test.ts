@@ -3,6 +3,7 @@
  * however the server says so, records, bare values, messages, and failures.
  */
 import { describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
 import { fakeSeller, json } from './helpers.js';
 
 const KEYS = [
@@ -32,6 +33,16 @@ describe('list output', () => {
     expect(lines[1]).toBe('AAAA-1111,Not Used,1,86400,"a ""quoted"", note",SellerAPI,2023-11-14T22:13:20Z,,,');
     expect(lines[2]).toContain('BBBB-2222,Used,2,3600,,SellerAPI,2023-11-14T22:15:00Z,alice,2023-11-14T22:16:40Z,');
     expect(stdout).not.toContain('APP-SECRET');
+  });
+
+  it('-o yaml prints what --json prints, as YAML', async () => {
+    const seller = await keysServer();
+    const { code, stdout } = await seller.run(['licenses', 'list', '-o', 'yaml']);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^- id: "1"\n {2}key: AAAA-1111\n/);
+    expect(parseYaml(stdout)).toEqual(KEYS);
+    const chosen = await seller.run(['licenses', 'list', '-o', 'yaml', '--columns', 'key,used_by']);
+    expect(parseYaml(chosen.stdout)).toEqual(JSON.parse((await seller.run(['licenses', 'list', '--json', 'key,used_by'])).stdout));
   });
 
   it('-o ndjson prints one server row a line', async () => {
@@ -108,6 +119,51 @@ describe('list output', () => {
     const seller = await fakeSeller({ fetchallusernames: () => json({ success: true, message: 'ok', usernames: ['alice', 'bob'] }) });
     const { stdout } = await seller.run(['users', 'list', '--usernames', '-o', 'csv']);
     expect(stdout.trimEnd().split('\r\n')).toEqual(['username', 'alice', 'bob']);
+  });
+});
+
+describe('a record with lists inside it (users get)', () => {
+  const USER = {
+    success: true,
+    message: 'User data retrieved',
+    username: 'alice',
+    subscriptions: [{ subscription: 'default', expiry: '1900000000', key: 'KEY-1', paused: 0 }],
+    uservars: [{ name: 'color', data: 'blue' }],
+    ip: '10.0.0.1',
+    hwid: 'HWID-1',
+    createdate: '1700000000',
+    lastlogin: '1700000100',
+    cooldown: null,
+    banned: null,
+  };
+  async function userServer(answer: Record<string, unknown> = USER) {
+    return fakeSeller({ userdata: () => json(answer) });
+  }
+
+  it('piped, prints the lists as the rows `users subscriptions` prints, under their names, never as a JSON cell', async () => {
+    const seller = await userServer();
+    const { code, stdout } = await seller.run(['users', 'get', 'alice']);
+    expect(code).toBe(0);
+    expect(stdout).not.toMatch(/\[\{|\{"/);
+    const [record, ...sections] = stdout.split('\n\n');
+    expect(record!.split('\n').map((line) => line.split('\t')[0])).toEqual(['username', 'ip', 'hwid', 'createdate', 'lastlogin', 'cooldown', 'banned']);
+    expect(sections).toEqual(['subscriptions:\nsubscription\texpiry\tkey\tpaused\ndefault\t2030-03-17T17:46:40Z\tKEY-1\tno', 'variables:\nname\tdata\ncolor\tblue\n']);
+    // The subscriptions' rows are those `users subscriptions` prints.
+    const own = await fakeSeller({ usersub: () => json({ success: true, message: 'ok', subs: USER.subscriptions }) });
+    expect((await own.run(['users', 'subscriptions', 'alice'])).stdout).toBe(`${sections[0]!.split('\n').slice(1).join('\n')}\n`);
+  });
+
+  it('-o csv the same way; an empty list is its header alone', async () => {
+    const seller = await userServer({ ...USER, uservars: [] });
+    const { stdout } = await seller.run(['users', 'get', 'alice', '-o', 'csv']);
+    expect(stdout).not.toMatch(/\[/);
+    expect(stdout.split('\n\n').slice(1)).toEqual(['subscriptions:\nsubscription,expiry,key,paused\r\ndefault,2030-03-17T17:46:40Z,KEY-1,no\r', 'variables:\nname,data\r\n']);
+  });
+
+  it('-o yaml and --json keep the record whole', async () => {
+    const seller = await userServer();
+    expect(parseYaml((await seller.run(['users', 'get', 'alice', '-o', 'yaml'])).stdout)).toEqual(USER);
+    expect(JSON.parse((await seller.run(['users', 'get', 'alice', '--json'])).stdout)).toEqual(USER);
   });
 });
 

@@ -1,6 +1,12 @@
-/** The dashboard's home: the sandbox's application, its settings and counts. */
+/**
+ * The dashboard's home: the sandbox's application, its settings and counts. "Online users" are
+ * people: the users signed in now, each once however many sessions they hold (what
+ * `fetchOnline` lists); the client API's `numOnlineUsers` counts signed-in sessions, shown as
+ * such.
+ */
 import { appCounts, customerPanelLink } from '../../domain/apps.js';
 import { getClockOffset } from '../../domain/clock.js';
+import { onlineCredentials } from '../../domain/sessions.js';
 import { shownDuration } from '../../domain/shown.js';
 import { formatUtc, html, joinHtml, type Html } from '../../client/page-layout.js';
 import { count, yesNo } from '../layout.js';
@@ -38,7 +44,8 @@ function show(ctx: ViewContext): { body: Html } {
   ];
   const numbers = [
     field('Users', count(counts.numUsers)),
-    field('Online users', count(counts.numOnlineUsers)),
+    field('Online users', count(onlineCredentials(page.store, app.id, page.now).length)),
+    field('Signed-in sessions', count(counts.numOnlineUsers)),
     field('License keys', count(counts.numKeys)),
   ];
   const clock = offset === 0 ? 'real time' : `${shownDuration(Math.abs(offset))} ${offset > 0 ? 'ahead of' : 'behind'} real time`;

@@ -5,7 +5,7 @@
 import type { LicenseRow } from '../../domain/rows.js';
 import { formatUtc, html, joinHtml, type Html } from '../../client/page-layout.js';
 import { shownDuration } from '../../domain/shown.js';
-import { postForm, table, viewPath } from '../layout.js';
+import { postForm, table, viewPath, whenCell } from '../layout.js';
 import { containing, pageAsked, paged, pager } from '../paging.js';
 import { runSellerOp } from '../seller-ops.js';
 import type { DashboardView, ViewContext } from '../view.js';
@@ -28,7 +28,7 @@ function show(ctx: ViewContext): { body: Html } {
   }
   const list = paged<LicenseRow>(page.store, { from: `licenses WHERE ${where.join(' AND ')}`, args, order: 'id DESC' }, pageAsked(params));
   const rows = list.rows.map(
-    (key) => html`<tr><td><code>${key.key}</code></td><td>${key.status}</td><td>${key.level}</td><td>${shownDuration(key.expires)}</td><td>${key.note ?? ''}</td><td>${key.usedby ?? ''}</td><td>${key.usedon === null ? '' : formatUtc(key.usedon)}</td><td>${key.genby ?? ''}</td><td>${formatUtc(key.gendate)}</td></tr>`,
+    (key) => html`<tr><td><code>${key.key}</code></td><td>${key.status}</td><td>${key.level}</td><td>${shownDuration(key.expires)}</td><td>${key.note ?? ''}</td><td>${key.usedby ?? ''}</td>${whenCell(key.usedon === null ? '' : formatUtc(key.usedon))}<td>${key.genby ?? ''}</td>${whenCell(formatUtc(key.gendate))}</tr>`,
   );
   const options = ['', ...STATUSES].map((value) => html`<option value="${value}"${value === (status ?? '') ? html` selected` : html``}>${value === '' ? 'any' : value}</option>`);
   const create = postForm(

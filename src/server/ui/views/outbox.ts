@@ -3,7 +3,7 @@
  * links and password-reset links are links (open them here to approve or reset).
  */
 import { formatUtc, html, type Html } from '../../client/page-layout.js';
-import { table, viewPath } from '../layout.js';
+import { table, viewPath, whenCell } from '../layout.js';
 import { safeLink } from '../links.js';
 import { pageAsked, paged, pager } from '../paging.js';
 import type { DashboardView, ViewContext } from '../view.js';
@@ -21,7 +21,7 @@ interface OutboxListed {
 function show(ctx: ViewContext): { body: Html } {
   const list = paged<OutboxListed>(ctx.page.store, { from: 'outbox WHERE appId IS NULL OR appId = ?', args: [ctx.app.id], order: 'id DESC' }, pageAsked(ctx.params));
   const rows = list.rows.map(
-    (mail) => html`<tr><td>${formatUtc(mail.createdAt)}</td><td>${mail.kind}</td><td>${mail.recipient}</td><td>${mail.subject}</td><td><pre>${mail.text}</pre></td><td>${mail.link === null ? '' : safeLink(mail.link, 'Open link')}</td></tr>`,
+    (mail) => html`<tr>${whenCell(formatUtc(mail.createdAt))}<td>${mail.kind}</td><td>${mail.recipient}</td><td>${mail.subject}</td><td><pre>${mail.text}</pre></td><td>${mail.link === null ? '' : safeLink(mail.link, 'Open link')}</td></tr>`,
   );
   return {
     body: html`<p class="note">Also <code>kactl sandbox outbox</code>.</p>${pager(list, viewPath('outbox'), 'messages')}${list.total === 0 ? html`` : table('Messages, newest first', ['Sent', 'Kind', 'To', 'Subject', 'Text', 'Link'], rows)}`,

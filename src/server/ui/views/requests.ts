@@ -12,7 +12,7 @@ import { filterOf, type RecordFilter } from '../../inspector/filter.js';
 import { RECORD_APIS, type RequestRecord } from '../../inspector/records.js';
 import { html, joinHtml, type Html } from '../../client/page-layout.js';
 import type { Params } from '../../dispatch/params.js';
-import { table, viewPath } from '../layout.js';
+import { table, viewPath, whenCell } from '../layout.js';
 import type { DashboardView, ViewContext } from '../view.js';
 
 /** Records the page shows at first; the live ones are added above them. */
@@ -49,7 +49,7 @@ const OUTCOME_JS = `(r) => r.delivery === 'reset' ? 'reset' : r.delivery === 'tr
 function row(stored: RequestRecord): Html {
   const record = recordJson(stored);
   const status = record.status === 0 ? '—' : String(record.status);
-  return html`<tr><td>${String(record.id)}</td><td>${time(stored.at)}</td><td>${record.api}</td><td>${record.type ?? ''}</td><td>${record.user ?? ''}</td><td>${status}</td><td>${outcomeOf(record)}</td><td>${record.fault ?? ''}</td><td>${record.reason ?? record.message ?? ''}</td><td>${record.ip}</td><td>${`${record.durationMs} ms`}</td></tr>`;
+  return html`<tr><td>${String(record.id)}</td>${whenCell(time(stored.at))}<td>${record.api}</td><td>${record.type ?? ''}</td><td>${record.user ?? ''}</td><td>${status}</td><td>${outcomeOf(record)}</td><td>${record.fault ?? ''}</td><td>${record.reason ?? record.message ?? ''}</td><td>${record.ip}</td>${whenCell(`${record.durationMs} ms`)}</tr>`;
 }
 
 function filterForm(params: Params): Html {
@@ -84,13 +84,14 @@ const LIVE_SCRIPT = `
   const rows = document.getElementById('request-rows');
   if (!status || !rows || !window.EventSource) return;
   const source = new EventSource(status.dataset.source);
-  const cell = (text) => { const td = document.createElement('td'); td.textContent = text; return td; };
+  const cell = (text, when) => { const td = document.createElement('td'); td.textContent = text; if (when) td.className = 'when'; return td; };
   const outcome = ${OUTCOME_JS};
   source.addEventListener('open', () => { status.textContent = 'Live: new requests appear at the top.'; });
   source.addEventListener('request', (event) => {
     const r = JSON.parse(event.data);
     const tr = document.createElement('tr');
-    for (const text of [String(r.id), r.time.replace('T', ' ').slice(0, 23), r.api, r.type ?? '', r.user ?? '', r.status === 0 ? '—' : String(r.status), outcome(r), r.fault ?? '', r.reason ?? r.message ?? '', r.ip, r.durationMs + ' ms']) tr.append(cell(text));
+    const texts = [String(r.id), r.time.replace('T', ' ').slice(0, 23), r.api, r.type ?? '', r.user ?? '', r.status === 0 ? '—' : String(r.status), outcome(r), r.fault ?? '', r.reason ?? r.message ?? '', r.ip, r.durationMs + ' ms'];
+    texts.forEach((text, i) => tr.append(cell(text, i === 1 || i === 10)));
     rows.prepend(tr);
     while (rows.rows.length > 500) rows.deleteRow(-1);
   });

@@ -6,7 +6,7 @@ import { listUserSubs } from '../../domain/user-subs.js';
 import type { UserRow } from '../../domain/rows.js';
 import { formatUtc, html, joinHtml, type Html } from '../../client/page-layout.js';
 import { shownDuration } from '../../domain/shown.js';
-import { postForm, table, viewPath } from '../layout.js';
+import { postForm, table, viewPath, whenCell } from '../layout.js';
 import { containing, pageAsked, paged, pager } from '../paging.js';
 import { runSellerOp } from '../seller-ops.js';
 import type { Notice } from '../ui-sessions.js';
@@ -41,7 +41,7 @@ function show(ctx: ViewContext): { body: Html } {
   const list = paged<UserRow>(page.store, { from: `users WHERE ${where}`, args, order: 'id DESC' }, pageAsked(params));
   const rows = list.rows.map(
     (user) =>
-      html`<tr><td>${user.username}</td><td>${subsOf(ctx, user)}</td><td><code>${user.hwid ?? ''}</code></td><td>${user.ip ?? ''}</td><td>${user.banned === null ? 'no' : html`yes: ${user.banned}`}</td><td>${user.twofaEnabled ? 'on' : 'off'}</td><td>${user.lastlogin === null ? 'never' : formatUtc(user.lastlogin)}</td><td>${actionsOf(ctx, user)}</td></tr>`,
+      html`<tr><td>${user.username}</td><td>${subsOf(ctx, user)}</td><td><code>${user.hwid ?? ''}</code></td><td>${user.ip ?? ''}</td><td>${user.banned === null ? 'no' : html`yes: ${user.banned}`}</td><td>${user.twofaEnabled ? 'on' : 'off'}</td>${whenCell(user.lastlogin === null ? 'never' : formatUtc(user.lastlogin))}<td>${actionsOf(ctx, user)}</td></tr>`,
   );
   return {
     body: html`<form method="get" action="${viewPath('users')}" class="inline-fields"><label>Username, HWID or IP<input name="q" value="${q ?? ''}"></label><button type="submit">Search</button></form>
