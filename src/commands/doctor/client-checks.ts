@@ -10,8 +10,7 @@ import type { ClientAnswer } from '../../api/client-api.js';
 import { memorySessionStore } from '../../api/session.js';
 import type { Transport, TransportResponse } from '../../api/transport.js';
 import type { ResolvedSettings } from '../../config/settings.js';
-import { fail, messageOf, pass, skip, type CheckResult } from './results.js';
-import type { ServerCheckOptions } from './server-checks.js';
+import { fail, messageOf, pass, skip, type CheckResult, type ServerCheckOptions } from './results.js';
 
 /** The server as the checks reach it, and the settings they read. */
 export interface ClientProbe {

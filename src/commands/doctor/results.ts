@@ -16,6 +16,14 @@ export interface CheckResult {
   readonly code?: KactlErrorCode;
 }
 
+/** How the server checks run, for doctor or for profile add. */
+export interface ServerCheckOptions {
+  /** The clock check (doctor): a profile is not wrong because this computer's clock is. */
+  readonly clock: boolean;
+  /** The skip line's reason when a value is missing, in the caller's words (a setting, a flag). */
+  readonly missing: { readonly sellerKey: string; readonly app: string; readonly publicKey: string; readonly secret: string };
+}
+
 export const pass = (check: string, detail: string): CheckResult => ({ check, status: 'pass', detail });
 export const fail = (check: string, detail: string, code?: KactlErrorCode): CheckResult => ({ check, status: 'fail', detail, ...(code === undefined ? {} : { code }) });
 export const skip = (check: string, detail: string): CheckResult => ({ check, status: 'skip', detail });

@@ -15,7 +15,7 @@ import type { ResolvedSettings } from '../../config/settings.js';
 import type { SellerApi } from '../../api/seller-api.js';
 import { clientChecks, type ClientProbe } from './client-checks.js';
 import { describeShape, shapeOf } from './probe.js';
-import { fail, messageOf, pass, skip, type CheckResult } from './results.js';
+import { fail, messageOf, pass, skip, type CheckResult, type ServerCheckOptions } from './results.js';
 
 /** The server and the values to check against it, and how to reach it. */
 export interface ServerTarget {
@@ -29,13 +29,6 @@ export interface ServerTarget {
   trySellerKey(): Promise<void>;
   /** This computer's clock, ms. */
   now(): number;
-}
-
-export interface ServerCheckOptions {
-  /** The clock check (doctor): a profile is not wrong because this computer's clock is. */
-  readonly clock: boolean;
-  /** The skip line's reason when a value is missing, in the caller's words (a setting, a flag). */
-  readonly missing: { readonly sellerKey: string; readonly app: string; readonly publicKey: string; readonly secret: string };
 }
 
 /** The read a seller key is tried with: the subscriptions, a short list every app has. */

@@ -83,7 +83,7 @@ left running and no profile is saved.
 Examples:
   $ kactl sandbox exec -- npm test
   $ kactl sandbox exec --seed state.yaml --export-on-exit after.yaml -- ./run-tests.sh
-  $ kactl sandbox exec -- sh -c 'kactl client init && kactl client login --username alice --password hunter2'
+  $ kactl sandbox exec -- sh -c 'kactl client init && kactl client whoami'
   $ kactl sandbox exec --fault forge-signature:login -- ./run-tests.sh   # the program must refuse the forged login
   $ kactl sandbox exec --tls -- node test/license.mjs     # HTTPS; Node trusts the sandbox's authority`,
     )

@@ -18,7 +18,7 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { checkProfileName, parsePositiveInt } from '../profile/validate.js';
 import type { ConfigFile } from '../../config/types.js';
-import type { RunningSandbox, SandboxInfo, SandboxOptionName } from '../../server/start.js';
+import type { RunningSandbox, SandboxInfo, SandboxOptionName, SandboxOptions } from '../../server/start.js';
 import { adminTokenDigest, forgetAutoProfile, isSandboxProfile, runningSandboxes, SANDBOX_PROFILE } from './profile.js';
 import { sandboxProfileFields } from '../../config/sandbox-profile.js';
 import { claimSandbox, MEMORY_STORE, releaseSandbox, updateSandbox, type SandboxEntry } from './registry.js';
@@ -151,6 +151,28 @@ export function resolveData(ctx: Context, data: string | undefined): string {
   return data === MEMORY_STORE ? data : path.resolve(data);
 }
 
+/** What `sandbox start` asks of the server, from its options. */
+function serverOptions(ctx: Context, options: StartOptions, data: string, background: boolean): SandboxOptions {
+  return {
+    host: options.host,
+    ...(options.port === undefined ? { reuseLastPort: true } : { port: options.port }),
+    data,
+    failureStatus: options.failureStatus === '200' ? 200 : 400,
+    rateLimit: options.rateLimit,
+    trustProxy: options.trustProxy ?? false,
+    ...(options.cors ? { cors: options.cors } : {}),
+    ...(options.panelUrl ? { panelUrl: options.panelUrl } : {}),
+    ...(options.appName ? { appName: options.appName } : {}),
+    ...(options.ownerid ? { ownerid: options.ownerid } : {}),
+    ...(options.sellerKey ? { sellerKey: options.sellerKey } : {}),
+    ...(options.tls ? { tls: { dataDir: ctx.dataDir, hostname: options.hostname } } : {}),
+    logLimit: options.logLimit,
+    // In the background the request log is the point of the log file; in front, --verbose. With
+    // neither, no sink: the sandbox then makes no line per request.
+    ...(background ? { log: (line: string) => ctx.io.err(`${new Date(ctx.now()).toISOString()} ${line}\n`) } : ctx.globals.verbose ? { log: (line: string) => ctx.verbose(line) } : {}),
+  };
+}
+
 export async function sandboxStartRun(ctx: Context, startOptions: StartOptions): Promise<void> {
   const background = startOptions.backgroundLog !== undefined;
   // In the background the secrets come down the pipe, never on the command line.
@@ -165,24 +187,7 @@ export async function sandboxStartRun(ctx: Context, startOptions: StartOptions):
     for (const entry of dead) await forgetAutoProfile(ctx, entry);
     // Before serving: a name held by someone's own profile is refused at once.
     if (options.profile) await chooseProfile(ctx, options, claim.id, undefined);
-    sandbox = await startSandbox({
-      host: options.host,
-      ...(options.port === undefined ? { reuseLastPort: true } : { port: options.port }),
-      data,
-      failureStatus: options.failureStatus === '200' ? 200 : 400,
-      rateLimit: options.rateLimit,
-      trustProxy: options.trustProxy ?? false,
-      ...(options.cors ? { cors: options.cors } : {}),
-      ...(options.panelUrl ? { panelUrl: options.panelUrl } : {}),
-      ...(options.appName ? { appName: options.appName } : {}),
-      ...(options.ownerid ? { ownerid: options.ownerid } : {}),
-      ...(options.sellerKey ? { sellerKey: options.sellerKey } : {}),
-      ...(options.tls ? { tls: { dataDir: ctx.dataDir, hostname: options.hostname } } : {}),
-      logLimit: options.logLimit,
-      // In the background the request log is the point of the log file; in front, --verbose. With
-      // neither, no sink: the sandbox then makes no line per request.
-      ...(background ? { log: (line: string) => ctx.io.err(`${new Date(ctx.now()).toISOString()} ${line}\n`) } : ctx.globals.verbose ? { log: (line: string) => ctx.verbose(line) } : {}),
-    });
+    sandbox = await startSandbox(serverOptions(ctx, options, data, background));
   } catch (error) {
     releaseSandbox(ctx.dataDir, claim);
     throw await startFailure(ctx, error, options, data);

@@ -14,7 +14,8 @@ export interface AuditIdentity {
   readonly password: string;
 }
 
-import { CUSTOMER_DAYS } from './scenario-types.js';
+/** The days the customer's key and subscription last; the `expired` scenario moves past them. */
+export const CUSTOMER_DAYS = 30;
 
 /** Credentials no sandbox has: a key and a user that were never made. */
 export const UNKNOWN_IDENTITY: AuditIdentity = {

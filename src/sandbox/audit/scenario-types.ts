@@ -8,8 +8,6 @@ import type { AuditIdentity } from './identity.js';
 
 export type AuditApi = '1.3' | '1.2';
 
-/** The days the customer's key and subscription last (identity.ts); the `expired` scenario moves past them. */
-export const CUSTOMER_DAYS = 30;
 
 /** How the sandbox is armed for a scenario, given by the runner (runner.ts). */
 export interface ArmContext {

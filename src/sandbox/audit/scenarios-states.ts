@@ -3,7 +3,8 @@
  * answers): every answer is genuine, the sandbox's state says no, and a sound program acts on
  * the refusal; or no answer comes at all, and a sound program does not start without one.
  */
-import { CUSTOMER_DAYS, type AuditScenarioDef } from './scenario-types.js';
+import { CUSTOMER_DAYS } from './identity.js';
+import type { AuditScenarioDef } from './scenario-types.js';
 import { BOTH, newerVersion, OTHER_MACHINE_HWID } from './scenarios.js';
 
 const REASON = 'kactl sandbox audit';

@@ -10,7 +10,8 @@
  * sandbox's clock is turned back for that login), the future one a real success signed minutes
  * ahead. A refused answer a naive program also refuses would prove nothing.
  */
-import { CUSTOMER_DAYS, type ArmContext, type AuditApi, type AuditScenarioDef } from './scenario-types.js';
+import { CUSTOMER_DAYS } from './identity.js';
+import type { ArmContext, AuditApi, AuditScenarioDef } from './scenario-types.js';
 
 /** How far the stale and future answers are dated from now. */
 export const SKEW = '10m';

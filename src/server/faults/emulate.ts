@@ -14,7 +14,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import type { EncodedResponse } from '../http/encoded-response.js';
 import { ed25519Signature, NO_ENCRYPTION_KEY } from '../http/signing.js';
 import { parsedBody, successBody, successFields } from './made-up-success.js';
-import type { FaultEffect, FaultMaterial } from './transform.js';
+import type { FaultEffect, FaultMaterial } from './effect.js';
 
 /** How the fake server signs: with a key of its own, or with the app's secret it read out of the program. */
 export type EmulatorSigner = 'own-key' | 'app-secret';

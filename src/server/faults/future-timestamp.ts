@@ -7,7 +7,7 @@
 import type { EncodedResponse } from '../http/encoded-response.js';
 import { ed25519Signature } from '../http/signing.js';
 import { durationMs } from './spec.js';
-import type { FaultEffect, FaultMaterial } from './transform.js';
+import type { FaultEffect, FaultMaterial } from './effect.js';
 
 export function futureAnswer(genuine: EncodedResponse & { readonly body: Buffer }, material: FaultMaterial, arg: string | undefined): FaultEffect {
   const timestamp = String(Math.floor((material.nowMs + durationMs(arg ?? '0')) / 1000));

@@ -9,7 +9,7 @@
 import type { EncodedResponse } from '../http/encoded-response.js';
 import { ed25519Signature } from '../http/signing.js';
 import { successBody, successFields } from './made-up-success.js';
-import type { FaultEffect, FaultMaterial } from './transform.js';
+import type { FaultEffect, FaultMaterial } from './effect.js';
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
 

@@ -8,7 +8,7 @@
  * answer of the type: the fault does not fire.
  */
 import type { RememberedAnswer } from './last-answers.js';
-import type { FaultEffect } from './transform.js';
+import type { FaultEffect } from './effect.js';
 
 export function replayedOfType(previous: RememberedAnswer): FaultEffect {
   return { response: { status: previous.status, headers: previous.headers, body: previous.body } };

@@ -7,7 +7,7 @@
  */
 import type { EncodedResponse } from '../http/encoded-response.js';
 import { parsedBody, successBody, successFields, type RequestFacts } from './made-up-success.js';
-import type { FaultEffect } from './transform.js';
+import type { FaultEffect } from './effect.js';
 
 /** The level a tampered login claims. */
 export const TAMPERED_LEVEL = '99';

@@ -5,7 +5,7 @@
  */
 import type { EncodedResponse } from '../http/encoded-response.js';
 import { withoutSignature } from './emulate.js';
-import type { FaultEffect } from './transform.js';
+import type { FaultEffect } from './effect.js';
 
 export function unsignedAnswer(genuine: EncodedResponse): FaultEffect {
   return { response: { ...genuine, headers: withoutSignature(genuine.headers) } };

@@ -62,7 +62,8 @@ async function readHelpExamples(): Promise<Example[]> {
   for (const words of commandsOf(tree)) {
     if (words[0] === '__complete') continue;
     const { stdout } = await runMain([...words, '--help']);
-    for (const match of stdout.matchAll(/^\s+\$ (.+)$/gm)) examples.push({ where: `kactl ${[...words, '--help'].join(' ')}`, line: match[1]!, kind: 'run' });
+    // Help breaks a long example between shell words with ` \` (help/layout.ts): joined again, as a shell reads it.
+    for (const match of stdout.matchAll(/^\s+\$ ((?:.* \\\n)*.+)$/gm)) examples.push({ where: `kactl ${[...words, '--help'].join(' ')}`, line: match[1]!.replace(/ \\\n\s*/g, ' '), kind: 'run' });
   }
   return examples;
 }
