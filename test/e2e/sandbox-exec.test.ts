@@ -384,6 +384,8 @@ describe('kactl sandbox exec: faults', () => {
         ['status', 'needs a CODE'],
         ['forge-signature:', 'names no type after the colon'],
         ['delay=1y', 'takes a duration'],
+        // A misspelt type would hold a fault that never fires: checked against the catalogs too.
+        ['forge-signature:logn', '--type "logn" is no client API type (did you mean login'],
       ] as const) {
         const { result, work } = await exec(['--fault', flag, '--', 'sh', '-c', 'touch ran']);
         expect(result.code, result.stderr).toBe(2);

@@ -6,7 +6,8 @@
  * seed's calls are never faulted.
  */
 import { InvalidArgumentError } from 'commander';
-import { FAULT_KINDS, parseFaultSpec } from '../../server/faults/spec.js';
+import { checkFaultInput } from '../../server/faults/checked-spec.js';
+import { FAULT_KINDS } from '../../server/faults/spec.js';
 import type { FaultRequest } from '../../api/sandbox-faults.js';
 
 /** Commander's collector for the repeatable flag: each value checked as it comes. */
@@ -23,7 +24,8 @@ export function parseFaultFlag(raw: string): FaultRequest {
   const kind = (equals < 0 ? head : head.slice(0, equals)).trim();
   const arg = equals < 0 ? undefined : head.slice(equals + 1).trim();
   if (types !== undefined && types.trim() === '') throw new InvalidArgumentError(`"${raw}" names no type after the colon: KIND[=ARG][:TYPE,…], e.g. forge-signature:login.`);
-  const spec = parseFaultSpec({ kind, arg, type: types });
+  // The sandbox's whole check, types against the API catalogs: a misspelt type would never fire.
+  const spec = checkFaultInput({ kind, arg, type: types });
   if ('error' in spec) {
     const known = (FAULT_KINDS as readonly string[]).includes(kind);
     throw new InvalidArgumentError(`${spec.error}${known ? '' : ' (KIND[=ARG][:TYPE,…], e.g. status=503:login)'}.`);
