@@ -97,7 +97,7 @@ describe('bash completion', () => {
   });
 
   it('offers the running sandbox\'s fault ids to clear', async () => {
-    const { id } = await sb.json<{ id: number }>(['sandbox', 'fault', 'add', '--type', 'nothing-calls-this', 'reset']);
+    const { id } = await sb.json<{ id: number }>(['sandbox', 'fault', 'add', '--type', 'chatget', 'reset']);
     expect(bashOffers(['sandbox', 'fault', 'clear', ''])).toEqual([String(id)]);
     await sb.ok(['sandbox', 'fault', 'clear']);
   });

@@ -89,7 +89,8 @@ function registerFaultAdd(fault: Command, ctx: Context): void {
     fault
       .command('add')
       .description('add a fault to the running sandbox (prints its id)')
-      .addArgument(new Argument('<kind>', 'what the fault does: one of the kinds below'))
+      // No .choices(): a misspelt kind gets checkFaultInput's did-you-mean; completion still offers them.
+      .addArgument(completeFrom(new Argument('<kind>', 'what the fault does: one of the kinds below'), { kind: 'names', names: () => Promise.resolve(FAULT_KINDS) }))
       .argument('[arg]', 'its argument: a DURATION (500ms, 30s, 10m) or an HTTP status CODE')
       .option('--type <types>', 'only these API types, comma-separated (login,init,check…)')
       .option('--api <apis>', `only these APIs, comma-separated: ${FAULT_APIS.join(', ')}`)
