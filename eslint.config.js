@@ -22,7 +22,7 @@ const disableNeedsReason = {
 };
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'coverage/', '.ci/results*', '.ci/node24/'] },
+  { ignores: ['dist/', 'node_modules/', 'coverage/', '.ci/results*', '.ci/node[0-9]*/'] },
   { plugins: { kactl: { rules: { 'disable-needs-reason': disableNeedsReason } } }, rules: { 'kactl/disable-needs-reason': 'error' } },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,

@@ -73,7 +73,7 @@ if (text !== undefined) {
   if (!process.env.NODE_DISABLE_COMPILE_CACHE) {
     const { cacheFolder, privateFolder } = require('./cache-folder.js');
     const { enableCompileCache } = require('node:module');
-    if (typeof enableCompileCache === 'function') {
+    if (typeof enableCompileCache === 'function' && !process.env.KX_OWN) {
       const folder = process.env.NODE_COMPILE_CACHE ? undefined : privateFolder(cacheFolder());
       try {
         if (folder !== undefined) enableCompileCache(folder);

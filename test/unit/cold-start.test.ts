@@ -5,13 +5,14 @@
  * The CLI runs from a bundle (dist/bundle/, scripts/bundle.mjs): a loaded chunk stands for the
  * sources esbuild put in it, which its metafile (dist/bundle/meta.json) lists.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { HEAVY_PACKAGES } from '../helpers/heavy-modules.js';
 import { KACTL_BIN, cleanEnv } from '../helpers/run-kactl.js';
+import { startTestSandbox } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 const RECORDER = path.resolve(import.meta.dirname, '../fixtures/cli/record-imports.mjs');
@@ -50,16 +51,55 @@ function loadedModules(args: string[], status = 0, env: Record<string, string> =
   return sourcesOf(fs.readFileSync(record, 'utf8').split('\n').filter(Boolean));
 }
 
+/** As loadedModules, in the config folder `dir`, without blocking this process (which may serve the request). */
+async function loadedModulesIn(dir: string, args: string[], env: Record<string, string>, input = ''): Promise<string[]> {
+  const record = path.join(dir, `imports-${args.join('-')}.txt`);
+  fs.rmSync(record, { force: true });
+  const child = spawn(process.execPath, ['--import', RECORDER, KACTL_BIN, ...args], { env: cleanEnv(dir, { KACTL_RECORD_IMPORTS: record, ...env }), stdio: ['pipe', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  child.stdin.end(input);
+  const status = await new Promise<number | null>((resolve) => child.once('close', resolve));
+  expect(status, `${args.join(' ')}: ${stderr}`).toBe(0);
+  return sourcesOf(fs.readFileSync(record, 'utf8').split('\n').filter(Boolean));
+}
+
 function heavyIn(urls: string[]): string[] {
   return HEAVY_PACKAGES.filter((name) => urls.some((url) => url.includes(`/node_modules/${name}/`)));
 }
 
 describe('cold start', () => {
   it('records imports (the recorder works: a command that needs a heavy module shows it)', () => {
-    // conf is loaded only to write the config file (src/config/store.ts), from node_modules.
-    expect(heavyIn(loadedModules(['profile', 'add', 'p', '--force', '--base-url', 'http://127.0.0.1:9', '--app-name', 'A', '--ownerid', 'abcdefghij']))).toContain('conf');
-    // undici is bundled: the chunk holding it maps back to its sources (port 9 refuses: exit 4).
-    expect(heavyIn(loadedModules(['licenses', 'list', '--base-url', 'http://127.0.0.1:9'], 4, { KACTL_SELLER_KEY: 'a'.repeat(32) }))).toContain('undici');
+    // jq-wasm is required from node_modules (src/io/jq.ts), yaml is bundled: the chunk holding it
+    // maps back to its sources.
+    const env = { KACTL_SELLER_KEY: 'a'.repeat(32) };
+    expect(heavyIn(loadedModules(['licenses', 'list', '--jq', '.[].key', '--base-url', 'http://127.0.0.1:9'], 4, env))).toContain('jq-wasm');
+    const flows = path.join(tempDir(), 'flows.yaml');
+    fs.writeFileSync(flows, 'flows: [');
+    expect(heavyIn(loadedModules(['test', flows], 2))).toContain('yaml');
+  });
+
+  it('kactl client check and kactl licenses list, answered, load neither conf nor undici (its WebAssembly parser)', async () => {
+    const sb = await startTestSandbox();
+    const dir = tempDir();
+    const env = {
+      KACTL_BASE_URL: sb.baseUrl,
+      KACTL_APP_NAME: sb.info.app.name,
+      KACTL_OWNERID: sb.info.app.ownerid,
+      KACTL_PUBLIC_KEY: sb.info.publicKey,
+      KACTL_SELLER_KEY: sb.info.sellerKey,
+    };
+    const { key } = (await sb.seller('add', { expiry: '30', level: '1', format: 'json' })).json as { key: string };
+    await loadedModulesIn(dir, ['client', 'init'], env);
+    await loadedModulesIn(dir, ['client', 'register', '--username', 'cold', '--password-stdin', '--key', key], env, 'cold-start-pw\n');
+    const check = await loadedModulesIn(dir, ['client', 'check'], env);
+    // The signed answer was checked and remembered for the replay check (the write on this path).
+    expect(fs.readFileSync(path.join(dir, 'data', 'answers', 'default.json'), 'utf8')).toMatch(/"answers":\["[0-9a-f]{32}"/);
+    const list = await loadedModulesIn(dir, ['licenses', 'list'], env);
+    for (const loaded of [check, list]) {
+      expect(heavyIn(loaded)).not.toContain('conf');
+      expect(heavyIn(loaded)).not.toContain('undici');
+    }
   });
 
   it('jq (WebAssembly) loads only for --jq', () => {
