@@ -31,7 +31,8 @@ if [ -n "$tree" ]; then
   cp -a node_modules "$tree/"
   (
     cd "$tree"
-    PATH="$nodedir/bin:$PATH" npm_config_nodedir="$nodedir" npm_config_build_from_source=true npm rebuild better-sqlite3 node-pty >&2
+    # JOBS: node-gyp compiles on every core (SQLite alone is minutes on one).
+    PATH="$nodedir/bin:$PATH" JOBS=max npm_config_nodedir="$nodedir" npm_config_build_from_source=true npm rebuild better-sqlite3 node-pty >&2
     PATH="$nodedir/bin:$PATH" node -e "new (require('better-sqlite3'))(':memory:').close()" >&2
   )
 fi

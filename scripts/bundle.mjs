@@ -96,7 +96,7 @@ const result = await build({
 // Each ES module chunk becomes CommonJS (scripts/commonjs-output.mjs), then the small ones one
 // file (scripts/pack-chunks.mjs).
 await writeAsCommonJs(result.outputFiles);
-packChunks(outdir, result.outputFiles.map((file) => file.path));
+packChunks(outdir, result.outputFiles.map((file) => file.path), result.metafile, path.relative(root, outdir).split(path.sep).join('/'));
 // Which sources each output file holds: test/unit/cold-start.test.ts maps loaded chunks back to
 // the packages inside them with it.
 fs.writeFileSync(path.join(outdir, 'meta.json'), JSON.stringify(result.metafile));
