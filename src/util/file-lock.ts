@@ -65,7 +65,7 @@ function retryDelay(): number {
 /** What Atomics.wait sleeps on, made on the first wait (none at load: most locks are free at once). */
 let sleeper: Int32Array | undefined;
 
-/** Run `fn` while holding the lock; blocks the thread while waiting (for sync callers like conf). */
+/** Run `fn` while holding the lock; blocks the thread while waiting (for synchronous callers: the config store). */
 export function withFileLockSync<T>(lockPath: string, fn: () => T, options: FileLockOptions = {}): T {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const staleMs = options.staleMs ?? DEFAULT_STALE_MS;
