@@ -46,7 +46,7 @@ export class ApiClients {
     const sessions = await profiles.clientSession();
     const { answerMemoryFile, profileAnswerMemory } = await import('../config/answer-memory.js');
     const { skippedWrite } = await import('../io/storage-errors.js');
-    const answersFile = answerMemoryFile(profiles.dataDir, sessions.profile);
+    const answersFile = answerMemoryFile(profiles.configDir, sessions.profile);
     const legacyAnswers = (await profiles.config()).profile(sessions.profile)?.seenAnswers;
     return new ClientApi({
       baseUrl,

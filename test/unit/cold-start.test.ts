@@ -97,7 +97,7 @@ describe('cold start', () => {
     await loadedModulesIn(dir, ['client', 'register', '--username', 'cold', '--password-stdin', '--key', key], env, 'cold-start-pw\n');
     const check = await loadedModulesIn(dir, ['client', 'check'], env);
     // The signed answer was checked and remembered for the replay check (the write on this path).
-    expect(fs.readFileSync(path.join(dir, 'data', 'answers', 'default.json'), 'utf8')).toMatch(/"answers":\["[0-9a-f]{32}"/);
+    expect(fs.readFileSync(path.join(dir, 'answers', 'default.json'), 'utf8')).toMatch(/"answers":\["[0-9a-f]{32}"/);
     const list = await loadedModulesIn(dir, ['licenses', 'list'], env);
     for (const loaded of [check, list]) {
       expect(heavyIn(loaded)).not.toContain('undici');

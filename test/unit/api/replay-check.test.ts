@@ -99,10 +99,10 @@ describe('fileAnswerMemory', () => {
 });
 
 describe('the CLI\'s memory of a profile', () => {
-  it('is a file of its own per profile under the data folder, apart from config.json', () => {
-    expect(answerMemoryFile('/data', 'sandbox')).toBe(path.join('/data', 'answers', 'sandbox.json'));
+  it('is a file of its own per profile beside config.json', () => {
+    expect(answerMemoryFile('/config', 'sandbox')).toBe(path.join('/config', 'answers', 'sandbox.json'));
     // A name is a file name, whatever it holds.
-    expect(path.basename(answerMemoryFile('/data', 'a/../b'))).toBe('a%2F..%2Fb.json');
+    expect(path.basename(answerMemoryFile('/config', 'a/../b'))).toBe('a%2F..%2Fb.json');
   });
 
   it('still refuses the answers an older kactl kept in the profile (seenAnswers)', () => {
