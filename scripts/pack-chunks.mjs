@@ -27,11 +27,15 @@ export const PACK_FILE = 'pack.cjs';
 export const MORE_PACK_FILE = 'pack-more.cjs';
 
 /**
- * What the start and the everyday commands are made of: a chunk with any of these sources, or
- * with none (esbuild's facades and helpers), goes in the first pack.
+ * What the start and the everyday commands are made of: a chunk with any of these sources and
+ * none of another command group's (COLD), or with no source at all (esbuild's facades and
+ * helpers), goes in the first pack.
  */
 const HOT =
   /^(src\/(cli|program|context|env|errors|error-hints)\.ts|src\/(context|config|io|util|api)\/|src\/commands\/(registry|global-options|parse-errors|raw-params|help|seller|client|completion\/value-source)\b|node_modules\/(commander|chalk|cli-table3|string-width|strip-ansi|ansi-regex|emoji-regex|is-fullwidth-code-point|@colors)\/)/;
+
+/** The command groups other than those HOT names (the sandbox's commands, profiles, state, flows, the demo…). */
+const COLD = /^src\/(commands\/(?!(registry|global-options|parse-errors|raw-params|help|seller|client|completion\/value-source)\b)|server\/|sandbox\/|state\/|flows\/)/;
 
 const RELATIVE_REQUIRE = /\brequire\("(\.\.?\/[^"]+\.cjs)"\)/g;
 
@@ -103,7 +107,7 @@ export function packChunks(outdir, files, meta, metaDir) {
   const sources = (name) => Object.keys(meta.outputs[path.posix.join(metaDir, name)]?.inputs ?? {});
   const hot = small.filter((name) => {
     const inputs = sources(name);
-    return inputs.length === 0 || inputs.some((input) => HOT.test(input));
+    return inputs.length === 0 || (inputs.some((input) => HOT.test(input)) && !inputs.some((input) => COLD.test(input)));
   });
   const more = small.filter((name) => !hot.includes(name));
   const runtime = RUNTIME.replace('MORE_NAMES', JSON.stringify(more)).replace('MORE_FILE', MORE_PACK_FILE);
