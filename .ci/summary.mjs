@@ -1,4 +1,4 @@
-// Prints "N passed, N failed" from vitest's JSON reports (one a run: Node 20, Node 24), summed;
+// Prints "N passed, N failed" from vitest's JSON reports (one a run: a Node line each), summed;
 // before it, a line per run and, under it, the run's time per file kind (the test folder: unit,
 // server, e2e, browser), so a slow kind shows. Exits 1 if any test failed or a run has no report
 // or no tests.

@@ -65,31 +65,18 @@ if (text !== undefined) {
     });
   }
 
-  // V8's code cache on disk: later runs skip parsing and compiling the bundle. Kept in a folder
-  // that is ours alone (bin/cache-folder.js), never Node's default one in the temp folder, which
-  // every user shares; none when there is no such folder. Enabled before the bundle is required.
-  // NODE_DISABLE_COMPILE_CACHE turns it off; NODE_COMPILE_CACHE, set by the user, was taken by
-  // Node at start, and is left as it is.
+  // V8's code cache on disk (bin/code-cache.js): later runs skip parsing and compiling the
+  // bundle. Kept in a folder that is ours alone (bin/cache-folder.js), never Node's default one in
+  // the temp folder, which every user shares; none when there is no such folder. Set up before
+  // the bundle is required; NODE_DISABLE_COMPILE_CACHE turns it off.
   if (!process.env.NODE_DISABLE_COMPILE_CACHE) {
-    const { cacheFolder, privateFolder } = require('./cache-folder.js');
-    const { enableCompileCache } = require('node:module');
-    if (typeof enableCompileCache === 'function') {
-      const folder = process.env.NODE_COMPILE_CACHE ? undefined : privateFolder(cacheFolder());
-      try {
-        if (folder !== undefined) enableCompileCache(folder);
-      } catch {
-        // A cache that can't be set up only costs speed.
-      }
-    } else {
-      // Node 20 has no such cache: bin/code-cache.js keeps one for the bundle.
-      require('./code-cache.js').useCodeCache(BUNDLE, cacheFolder());
-    }
+    const { cacheFolder } = require('./cache-folder.js');
+    // The caches a command saves are named after its first word (`licenses`, `client`…); a word
+    // that can be no command's (an option's value before it) names none.
+    const first = args.find((arg) => !arg.startsWith('-')) ?? '';
+    const run = /^[a-z][a-z0-9-]{0,31}$/.test(first) ? first : '';
+    require('./code-cache.js').useCodeCache(BUNDLE, cacheFolder(), run);
   }
-  // Node 20's V8 compiles undici's WebAssembly HTTP parser a second time, optimised, in the
-  // background, and the process waits for that before it exits: ~0.4 s after every networked
-  // command. The baseline compiler alone parses a CLI's few answers just as well. (Node 22 and
-  // later tier up lazily and exit at once.)
-  if (process.versions.node.startsWith('20.')) require('node:v8').setFlagsFromString('--liftoff-only');
   void require(path.join(BUNDLE, 'cli.cjs'))
     .main(args, { signal: controller.signal })
     .then((code) => {

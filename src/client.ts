@@ -28,6 +28,9 @@ export type {
 export type { ClientAnswer, ParamValue } from './api/client-api.js';
 export type { Answer } from './api/answer.js';
 export { memorySessionStore } from './api/session.js';
+export { fileAnswerMemory } from './api/file-answer-memory.js';
+export type { FileAnswerMemoryOptions } from './api/file-answer-memory.js';
+export type { AnswerMemory } from './api/verify.js';
 export type { SessionStore, StoredSession } from './api/session.js';
 export type { ClientApiVersion } from './api/client-catalog/index.js';
 export type { Logger } from './api/logger.js';

@@ -1,4 +1,5 @@
-// The baseline of a networked command: one GET with node:http, body printed. argv[2] is the URL.
+// The ES module twin of bare-request.cjs (the yardstick): one GET with node:http, body printed.
+// Kept as an informational row: an ES module entry starts later than CommonJS on Node 22+.
 import http from 'node:http';
 
 http.get(process.argv[2], (res) => {

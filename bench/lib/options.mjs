@@ -1,9 +1,15 @@
 // Shared by the benchmarks: which node runs the measured processes, medians, and the table.
 //   --node PATH or KACTL_BENCH_NODE=PATH   (default: the node running the benchmark)
 //   --runs N                               (interleaved rounds; medians are printed)
-import { spawnSync } from 'node:child_process';
+//   --quick                                (fewer or shorter rounds)
+// bench/all.mjs also takes --lines 20,24,… (bench/lib/nodes.mjs) and passes each line's node on.
+import { nodeVersion, sqliteLoads } from './nodes.mjs';
 
-export function benchOptions(argv = process.argv.slice(2)) {
+/**
+ * The options. `sqlite: true` (the default) for a benchmark whose sandbox runs on the measured
+ * node: better-sqlite3 must then be built for it, else one sentence says how to get such a tree.
+ */
+export function benchOptions(argv = process.argv.slice(2), { sqlite = true } = {}) {
   const options = { node: process.env.KACTL_BENCH_NODE || process.execPath, runs: undefined, quick: false };
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i];
@@ -14,15 +20,12 @@ export function benchOptions(argv = process.argv.slice(2)) {
     else if (arg === '--quick') options.quick = true;
     else throw new Error(`unknown option ${arg} (use --node PATH, --runs N, --quick)`);
   }
-  const version = spawnSync(options.node, ['--version'], { encoding: 'utf8' });
-  if (version.status !== 0) throw new Error(`${options.node} --version failed: ${version.stderr || version.error?.message}`);
-  options.nodeVersion = version.stdout.trim();
-  // The sandbox needs better-sqlite3 compiled for that node's ABI.
-  const sqlite = spawnSync(options.node, ['-e', "new (require('better-sqlite3'))(':memory:').close()"], { encoding: 'utf8', cwd: new URL('../..', import.meta.url).pathname });
-  if (sqlite.status !== 0) {
+  options.nodeVersion = nodeVersion(options.node);
+  if (sqlite && !sqliteLoads(options.node)) {
+    const line = options.nodeVersion.slice(1).split('.')[0];
     throw new Error(
       `better-sqlite3 in this node_modules is not built for ${options.nodeVersion}. Make a copy of the checkout built for it, ` +
-        `e.g. \`bash .ci/node24.sh /tmp/kactl-node24\` (prints the Node 24 bin folder), and run \`npm run bench\` there with that folder first on PATH.`,
+        `e.g. \`bash .ci/node-line.sh ${line} /tmp/kactl-node${line}\` (prints that Node's bin folder), and run the benchmark there with that folder first on PATH.`,
     );
   }
   return options;

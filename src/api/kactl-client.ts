@@ -71,7 +71,10 @@ export interface ClientOptions {
   readonly ca?: string;
   /** Where the session is kept; default: in this client's memory. */
   readonly session?: SessionStore;
-  /** The signatures of answers accepted before, for the replay check; default: this client's last 128, in memory. */
+  /**
+   * The signatures of answers accepted before, for the replay check; default: this client's last
+   * 128, in memory (a restarted program forgets them). `fileAnswerMemory(path)` keeps them in a file.
+   */
   readonly answerMemory?: AnswerMemory;
   /** Aborts every call (an InterruptedError). */
   readonly signal?: AbortSignal;

@@ -14,11 +14,12 @@
  * cannot be written (read-only, full): the record only saves the server's budget, so a run that
  * cannot keep it goes on with what it could read, in memory, and says so once.
  */
-import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { writeFileAtomicSync } from '../util/atomic-file.js';
 import { withFileLock } from '../util/file-lock.js';
 import { makeDir } from '../util/make-dir.js';
+import { sha256Hex } from '../util/sha256.js';
 import { defaultSleep } from './retry.js';
 import type { Sleep } from './retry.js';
 
@@ -59,7 +60,7 @@ const memoryState = new Map<string, number[]>();
 
 /** A stable, non-reversible name for the key. */
 export function keyFingerprint(key: string): string {
-  return createHash('sha256').update(key).digest('hex').slice(0, 32);
+  return sha256Hex(key).slice(0, 32);
 }
 
 /** Where the state for `key` lives inside `stateDir`. */
@@ -195,14 +196,7 @@ function readState(file: string): PaceState {
 }
 
 function writeState(file: string, state: PaceState): void {
-  // Write then rename, so a reader never sees half a file.
-  const temp = `${file}.${randomBytes(4).toString('hex')}.tmp`;
-  try {
-    fs.writeFileSync(temp, JSON.stringify(state), { mode: 0o600 });
-    fs.renameSync(temp, file);
-  } catch (error) {
-    // A full disk leaves no half-written temporary file behind.
-    fs.rmSync(temp, { force: true });
-    throw error;
-  }
+  // Written whole, then renamed, so a reader never sees half a file. Not flushed to disk: the
+  // record only saves the server's budget, and a crash costs at most one window paced as empty.
+  writeFileAtomicSync(file, JSON.stringify(state), { flush: false });
 }

@@ -1,8 +1,9 @@
 /**
  * The one HTTP transport of the protocol library (docs/architecture.md, "The protocol library").
  *
- * - One undici Agent per Transport, with keep-alive, so a CLI run that makes many calls reuses
- *   its connection.
+ * - Requests go through Node's own HTTP client (src/api/node-request.ts), with keep-alive agents
+ *   per Transport, so a CLI run that makes many calls reuses its connection; answers read as
+ *   they arrive (`stream`) and a dispatcher passed in go through undici, loaded only then.
  * - A default timeout on headers and body, plus an overall deadline; the caller's signal
  *   (Ctrl-C) ends the request at once as an InterruptedError.
  * - Redirects are never followed. The seller API's `add` answers 302 with a JSON body and no
@@ -12,14 +13,13 @@
  * - `--verbose` lines go to an optional sink, always through the redactor.
  */
 import { STATUS_CODES } from 'node:http';
-import { performance } from 'node:perf_hooks';
 import type { Dispatcher } from 'undici';
 import { InterruptedError } from './errors.js';
 import { TransportError } from './api-errors.js';
 import type { TransportFailureKind } from './api-errors.js';
 import { excerpt, formatSeconds } from './excerpt.js';
+import { CONNECT_TIMEOUT_CODE, CONNECT_TIMEOUT_MS, NodeAgents, nodeRequest, type Sent } from './node-request.js';
 import { redactForm, redactUrl, textRedactor } from './redact.js';
-import { Agent, undiciRequest } from './undici-parts.js';
 import { joinSignals } from './signals.js';
 
 /** Default timeout for one request (headers, body, and the whole exchange), in ms. */
@@ -28,14 +28,12 @@ export const DEFAULT_TIMEOUT_MS = 15_000;
 export const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
 /** How long an idle keep-alive connection is kept. */
 const KEEP_ALIVE_MS = 10_000;
-/** Connect timeout (TCP + TLS), separate from the answer timeout. */
-const CONNECT_TIMEOUT_MS = 10_000;
 
 /** A line of `--verbose` output (already redacted); the caller writes it to stderr. */
 export type VerboseSink = (line: string) => void;
 
 export interface TransportOptions {
-  /** An undici Dispatcher to use instead of the Transport's own Agent (tests plug a MockAgent here). */
+  /** An undici Dispatcher to use instead of the Transport's own connections (tests plug a MockAgent here). */
   dispatcher?: Dispatcher;
   /** Default timeout per request in ms (`--timeout`). */
   timeoutMs?: number;
@@ -45,7 +43,7 @@ export interface TransportOptions {
   verbose?: VerboseSink;
   /** Sent as User-Agent. */
   userAgent?: string;
-  /** Monotonic clock in ms, for the time taken (default `performance.now`). */
+  /** Monotonic clock in ms, for the time taken (default `process.hrtime`). */
   clock?: () => number;
   /** Aborts every request made through this Transport (the CLI's Ctrl-C signal). */
   signal?: AbortSignal;
@@ -103,7 +101,7 @@ interface Outgoing {
 
 /** The whole answer, read (Transport.request's second step). */
 interface Received {
-  answer: Dispatcher.ResponseData;
+  answer: Sent;
   body: Buffer;
   elapsedMs: number;
 }
@@ -118,8 +116,13 @@ export interface TransportStream {
 
 /** An HTTP transport; build one per process and pass it to ClientApi and SellerApi. */
 export class Transport {
-  private readonly dispatcher: Dispatcher;
-  private readonly ownsDispatcher: boolean;
+  /** A dispatcher passed in (every request goes through it), else undefined. */
+  private readonly dispatcher: Dispatcher | undefined;
+  /** Node's keep-alive agents, for requests when no dispatcher was passed in. */
+  private readonly agents: NodeAgents;
+  /** undici's Agent for `stream` when no dispatcher was passed in, made on first use. */
+  private streamAgent: Dispatcher | undefined;
+  private readonly ca: string | undefined;
   private readonly timeoutMs: number;
   private readonly maxBodyBytes: number;
   private readonly verbose: VerboseSink | undefined;
@@ -129,15 +132,14 @@ export class Transport {
   private readonly onSandboxNow: ((unixSeconds: number) => void) | undefined;
 
   constructor(options: TransportOptions = {}) {
-    this.ownsDispatcher = options.dispatcher === undefined;
-    this.dispatcher =
-      options.dispatcher ??
-      new Agent({ keepAliveTimeout: KEEP_ALIVE_MS, connect: { timeout: CONNECT_TIMEOUT_MS, ...(options.ca === undefined ? {} : { ca: options.ca }) } });
+    this.dispatcher = options.dispatcher;
+    this.ca = options.ca;
+    this.agents = new NodeAgents({ keepAliveMs: KEEP_ALIVE_MS, ...(options.ca === undefined ? {} : { ca: options.ca }) });
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     this.verbose = options.verbose;
     this.userAgent = options.userAgent ?? 'kactl';
-    this.clock = options.clock ?? (() => performance.now());
+    this.clock = options.clock ?? (() => Number(process.hrtime.bigint()) / 1e6);
     this.signal = options.signal;
     this.onSandboxNow = options.onSandboxNow;
   }
@@ -180,22 +182,14 @@ export class Transport {
     const received: Buffer[] = [];
     let receivedBytes = 0;
     let gotHeaders = false;
-    let answer: Dispatcher.ResponseData;
+    let answer: Sent;
     try {
-      answer = await undiciRequest(url, {
-        dispatcher: this.dispatcher,
-        method: out.method,
-        headers: out.headers,
-        body: out.formText,
-        signal,
-        headersTimeout: timeoutMs,
-        bodyTimeout: timeoutMs,
-      });
+      answer = await this.send(url, out, signal, timeoutMs);
       gotHeaders = true;
-      for await (const chunk of answer.body as AsyncIterable<Buffer>) {
+      for await (const chunk of answer.body) {
         receivedBytes += chunk.length;
         if (receivedBytes > maxBodyBytes) {
-          answer.body.destroy();
+          answer.destroy();
           throw new TransportError(
             `The answer from ${url.host} is larger than ${formatBytes(maxBodyBytes)}; kactl stopped reading it.`,
             'too-large',
@@ -204,6 +198,7 @@ export class Transport {
         }
         received.push(chunk);
       }
+      if (!answer.complete()) throw cutOff(url.host, Buffer.concat(received), out.redact);
     } catch (error) {
       const elapsed = Math.round(this.clock() - started);
       if (interrupt?.aborted) {
@@ -225,6 +220,22 @@ export class Transport {
       throw failure;
     }
     return { answer, body: Buffer.concat(received, receivedBytes), elapsedMs: Math.round(this.clock() - started) };
+  }
+
+  /** Sends through the dispatcher passed in, else through Node's HTTP client. */
+  private async send(url: URL, out: Outgoing, signal: AbortSignal, timeoutMs: number): Promise<Sent> {
+    if (this.dispatcher === undefined) return nodeRequest(this.agents, url, { method: out.method, headers: out.headers, body: out.formText, signal });
+    const { undiciRequest } = await import('./undici-parts.js');
+    const answer = await undiciRequest(url, {
+      dispatcher: this.dispatcher,
+      method: out.method,
+      headers: out.headers,
+      body: out.formText,
+      signal,
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+    });
+    return { statusCode: answer.statusCode, headers: answer.headers, body: answer.body, destroy: () => answer.body.destroy(), complete: () => true };
   }
 
   /** The answer as kactl uses it: logged, its sandbox clock passed on, a redirect refused. */
@@ -265,8 +276,11 @@ export class Transport {
     };
     let answer: Dispatcher.ResponseData;
     try {
+      const { Agent, undiciRequest } = await import('./undici-parts.js');
+      this.streamAgent ??=
+        this.dispatcher ?? new Agent({ keepAliveTimeout: KEEP_ALIVE_MS, connect: { timeout: CONNECT_TIMEOUT_MS, ...(this.ca === undefined ? {} : { ca: this.ca }) } });
       answer = await undiciRequest(url, {
-        dispatcher: this.dispatcher,
+        dispatcher: this.streamAgent,
         method: 'GET',
         headers: { 'user-agent': this.userAgent, ...req.headers },
         ...(this.signal ? { signal: this.signal } : {}),
@@ -290,7 +304,9 @@ export class Transport {
 
   /** Closes the Transport's own keep-alive connections (not a dispatcher that was passed in). */
   async close(): Promise<void> {
-    if (this.ownsDispatcher) await this.dispatcher.close();
+    this.agents.close();
+    if (this.streamAgent !== undefined && this.streamAgent !== this.dispatcher) await this.streamAgent.close();
+    this.streamAgent = undefined;
   }
 
   private log(line: () => string): void {
@@ -360,7 +376,13 @@ interface FailureContext {
   redact: (text: string) => string;
 }
 
-/** Turns an undici/socket failure into one sentence about what happened, and a kind. */
+/** The sentence for an answer whose body stopped before its end. */
+function cutOff(host: string, partial: Buffer, redact: (text: string) => string, cause?: unknown): TransportError {
+  const sample = excerpt(partial.toString('utf8'), { redact });
+  return new TransportError(`The answer from ${host} was cut off after ${partial.length} bytes${sample === '' ? '' : ` ("${sample}")`}.`, 'truncated', host, cause === undefined ? {} : { cause });
+}
+
+/** Turns a failure of Node's HTTP client, undici or the socket into one sentence about what happened, and a kind. */
 export function describeFailure(error: unknown, ctx: FailureContext): TransportError {
   const codes = errorCodes(error);
   const has = (...wanted: string[]): boolean => wanted.some((code) => codes.includes(code));
@@ -370,7 +392,7 @@ export function describeFailure(error: unknown, ctx: FailureContext): TransportE
   if (ctx.timedOut || has('UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT') || (error as { name?: unknown })?.name === 'TimeoutError') {
     return make(`No answer from ${ctx.host} within ${within}.`, 'timeout');
   }
-  if (has('UND_ERR_CONNECT_TIMEOUT')) {
+  if (has('UND_ERR_CONNECT_TIMEOUT', CONNECT_TIMEOUT_CODE)) {
     return make(`Could not connect to ${ctx.host} within ${formatSeconds(CONNECT_TIMEOUT_MS)}.`, 'connect-timeout');
   }
   if (has('ECONNREFUSED')) {
@@ -386,15 +408,15 @@ export function describeFailure(error: unknown, ctx: FailureContext): TransportE
     return make(`The TLS check of ${ctx.host} failed: ${errorText(error)}.`, 'tls');
   }
   if (ctx.gotHeaders && has('UND_ERR_SOCKET', 'ECONNRESET', 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH', 'EPIPE', 'UND_ERR_ABORTED')) {
-    const got = ctx.partial.length;
-    const sample = excerpt(ctx.partial.toString('utf8'), { redact: ctx.redact });
-    return make(`The answer from ${ctx.host} was cut off after ${got} bytes${sample === '' ? '' : ` ("${sample}")`}.`, 'truncated');
+    return cutOff(ctx.host, ctx.partial, ctx.redact, error);
+  }
+  // Node's client says "socket hang up" when the server closed the connection (a FIN, no reset)
+  // before any answer; a real reset is a read or write error of the socket.
+  if (has('UND_ERR_SOCKET', 'UND_ERR_CLOSED') || (error instanceof Error && error.message === 'socket hang up')) {
+    return make(`${ctx.host} closed the connection without answering.`, 'closed');
   }
   if (has('ECONNRESET', 'EPIPE')) {
     return make(`The connection to ${ctx.host} was reset before an answer arrived.`, 'reset');
-  }
-  if (has('UND_ERR_SOCKET', 'UND_ERR_CLOSED')) {
-    return make(`${ctx.host} closed the connection without answering.`, 'closed');
   }
   return make(`The request to ${ctx.host} failed: ${ctx.redact(errorText(error))}.`, 'other');
 }

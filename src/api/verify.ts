@@ -12,7 +12,7 @@
  *   request, so a recorded genuine answer sent again (within the 1.3 window, or at any time for
  *   1.2, which has no timestamp) would pass. Every answer that carries a `nonce` (all successes
  *   but a few) is unique by construction, so the client remembers the signatures of such answers
- *   it accepted (per profile, the last ANSWER_MEMORY_SIZE) and refuses one it has seen before
+ *   it accepted (the last ANSWER_MEMORY_SIZE, in a file per profile) and refuses one it has seen before
  *   (`checkNotReplayed`). Answers without a nonce (failures) are not remembered: two genuine
  *   equal failures within one second are byte-identical, and a replayed failure can only make
  *   the program refuse, which it would do anyway.
@@ -106,13 +106,13 @@ export const ANSWER_MEMORY_SIZE = 128;
 /** Hex characters of a signature kept to know it again (128 bits). */
 const REMEMBERED_HEX = 32;
 
-/** Where the signatures of accepted answers are kept (the profile, in the CLI). */
+/** Where the signatures of accepted answers are kept (a file per profile, in the CLI: src/config/answer-memory.ts). */
 export interface AnswerMemory {
   has(id: string): boolean;
   remember(id: string): void;
 }
 
-/** An AnswerMemory held in memory, the last ANSWER_MEMORY_SIZE: one client object's, for programs (the CLI keeps its in the profile). */
+/** An AnswerMemory held in memory, the last ANSWER_MEMORY_SIZE: one client object's, for programs (src/api/file-answer-memory.ts keeps one in a file). */
 export function memoryAnswerMemory(size = ANSWER_MEMORY_SIZE): AnswerMemory {
   const seen = new Set<string>();
   return {

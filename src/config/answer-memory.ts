@@ -1,49 +1,32 @@
 /**
  * The signed answers a profile has accepted, kept for the client's replay check
- * (src/api/verify.ts `checkNotReplayed`): in the profile, so the check holds across commands
- * (each `kactl client …` is its own process), bounded to the most recent.
+ * (src/api/verify.ts `checkNotReplayed`): a file per profile beside the profiles, in kactl's config
+ * folder (`answers/<profile>.json`), so the check holds across commands (each `kactl client …` is
+ * its own process), bounded to the most recent. With the profiles, so it goes where they go (a
+ * `sandbox exec` run's own config folder, removed after it). The same file memory a program gets from
+ * `fileAnswerMemory` (src/api/file-answer-memory.ts); apart from config.json, so remembering an
+ * answer never rewrites the profiles.
  */
-import { ANSWER_MEMORY_SIZE, type AnswerMemory } from '../api/verify.js';
-import { storageErrno } from '../io/storage-errors.js';
-import type { ConfigStore } from './store.js';
+import path from 'node:path';
+import { fileAnswerMemory } from '../api/file-answer-memory.js';
+import type { AnswerMemory } from '../api/verify.js';
 
-export class ProfileAnswerMemory implements AnswerMemory {
-  private unwritable = false;
+/** Where a profile's accepted answers are kept, under kactl's config folder. */
+export function answerMemoryFile(configDir: string, profile: string): string {
+  return path.join(configDir, 'answers', `${encodeURIComponent(profile)}.json`);
+}
 
-  /**
-   * `onUnwritable` hears once of a config folder that refuses the write (read-only, full): the
-   * answer is still accepted, and the run goes on without remembering more.
-   */
-  constructor(
-    private readonly store: ConfigStore,
-    private readonly profile: string,
-    private readonly onUnwritable: (error: unknown) => void = (error) => {
-      throw error;
-    },
-  ) {}
-
-  has(id: string): boolean {
-    return this.store.profile(this.profile)?.seenAnswers?.includes(id) === true;
-  }
-
-  remember(id: string): void {
-    if (this.unwritable) return;
-    try {
-      this.write(id);
-    } catch (error) {
-      if (storageErrno(error) === undefined) throw error;
-      this.unwritable = true;
-      this.onUnwritable(error);
-    }
-  }
-
-  private write(id: string): void {
-    this.store.update((config) => {
-      // Made when missing, as the session is (the implicit profile of flag-only settings).
-      const entry = config.profiles[this.profile] ?? {};
-      const seen = (entry.seenAnswers ?? []).filter((known) => known !== id);
-      seen.push(id);
-      config.profiles[this.profile] = { ...entry, seenAnswers: seen.slice(-ANSWER_MEMORY_SIZE) };
-    });
-  }
+/**
+ * The memory of one profile. `legacy` are the answers an older kactl kept in the profile itself
+ * (`seenAnswers` in config.json): still refused, never written again. `onUnwritable` hears once
+ * of a config folder that refuses the write (read-only, full): the answer is still accepted, and
+ * the run goes on remembering in memory only.
+ */
+export function profileAnswerMemory(file: string, legacy: readonly string[] | undefined, onUnwritable: (error: unknown) => void): AnswerMemory {
+  const memory = fileAnswerMemory(file, { onUnwritable });
+  const older = new Set(legacy ?? []);
+  return {
+    has: (id) => older.has(id) || memory.has(id),
+    remember: (id) => memory.remember(id),
+  };
 }

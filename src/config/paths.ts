@@ -1,5 +1,5 @@
 /**
- * Where kactl keeps its files. The same folders conf would pick with `projectSuffix: ''`
+ * Where kactl keeps its files. The same folders the conf package picks with `projectSuffix: ''`
  * (env-paths rules), but computed from the injected environment so tests and `profile show`
  * see exactly what the command will use.
  */

@@ -1,17 +1,19 @@
 /**
- * The profile store: one JSON file, written through conf (atomic writes, mode 0600). conf
- * writes the whole object back, so two processes doing read-modify-write at once could each
- * lose the other's change; every change here runs inside a cross-process lock instead.
+ * The profile store: one JSON file (tab-indented, as kactl has always written it), mode 0600.
+ * Every change is a read-modify-write of the whole file, so it runs inside a cross-process lock
+ * (two processes would otherwise each lose the other's change) and is written atomically
+ * (src/util/atomic-file.ts: a temporary file, flushed, renamed over the file).
  *
- * Reads parse the file directly, as conf would (JSON.parse; a missing file is empty): conf
- * itself brings ajv and semver along, which cost a read-only command more than its request.
- * conf is loaded the first time something is written.
+ * Reads are cached for the run: a command asks for the file several times (settings, the
+ * session, the profile), and reading and parsing it each time is most of what those asks cost.
+ * The cache holds while the file on disk is the one it was read from (same inode, size and
+ * modification time: every write here makes a new inode), so a change made by another process
+ * is seen at the next read.
  */
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
-import type Conf from 'conf';
 import type { ConfigFile, ProfileData } from './types.js';
+import { writeFileAtomicSync } from '../util/atomic-file.js';
 import { withFileLockSync } from '../util/file-lock.js';
 import { makeDir } from '../util/make-dir.js';
 
@@ -24,38 +26,35 @@ function normalise(raw: unknown): ConfigFile {
   return typeof data.active === 'string' ? { active: data.active, profiles } : { profiles };
 }
 
+/** What identifies one version of the file on disk ('' when there is none). */
+function versionOf(stat: fs.Stats | undefined): string {
+  return stat === undefined ? '' : `${stat.ino}:${stat.size}:${stat.mtimeMs}`;
+}
+
 export class ConfigStore {
-  private writer: Conf<Record<string, unknown>> | undefined;
   readonly path: string;
   private readonly lockPath: string;
+  /** The file as last read or written, and which version of it that was. */
+  private cached: { version: string; config: ConfigFile } | undefined;
 
   constructor(readonly dir: string) {
     // The folder is made by the first write: reading needs none, so a folder that cannot be
     // made (a read-only home) fails only the commands that save something, with its reason.
-    // conf's own name for the file (cwd + configName + .json).
     this.path = path.join(dir, 'config.json');
     this.lockPath = path.join(dir, '.config.lock');
   }
 
-  /** The whole file as it is on disk now. */
+  /**
+   * The whole file as it is on disk now. Shared with later reads of this run: read it, never
+   * change it (update() hands out a copy of its own to change).
+   */
   read(): ConfigFile {
-    let text: string;
-    try {
-      text = fs.readFileSync(this.path, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return normalise({});
-      throw error;
-    }
-    return normalise(JSON.parse(text));
-  }
-
-  private conf(): Conf<Record<string, unknown>> {
-    if (!this.writer) {
-      // Synchronous on purpose (every caller of update() is); a bundle inlines conf here.
-      const { default: ConfClass } = loadConf();
-      this.writer = new ConfClass({ cwd: this.dir, configName: 'config', projectSuffix: '', configFileMode: FILE_MODE });
-    }
-    return this.writer;
+    const version = versionOf(this.stat());
+    if (this.cached?.version === version) return this.cached.config;
+    const config = this.readFresh();
+    // Cached under the version seen before reading: a write in between only costs a re-read.
+    this.cached = { version, config };
+    return config;
   }
 
   /**
@@ -65,11 +64,12 @@ export class ConfigStore {
   update(change: (config: ConfigFile) => void): ConfigFile {
     makeDir(this.dir, DIR_MODE);
     return withFileLockSync(this.lockPath, () => {
-      const config = this.read();
+      const config = this.readFresh();
       change(config);
-      this.conf().store = config as unknown as Record<string, unknown>;
-      // conf writes new files 0600, but a file made by an older tool keeps its mode until now.
-      fs.chmodSync(this.path, FILE_MODE);
+      const text = JSON.stringify(config, undefined, '\t');
+      writeFileAtomicSync(this.path, text, { mode: FILE_MODE });
+      // Its own copy: the caller may go on changing what it gets back.
+      this.cached = { version: versionOf(this.stat()), config: normalise(JSON.parse(text)) };
       return config;
     });
   }
@@ -91,12 +91,19 @@ export class ConfigStore {
     });
     return result;
   }
-}
 
-/**
- * conf, loaded synchronously where the first write needs it (require of an ES module: Node
- * >= 20.19, the engines floor). Resolved at run time from node_modules, never bundled.
- */
-function loadConf(): { default: typeof Conf } {
-  return createRequire(import.meta.url)('conf') as { default: typeof Conf };
+  private stat(): fs.Stats | undefined {
+    return fs.statSync(this.path, { throwIfNoEntry: false });
+  }
+
+  private readFresh(): ConfigFile {
+    let text: string;
+    try {
+      text = fs.readFileSync(this.path, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return normalise({});
+      throw error;
+    }
+    return normalise(JSON.parse(text));
+  }
 }

@@ -41,8 +41,9 @@ export interface ProfileData {
   adminToken?: string;
   session?: StoredSession;
   /**
-   * The client's replay check (src/api/verify.ts): the start of the signature of each recent
-   * signed answer carrying a nonce that this profile accepted, newest last, bounded.
+   * Where kactl 0.1 kept the client's replay check (src/api/verify.ts): the start of the
+   * signature of each recent signed answer this profile accepted. Still read (those answers stay
+   * refused), never written: the memory is now a file of its own (src/config/answer-memory.ts).
    */
   seenAnswers?: string[];
 }

@@ -44,9 +44,10 @@ export class ApiClients {
     const ownerid = requireSetting(settings.ownerid.value, 'application owner id', '--ownerid or KACTL_OWNERID');
     const { ClientApi } = await import('../api/client-api.js');
     const sessions = await profiles.clientSession();
-    const { ProfileAnswerMemory } = await import('../config/answer-memory.js');
+    const { answerMemoryFile, profileAnswerMemory } = await import('../config/answer-memory.js');
     const { skippedWrite } = await import('../io/storage-errors.js');
-    const config = await profiles.config();
+    const answersFile = answerMemoryFile(profiles.configDir, sessions.profile);
+    const legacyAnswers = (await profiles.config()).profile(sessions.profile)?.seenAnswers;
     return new ClientApi({
       baseUrl,
       appName,
@@ -64,8 +65,8 @@ export class ApiClients {
       now: this.deps.now,
       signal: this.deps.signal,
       session: { load: () => sessions.load(), save: (session) => sessions.save(session) },
-      answerMemory: new ProfileAnswerMemory(config, sessions.profile, (error) => {
-        this.deps.output().warn(skippedWrite(error, 'Signed answers are not remembered for the replay check in this run', config.path, profiles));
+      answerMemory: profileAnswerMemory(answersFile, legacyAnswers, (error) => {
+        this.deps.output().warn(skippedWrite(error, 'Signed answers are remembered for the replay check in this run only', answersFile, profiles));
       }),
     });
   }

@@ -37,7 +37,7 @@ export class Profiles {
     return dataDir(this.env);
   }
 
-  /** The profile store (conf, loaded lazily). Depends on: configDir (env). */
+  /** The profile store (loaded lazily). Depends on: configDir (env). */
   async config(): Promise<ConfigStore> {
     if (!this.store) {
       const { ConfigStore } = await import('../config/store.js');

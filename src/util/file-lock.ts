@@ -48,22 +48,31 @@ function tryAcquire(lockPath: string, staleMs: number): boolean {
 }
 
 function release(lockPath: string): void {
-  fs.rmSync(lockPath, { recursive: true, force: true });
+  // The lock is an empty folder: rmdir, not a recursive rm (which walks it first: the larger
+  // part of a seller call's pacing on a one-request command).
+  try {
+    fs.rmdirSync(lockPath);
+  } catch (error) {
+    // Broken as stale by another process meanwhile, or something was put in it: never left behind.
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') fs.rmSync(lockPath, { recursive: true, force: true });
+  }
 }
 
 function retryDelay(): number {
   return RETRY_MIN_MS + Math.floor(Math.random() * (RETRY_MAX_MS - RETRY_MIN_MS));
 }
 
-const sleeper = new Int32Array(new SharedArrayBuffer(4));
+/** What Atomics.wait sleeps on, made on the first wait (none at load: most locks are free at once). */
+let sleeper: Int32Array | undefined;
 
-/** Run `fn` while holding the lock; blocks the thread while waiting (for sync callers like conf). */
+/** Run `fn` while holding the lock; blocks the thread while waiting (for synchronous callers: the config store). */
 export function withFileLockSync<T>(lockPath: string, fn: () => T, options: FileLockOptions = {}): T {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const staleMs = options.staleMs ?? DEFAULT_STALE_MS;
   const deadline = Date.now() + timeoutMs;
   while (!tryAcquire(lockPath, staleMs)) {
     if (Date.now() > deadline) throw new LockTimeoutError(lockPath, timeoutMs);
+    sleeper ??= new Int32Array(new SharedArrayBuffer(4));
     Atomics.wait(sleeper, 0, 0, retryDelay());
   }
   try {

@@ -12,7 +12,7 @@ const root = path.resolve(import.meta.dirname, '..', '..');
 const ENTRIES = ['src/index.ts', 'src/client.ts', 'src/seller.ts', 'src/sandbox.ts'];
 /** Modules of the CLI (paths from the repository root) and packages only the CLI uses. */
 const FORBIDDEN_PATHS = ['src/commands/', 'src/io/', 'src/config/', 'src/cli.ts', 'src/program.ts', 'src/context.ts', 'src/error-hints.ts'];
-const FORBIDDEN_PACKAGES = ['commander', '@inquirer/prompts', 'chalk', 'cli-table3', 'conf', 'qrcode-terminal'];
+const FORBIDDEN_PACKAGES = ['commander', '@inquirer/prompts', 'chalk', 'cli-table3', 'qrcode-terminal'];
 
 /** Runtime specifiers of a TypeScript source: import/export … from, import(), side-effect imports. */
 export function runtimeImports(source: string): string[] {

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startSandbox, type LoggedRequest, type RequestApi, type Sandbox } from '../../src/sandbox.js';
 import { ApiFailure, AuthError, BadResponseError, KactlError, SignatureError, TransportError, UsageError } from '../../src/index.js';
-import { createClient } from '../../src/client.js';
+import { createClient, fileAnswerMemory, memorySessionStore } from '../../src/client.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 const open: Sandbox[] = [];
@@ -222,6 +222,27 @@ describe('startSandbox', () => {
     expect(await sb.faults.clear()).toBe(2);
     expect(await sb.faults.list()).toEqual([]);
     await expect(sb.faults.clear(99)).rejects.toBeInstanceOf(UsageError);
+  });
+
+  it('fileAnswerMemory: a restarted program still refuses an answer it accepted before it stopped', async () => {
+    const sb = await start({ seed: STATE });
+    const file = path.join(tempDir('kactl-answers-'), 'answers.json');
+    const before = sb.client({ answerMemory: fileAnswerMemory(file) });
+    await before.init();
+    await before.login({ username: 'alice', pass: 'alice-pass-0001', hwid: 'HWID-ALICE-000000000001' });
+    await before.check();
+    const session = before.session;
+    await before.close();
+
+    // The program starts again with the same session and the same file; the next answer it gets
+    // is the last one it accepted before, sent again.
+    const after = sb.client({ answerMemory: fileAnswerMemory(file), session: memorySessionStore(session) });
+    await sb.faults.add({ kind: 'replay', type: 'check', times: 1 });
+    await expect(after.check()).rejects.toMatchObject({ code: 'SIGNATURE', reason: 'replay' });
+    // With the default memory (this client's own), the restart forgot it: the same replay passes.
+    const forgetful = sb.client({ session: memorySessionStore(session) });
+    await sb.faults.add({ kind: 'replay', type: 'check', times: 1 });
+    await expect(forgetful.check()).resolves.toMatchObject({ success: true });
   });
 
   it('logLimit: 0 records nothing', async () => {

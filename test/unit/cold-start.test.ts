@@ -5,13 +5,14 @@
  * The CLI runs from a bundle (dist/bundle/, scripts/bundle.mjs): a loaded chunk stands for the
  * sources esbuild put in it, which its metafile (dist/bundle/meta.json) lists.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { HEAVY_PACKAGES } from '../helpers/heavy-modules.js';
 import { KACTL_BIN, cleanEnv } from '../helpers/run-kactl.js';
+import { startTestSandbox } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 const RECORDER = path.resolve(import.meta.dirname, '../fixtures/cli/record-imports.mjs');
@@ -50,26 +51,65 @@ function loadedModules(args: string[], status = 0, env: Record<string, string> =
   return sourcesOf(fs.readFileSync(record, 'utf8').split('\n').filter(Boolean));
 }
 
+/** As loadedModules, in the config folder `dir`, without blocking this process (which may serve the request). */
+async function loadedModulesIn(dir: string, args: string[], env: Record<string, string>, input = ''): Promise<string[]> {
+  const record = path.join(dir, `imports-${args.join('-')}.txt`);
+  fs.rmSync(record, { force: true });
+  const child = spawn(process.execPath, ['--import', RECORDER, KACTL_BIN, ...args], { env: cleanEnv(dir, { KACTL_RECORD_IMPORTS: record, ...env }), stdio: ['pipe', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  child.stdin.end(input);
+  const status = await new Promise<number | null>((resolve) => child.once('close', resolve));
+  expect(status, `${args.join(' ')}: ${stderr}`).toBe(0);
+  return sourcesOf(fs.readFileSync(record, 'utf8').split('\n').filter(Boolean));
+}
+
 function heavyIn(urls: string[]): string[] {
   return HEAVY_PACKAGES.filter((name) => urls.some((url) => url.includes(`/node_modules/${name}/`)));
 }
 
 describe('cold start', () => {
   it('records imports (the recorder works: a command that needs a heavy module shows it)', () => {
-    // conf is loaded only to write the config file (src/config/store.ts), from node_modules.
-    expect(heavyIn(loadedModules(['profile', 'add', 'p', '--force', '--base-url', 'http://127.0.0.1:9', '--app-name', 'A', '--ownerid', 'abcdefghij']))).toContain('conf');
-    // undici is bundled: the chunk holding it maps back to its sources (port 9 refuses: exit 4).
-    expect(heavyIn(loadedModules(['licenses', 'list', '--base-url', 'http://127.0.0.1:9'], 4, { KACTL_SELLER_KEY: 'a'.repeat(32) }))).toContain('undici');
+    // jq-wasm is required from node_modules (src/io/jq.ts), yaml is bundled: the chunk holding it
+    // maps back to its sources.
+    const env = { KACTL_SELLER_KEY: 'a'.repeat(32) };
+    expect(heavyIn(loadedModules(['licenses', 'list', '--jq', '.[].key', '--base-url', 'http://127.0.0.1:9'], 4, env))).toContain('jq-wasm');
+    const flows = path.join(tempDir(), 'flows.yaml');
+    fs.writeFileSync(flows, 'flows: [');
+    expect(heavyIn(loadedModules(['test', flows], 2))).toContain('yaml');
+  });
+
+  // The config file and the replay memory are written with fs (src/util/atomic-file.ts), and a
+  // request goes through node:http: neither the conf package (ajv, semver…, a thousand file
+  // system calls) nor undici (its WebAssembly HTTP parser) is on these paths any more.
+  it('kactl client check and kactl licenses list, answered, load no undici (its WebAssembly parser) and no file from node_modules', async () => {
+    const sb = await startTestSandbox();
+    const dir = tempDir();
+    const env = {
+      KACTL_BASE_URL: sb.baseUrl,
+      KACTL_APP_NAME: sb.info.app.name,
+      KACTL_OWNERID: sb.info.app.ownerid,
+      KACTL_PUBLIC_KEY: sb.info.publicKey,
+      KACTL_SELLER_KEY: sb.info.sellerKey,
+    };
+    const { key } = (await sb.seller('add', { expiry: '30', level: '1', format: 'json' })).json as { key: string };
+    await loadedModulesIn(dir, ['client', 'init'], env);
+    await loadedModulesIn(dir, ['client', 'register', '--username', 'cold', '--password-stdin', '--key', key], env, 'cold-start-pw\n');
+    const check = await loadedModulesIn(dir, ['client', 'check'], env);
+    // The signed answer was checked and remembered for the replay check (the write on this path).
+    expect(fs.readFileSync(path.join(dir, 'answers', 'default.json'), 'utf8')).toMatch(/"answers":\["[0-9a-f]{32}"/);
+    const list = await loadedModulesIn(dir, ['licenses', 'list'], env);
+    for (const loaded of [check, list]) {
+      expect(heavyIn(loaded)).not.toContain('undici');
+      // Nor any file from node_modules (better-sqlite3, jq-wasm: the packages not in the bundle).
+      expect(loaded.filter((url) => url.startsWith('file:') && url.includes('/node_modules/'))).toEqual([]);
+    }
   });
 
   it('jq (WebAssembly) loads only for --jq', () => {
     const env = { KACTL_SELLER_KEY: 'a'.repeat(32) };
     expect(heavyIn(loadedModules(['licenses', 'list', '--status', 'unused', '--json', 'key', '--base-url', 'http://127.0.0.1:9'], 4, env))).not.toContain('jq-wasm');
     expect(heavyIn(loadedModules(['licenses', 'list', '--jq', '.[].key', '--base-url', 'http://127.0.0.1:9'], 4, env))).toContain('jq-wasm');
-  });
-
-  it('a read-only command does not load conf', () => {
-    expect(heavyIn(loadedModules(['profile', 'list']))).not.toContain('conf');
   });
 
   it('kactl --version loads none of the heavy modules', () => {

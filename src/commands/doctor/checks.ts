@@ -26,7 +26,7 @@ export function checkNode(version: string): CheckResult {
     return fail('node', `Node ${version} is older than ${NODE_MINIMUM.join('.')}, the oldest kactl supports`);
   }
   const eol = NODE_END_OF_LIFE[major];
-  return pass('node', eol ? `Node ${version} (works, but Node ${major} reached its end of life on ${eol}; Node 22 or 24 is maintained)` : `Node ${version}`);
+  return pass('node', eol ? `Node ${version} (works, but Node ${major} reached its end of life on ${eol}; Node 22, 24 and 26 are maintained)` : `Node ${version}`);
 }
 
 /** Everything doctor reports, in order. Details quote servers (a page title, a refusal): never raw control characters. */

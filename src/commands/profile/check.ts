@@ -13,6 +13,7 @@ import { UsageError } from '../../errors.js';
 import type { CheckResult } from '../doctor/results.js';
 import { probeSellerKey, serverChecks } from '../doctor/server-checks.js';
 import { resolveSettings } from '../../config/settings.js';
+import { SellerApi } from '../../api/seller-api.js';
 
 function readAuthority(name: string, caFile: string | undefined, read: (file: string) => string): string | undefined {
   if (caFile === undefined) return undefined;
@@ -42,7 +43,6 @@ export async function checkProfile(ctx: Context, name: string, profile: ProfileD
         settings,
         transport,
         trySellerKey: async () => {
-          const { SellerApi } = await import('../../api/seller-api.js');
           // One read, paced in memory: a profile not yet saved has no budget shared with others.
           const api = new SellerApi({ baseUrl, sellerKey: settings.sellerKey.value ?? '', ratePerMinute: settings.sellerRate.value, transport, warn: (line) => ctx.output.warn(line), onWait: () => undefined, now: ctx.now, signal: ctx.signal });
           await probeSellerKey(api);

@@ -8,7 +8,7 @@
  * counts it.
  */
 import type { Context } from '../../context.js';
-import type { SellerApi } from '../../api/seller-api.js';
+import { SellerApi } from '../../api/seller-api.js';
 import type { Transport } from '../../api/transport.js';
 import type { SandboxInfo } from '../../server/start.js';
 import { readFileSync } from 'node:fs';
@@ -24,7 +24,6 @@ export interface OwnSandboxApi {
 /** `signal` aborts the calls: Ctrl-C for a seed; a fresh one for what exec does after Ctrl-C. */
 export async function ownSellerApi(ctx: Context, info: SandboxInfo, signal: AbortSignal): Promise<OwnSandboxApi> {
   const { Transport } = await import('../../api/transport.js');
-  const { SellerApi } = await import('../../api/seller-api.js');
   const ca = info.caFile === undefined ? undefined : readFileSync(info.caFile, 'utf8');
   let offsetMs = 0;
   const transport = new Transport({

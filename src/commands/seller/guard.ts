@@ -20,6 +20,7 @@ import type { Context } from '../../context.js';
 import type { SellerOp } from '../../api/seller-catalog/index.js';
 import { ApiFailure } from '../../errors.js';
 import { confirmOne, confirmTyped } from '../../io/ask.js';
+import * as backup from './backup.js';
 
 /** `on http://127.0.0.1:38881 (profile cc)`: where a change would go. */
 export async function wherePhrase(ctx: Context): Promise<string> {
@@ -70,7 +71,6 @@ const WARN_BEFORE_ASKING = new Set(['fetchallwebhooks']);
 
 export async function guardBulk(ctx: Context, op: SellerOp, params: Readonly<Record<string, string>>, options: { backup: boolean }): Promise<void> {
   if (op.noBackupReason !== undefined) ctx.output.warn(op.noBackupReason);
-  const backup = await import('./backup.js');
   const asking = !ctx.globals.yes && ctx.io.canPrompt();
   let records: unknown[] | undefined;
   // Read before asking when someone is asked (the question counts them) or when the backup

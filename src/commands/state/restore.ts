@@ -20,6 +20,7 @@ import type { BackupFile } from '../../state/backup-file.js';
 import type { Action, Row, Section } from '../../state/actions.js';
 import { confirmOne } from '../../io/ask.js';
 import { STATE_SCHEMA } from '../../state/schema.js';
+import { keyFingerprint } from '../../api/pacer.js';
 import { parseUrls, resumeCommand, applyState } from './apply.js';
 
 const creates = (section: Section) => (action: Action): boolean => action.section === section && action.verb === 'create';
@@ -71,7 +72,6 @@ async function otherOrigin(ctx: Context, file: string, backup: BackupFile): Prom
   const settings = await ctx.settings();
   const server = settings.baseUrl.value;
   const key = settings.sellerKey.value;
-  const { keyFingerprint } = await import('../../api/pacer.js');
   const made = `${file} was made for ${backup.app === undefined ? 'an application' : `application "${backup.app}"`} on ${backup.server ?? 'an unknown server'}`;
   if (backup.server === undefined && backup.sellerKey === undefined) return `${file} does not say which server and application it was made from`;
   if (backup.server !== undefined && server !== undefined && serverOf(backup.server) !== serverOf(server)) return `${made}, and this profile uses ${server}`;

@@ -6,6 +6,7 @@
  * Ending a user's sessions ends their customer panel sign-ins too (domain/panel-sign-ins.ts):
  * whatever locks a user out of the program locks them out of the panel.
  */
+import { perStore } from '../store/per-store.js';
 import type { Store } from '../store/store.js';
 import { endAppPanelSignIns, endPanelSignInsOf } from './panel-sign-ins.js';
 import { randomString } from './random.js';
@@ -23,28 +24,39 @@ export interface NewSession {
 }
 
 /**
+ * Expired sessions are purged at most once a PURGE_EVERY_SECONDS of domain time per app, by the
+ * `init` that comes after that: purging at every init was a statement of its own on the busiest
+ * write, and an expired session is never live whether its row is there or not (every read asks
+ * `expiry > now`). When the domain clock goes back (`kactl sandbox advance -…`), the next init purges.
+ */
+export const PURGE_EVERY_SECONDS = 60;
+const lastPurge = perStore((): Map<number, number> => new Map());
+
+/**
  * Opens a new, unvalidated session of `app` expiring `app.sessionLength` seconds from `now`.
- * Expired sessions of the app are purged in the same transaction.
+ * Expired sessions of the app are purged in the same transaction, now and then (above).
  */
 export function createSession(store: Store, app: AppRow, input: NewSession, now: number): SessionRow {
   return store.tx(() => {
-    store.run('DELETE FROM sessions WHERE appId = ? AND expiry <= ?', app.id, now);
+    const purged = lastPurge(store);
+    const last = purged.get(app.id);
+    if (last === undefined || now - last >= PURGE_EVERY_SECONDS || now < last) {
+      store.run('DELETE FROM sessions WHERE appId = ? AND expiry <= ?', app.id, now);
+      purged.set(app.id, now);
+    }
+    const expiry = now + app.sessionLength;
+    const enckey = input.enckey ?? null;
     for (;;) {
       const id = randomString(SESSION_ID_LENGTH);
       const inserted = store.run(
         'INSERT OR IGNORE INTO sessions (id, appId, credential, validated, expiry, createdAt, enckey, ip, api) VALUES (?, ?, NULL, 0, ?, ?, ?, ?, ?)',
-        id, app.id, now + app.sessionLength, now, input.enckey ?? null, input.ip, input.api,
+        id, app.id, expiry, now, enckey, input.ip, input.api,
       );
       // A clash of two random 10-character ids is astronomically rare; draw again if it happens.
-      if (inserted.changes === 1) return getSessionRow(store, id);
+      // The row is what was just written: it is not read back.
+      if (inserted.changes === 1) return { id, appId: app.id, credential: null, validated: 0, expiry, createdAt: now, enckey, ip: input.ip, api: input.api };
     }
   });
-}
-
-function getSessionRow(store: Store, id: string): SessionRow {
-  const row = store.get<SessionRow>('SELECT * FROM sessions WHERE id = ?', id);
-  if (row === undefined) throw new Error('Session vanished right after its insert');
-  return row;
 }
 
 /** The app's session `id` if it exists and has not expired (`expiry > now`). */

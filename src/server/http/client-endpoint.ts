@@ -13,7 +13,8 @@ import { replyDecision, requestUser } from './decision.js';
 import type { Answer, Decision } from './exchange.js';
 import { createHandlerContext, runHandler, type HandlerContextDeps, type RequestBasics } from './handler-context.js';
 import { genuineRateLimited } from './rate-limited.js';
-import { andThen, type MaybePromise } from './maybe-async.js';
+import { isPromise, type MaybePromise } from './maybe-async.js';
+import type { EncodedResponse } from './encoded-response.js';
 import { rateReason, type FixedWindowLimiter } from './rate-limiter.js';
 import type { RequestInput } from './request-input.js';
 
@@ -46,31 +47,68 @@ export interface ClientEndpointDeps extends HandlerContextDeps {
   readonly limiter: FixedWindowLimiter;
 }
 
+/** What the checks learned on the way to the handler: the encoder needs the app and session (1.2 HMAC key). */
+interface Gate {
+  app?: AppRow;
+  ctx?: HandlerContext;
+  limited?: boolean;
+}
+
 /** The answer; a promise only when the handler awaits something (see maybe-async.ts). */
 export function serveClient(deps: ClientEndpointDeps, version: ApiVersion, input: RequestInput, basics: RequestBasics): MaybePromise<Answer> {
   const { params } = input;
   const ownerid = params.get('ownerid');
-  const name = params.get('name');
   const type = params.get('type');
-  // Filled in as the checks pass; the encoder needs them (1.2 HMAC key).
-  const known: { app?: AppRow; ctx?: HandlerContext; limited?: boolean } = {};
-  return andThen(clientReply(version, type, ownerid, name, params, basics, deps, known), (reply): Answer => {
+  const gate: Gate = {};
+  const reply = clientReply(version, type, ownerid, params.get('name'), params, basics, deps, gate);
+  // A plain call when the handler answered at once, which is most requests.
+  if (!isPromise(reply)) return new ClientAnswer(deps, version, type, ownerid, params, gate, reply);
+  return reply.then((ready) => new ClientAnswer(deps, version, type, ownerid, params, gate, ready));
+}
+
+/**
+ * An answer of the client API: encoded and signed when made; what it decided is worked out only
+ * when the request inspector asks (a method, not a closure made for each request).
+ */
+class ClientAnswer implements Answer {
+  readonly response: EncodedResponse;
+
+  constructor(
+    readonly deps: ClientEndpointDeps,
+    version: ApiVersion,
+    readonly type: string | undefined,
+    ownerid: string | undefined,
+    readonly params: Params,
+    readonly gate: Gate,
+    readonly reply: Reply,
+  ) {
     // Hosted mode: 1.2 gets the genuine server's unsigned 200; 1.3 keeps the signed 429, the one
     // form the 1.3 SDKs react to (docs/design.md, "Rate limiting").
-    const decision = (): Decision => replyDecision(reply, known.app === undefined ? undefined : requestUser(deps.store, known.app.id, known.ctx?.session?.credential, params));
-    if (known.limited === true && deps.options.failureStatus === 200 && version === '1.2') return { response: genuineRateLimited(CLIENT_MESSAGES.rateLimited), type, decision };
-    const response = encodeClientReply(reply, {
-      version,
-      ownerid: ownerid ?? null,
-      app: known.app,
-      session: known.ctx?.session,
-      isInit: type === 'init',
-      failureStatus: deps.options.failureStatus,
-      privateKey: deps.privateKey,
-      nowMs: deps.clock(),
-    });
-    return { response, type, decision };
-  });
+    if (gate.limited === true && deps.options.failureStatus === 200 && version === '1.2') this.response = genuineRateLimited(CLIENT_MESSAGES.rateLimited);
+    else {
+      this.response = encodeClientReply(reply, {
+        version,
+        ownerid: ownerid ?? null,
+        app: gate.app,
+        session: gate.ctx?.session,
+        isInit: type === 'init',
+        failureStatus: deps.options.failureStatus,
+        privateKey: deps.privateKey,
+        nowMs: deps.clock(),
+      });
+    }
+  }
+
+  /**
+   * One function shared by every answer, kept as an own property so that a copy of the answer
+   * (`{ ...answer, response }`, a faulted one) keeps it, with the fields it reads.
+   */
+  readonly decision: (this: ClientAnswer) => Decision = clientDecision;
+}
+
+function clientDecision(this: ClientAnswer): Decision {
+  const { app, ctx } = this.gate;
+  return replyDecision(this.reply, app === undefined ? undefined : requestUser(this.deps.store, app.id, ctx?.session?.credential, this.params));
 }
 
 function clientReply(
@@ -81,7 +119,7 @@ function clientReply(
   params: Params,
   basics: RequestBasics,
   deps: ClientEndpointDeps,
-  known: { app?: AppRow; ctx?: HandlerContext; limited?: boolean },
+  known: Gate,
 ): MaybePromise<Reply> {
   if (ownerid === undefined) return globalFailure(CLIENT_MESSAGES.noOwnerid, 'no ownerid was sent');
   if (name === undefined) return globalFailure(CLIENT_MESSAGES.noName, 'no app name was sent');

@@ -1,10 +1,11 @@
 /** Building the HandlerContext of one request, and running a handler with the 500 safety net. */
 import { domainNow } from '../domain/clock.js';
 import { addOutboxMessage } from '../domain/outbox.js';
-import type { AppRow } from '../domain/rows.js';
+import type { AppRow, SessionRow } from '../domain/rows.js';
 import type { Params } from '../dispatch/params.js';
 import { fail } from '../dispatch/reply.js';
-import type { ApiKind, Handler, HandlerContext, Reply, RequestInfo } from '../dispatch/types.js';
+import type { ApiKind, Handler, HandlerContext, OutboxSender, Reply, RequestInfo } from '../dispatch/types.js';
+import type { Store } from '../store/store.js';
 import { MESSAGES } from './input-error.js';
 import { isPromise, type MaybePromise } from './maybe-async.js';
 import type { ServerDeps } from './server-deps.js';
@@ -21,27 +22,55 @@ export interface RequestBasics {
 
 export function createHandlerContext(deps: HandlerContextDeps, api: ApiKind, type: string, app: AppRow, basics: RequestBasics): HandlerContext {
   // The domain clock (real time + the admin clock's offset); signatures keep using deps.clock.
-  const now = domainNow(deps.store, deps.clock());
-  return {
-    api,
-    type,
-    store: deps.store,
-    app,
-    now,
-    ip: basics.ip,
-    baseUrl: deps.baseUrl(),
-    // `--panel-url`, else the name and port the client used (keyauth.win for keyauth-js over --tls).
-    panelUrl: deps.panelUrl?.() ?? (deps.site ? originFor(basics.request.headers.host, deps.site(), deps.baseUrl()) : deps.baseUrl()),
-    options: deps.options,
-    request: basics.request,
-    // A getter: the signal is made only for a handler that reads it (see server.ts).
-    get signal() {
-      return basics.signal;
-    },
-    outbox: { send: (message) => addOutboxMessage(deps.store, { ...message, appId: app.id }, now) },
-    log: deps.log,
-    session: undefined,
-  };
+  return new RequestContext(deps, api, type, app, basics, domainNow(deps.store, deps.clock()));
+}
+
+/**
+ * A request's context: one object, its fields set once, with what few handlers use (the base
+ * URLs, the signal, the outbox) made only when read, by getters shared by every request rather
+ * than closures made for each.
+ */
+class RequestContext implements HandlerContext {
+  readonly store: Store;
+  readonly ip: string;
+  readonly options: HandlerContextDeps['options'];
+  readonly request: RequestInfo;
+  readonly log: (line: string) => void;
+  session: SessionRow | undefined = undefined;
+
+  constructor(
+    private readonly deps: HandlerContextDeps,
+    readonly api: ApiKind,
+    readonly type: string,
+    readonly app: AppRow,
+    private readonly basics: RequestBasics,
+    readonly now: number,
+  ) {
+    this.store = deps.store;
+    this.ip = basics.ip;
+    this.options = deps.options;
+    this.request = basics.request;
+    this.log = deps.log;
+  }
+
+  get baseUrl(): string {
+    return this.deps.baseUrl();
+  }
+
+  /** `--panel-url`, else the name and port the client used (keyauth.win for keyauth-js over --tls). */
+  get panelUrl(): string {
+    const { deps } = this;
+    return deps.panelUrl?.() ?? (deps.site ? originFor(this.request.headers.host, deps.site(), deps.baseUrl()) : deps.baseUrl());
+  }
+
+  /** Made only for a handler that reads it (see server.ts). */
+  get signal(): AbortSignal {
+    return this.basics.signal;
+  }
+
+  get outbox(): OutboxSender {
+    return { send: (message) => addOutboxMessage(this.store, { ...message, appId: this.app.id }, this.now) };
+  }
 }
 
 /**

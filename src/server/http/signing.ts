@@ -15,5 +15,10 @@ export function ed25519Signature(privateKey: KeyObject, timestamp: string, body:
       yield* body.chunks();
     });
   }
-  return sign(null, Buffer.concat([Buffer.from(timestamp, 'ascii'), body]), privateKey).toString('hex');
+  return ed25519SignBytes(privateKey, Buffer.concat([Buffer.from(timestamp, 'ascii'), body]));
+}
+
+/** Hex Ed25519 signature over bytes that already are the timestamp followed by the body. */
+export function ed25519SignBytes(privateKey: KeyObject, signed: Buffer): string {
+  return sign(null, signed, privateKey).toString('hex');
 }

@@ -1,5 +1,5 @@
 /**
- * bin/code-cache.js: the code cache the launcher keeps for the bundle on Node 20. Each case runs
+ * bin/code-cache.js: the code cache the launcher keeps for the bundle (every Node line). Each case runs
  * a child node that installs it for a folder of small CommonJS files and requires one.
  *
  * What another local user must not get it to run (issue 21 item 16): an entry that is not ours
@@ -23,9 +23,9 @@ interface Run {
 }
 
 /** Requires `file` from `bundle` with the cache in `cache`; the child prints its value and the cache's report. */
-function run(bundle: string, cache: string, file = 'answer.cjs'): Run {
+function run(bundle: string, cache: string, file = 'answer.cjs', command = ''): Run {
   const script = `
-    const report = require(${JSON.stringify(CODE_CACHE)}).useCodeCache(${JSON.stringify(bundle)}, ${JSON.stringify(cache)});
+    const report = require(${JSON.stringify(CODE_CACHE)}).useCodeCache(${JSON.stringify(bundle)}, ${JSON.stringify(cache)}, ${JSON.stringify(command)});
     const value = require(${JSON.stringify(path.join(bundle, file))});
     process.stdout.write(JSON.stringify({ value, report }));`;
   const result = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' });
@@ -40,7 +40,7 @@ function bundleWith(source: string): string {
   return bundle;
 }
 
-describe('the Node 20 code cache', () => {
+describe('the code cache', () => {
   it('saves each file it compiled at exit, in a 0700 folder, and uses it on the next run', () => {
     const bundle = bundleWith('module.exports = require("./part.cjs") + 1;');
     fs.writeFileSync(path.join(bundle, 'part.cjs'), 'module.exports = 41;');
@@ -56,6 +56,21 @@ describe('the Node 20 code cache', () => {
     expect(second.value).toBe(42);
     expect(second.report.used.sort()).toEqual(first.report.made.sort());
     expect(second.report.made).toEqual([]);
+  });
+
+  it('saves a cache again, once, for a command that has not saved it yet (it holds what that command compiled too)', () => {
+    const bundle = bundleWith('module.exports = "shared";');
+    const cache = path.join(tempDir(), 'cache');
+    const [name] = run(bundle, cache, 'answer.cjs', 'licenses').report.made;
+    expect(run(bundle, cache, 'answer.cjs', 'licenses').report).toMatchObject({ used: [name], made: [] });
+    // Another command uses it, and saves it again with its own work added; then neither saves it.
+    expect(run(bundle, cache, 'answer.cjs', 'client').report).toMatchObject({ used: [name], made: [name] });
+    expect(run(bundle, cache, 'answer.cjs', 'client').report).toMatchObject({ used: [name], made: [] });
+    expect(run(bundle, cache, 'answer.cjs', 'licenses').report).toMatchObject({ used: [name], made: [] });
+    expect(fs.readFileSync(path.join(cache, name!)).toString('latin1').split('\n')[0]).toBe('kactl-code-cache 2 ["licenses","client"]');
+    // A dozen commands at most: then it stays as it is.
+    for (let i = 0; i < 10; i += 1) run(bundle, cache, 'answer.cjs', `command-${i}`);
+    expect(run(bundle, cache, 'answer.cjs', 'one-more').report).toMatchObject({ used: [name], made: [] });
   });
 
   it('never runs the code of a file as it was before a rebuild, even one of the same length', () => {
@@ -129,7 +144,7 @@ describe('the Node 20 code cache', () => {
   });
 });
 
-describe('the Node 20 code cache and other local users', () => {
+describe('the code cache and other local users', () => {
   it('caches nothing when the parent folder is open to others without the sticky bit; a sticky one is fine', () => {
     const bundle = bundleWith('module.exports = "parent";');
     const open = path.join(tempDir(), 'open');
