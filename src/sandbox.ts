@@ -13,7 +13,7 @@ export type {
   SandboxSellerOptions,
   SandboxSnapshot,
   StartSandboxOptions,
-} from './sandbox/start.js';
+} from './sandbox/types.js';
 export type { SandboxState } from './sandbox/seed.js';
 export { audit } from './sandbox/audit/runner.js';
 export { AUDIT_SCENARIOS } from './sandbox/audit/catalog.js';

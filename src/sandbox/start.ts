@@ -10,17 +10,6 @@
 import { startSandboxWith } from './run.js';
 import type { Sandbox, StartSandboxOptions } from './types.js';
 
-export type {
-  Sandbox,
-  SandboxClientOptions,
-  SandboxClock,
-  SandboxFaults,
-  SandboxOutbox,
-  SandboxSellerOptions,
-  SandboxSnapshot,
-  StartSandboxOptions,
-} from './types.js';
-
 /** Starts a sandbox; see StartSandboxOptions. */
 export function startSandbox(options: StartSandboxOptions = {}): Promise<Sandbox> {
   return startSandboxWith(options, {});

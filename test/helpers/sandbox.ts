@@ -24,7 +24,7 @@ import { cleanUpAfterEachFile } from './cleanup.js';
 import type { SandboxInfo, SandboxOptions } from '../../src/server/start.js';
 import { sandboxInternals, startSandboxWith } from '../../src/sandbox/run.js';
 import { changeSandboxClock, getSandboxClock } from '../../src/api/sandbox-admin.js';
-import type { Sandbox } from '../../src/sandbox/start.js';
+import type { Sandbox } from '../../src/sandbox/types.js';
 import { openStore, type Store } from '../../src/server/store/store.js';
 import { seedStore } from '../../src/server/store/seed.js';
 import { createSession } from '../../src/server/domain/sessions.js';

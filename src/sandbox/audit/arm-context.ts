@@ -6,7 +6,7 @@
 import net from 'node:net';
 import { ApiFailure } from '../../api/errors.js';
 import type { KactlSeller } from '../../api/kactl-seller.js';
-import type { Sandbox } from '../start.js';
+import type { Sandbox } from '../types.js';
 import type { AuditIdentity } from './identity.js';
 import type { ArmContext, AuditApi } from './scenario-types.js';
 

@@ -6,7 +6,7 @@
 import { KactlError } from '../../api/errors.js';
 import type { KactlSeller } from '../../api/kactl-seller.js';
 import type { LoggedRequest } from '../../api/sandbox-admin.js';
-import type { Sandbox, SandboxSnapshot } from '../start.js';
+import type { Sandbox, SandboxSnapshot } from '../types.js';
 import { armContext } from './arm-context.js';
 import { gradeRun, judgeRun } from './grade.js';
 import { UNKNOWN_IDENTITY, type AuditIdentity } from './identity.js';
