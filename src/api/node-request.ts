@@ -11,6 +11,8 @@
  */
 import http from 'node:http';
 import type { Socket } from 'node:net';
+// The module's own, not the global a test's fake timers replace.
+import { setImmediate as nextTurn } from 'node:timers';
 
 /** Connect timeout (TCP + TLS), separate from the answer timeout. */
 export const CONNECT_TIMEOUT_MS = 10_000;
@@ -65,11 +67,24 @@ export class NodeAgents {
     return this.plain;
   }
 
-  /** Closes the connections kept alive. */
-  close(): void {
+  /**
+   * Closes the connections kept alive, and resolves once they are closed: a TLS socket frees its
+   * TLS state one loop turn after its 'close', so the library's `close()` leaves no handle behind
+   * (test/library/quiet-and-closed.test.ts) only when it waits for that turn too.
+   */
+  async close(): Promise<void> {
+    const open = [this.plain, this.secure].flatMap((client) => (client === undefined ? [] : socketsOf(client.agent))).filter((socket) => !socket.closed);
     this.plain?.agent.destroy();
     this.secure?.agent.destroy();
+    if (open.length === 0) return;
+    await Promise.all(open.map((socket) => new Promise((resolve) => socket.once('close', resolve))));
+    await new Promise((resolve) => nextTurn(resolve));
   }
+}
+
+/** The sockets an agent holds, busy or idle. */
+function socketsOf(agent: http.Agent): Socket[] {
+  return [...Object.values(agent.sockets), ...Object.values(agent.freeSockets)].flatMap((list) => list ?? []);
 }
 
 /** Sends one request; resolves once the answer's headers are in. */

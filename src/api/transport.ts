@@ -304,7 +304,7 @@ export class Transport {
 
   /** Closes the Transport's own keep-alive connections (not a dispatcher that was passed in). */
   async close(): Promise<void> {
-    this.agents.close();
+    await this.agents.close();
     if (this.streamAgent !== undefined && this.streamAgent !== this.dispatcher) await this.streamAgent.close();
     this.streamAgent = undefined;
   }

@@ -230,14 +230,17 @@ describe('startSandbox', () => {
     const before = sb.client({ answerMemory: fileAnswerMemory(file) });
     await before.init();
     await before.login({ username: 'alice', pass: 'alice-pass-0001', hwid: 'HWID-ALICE-000000000001' });
+    // A replay fault sends only answers given while it is held: armed now, it lets this check
+    // through (nothing was kept before it) and keeps its answer.
+    await sb.faults.add({ kind: 'replay', type: 'check', times: 1 });
     await before.check();
+    expect((await sb.faults.list())[0]).toMatchObject({ fired: 0 });
     const session = before.session;
     await before.close();
 
     // The program starts again with the same session and the same file; the next answer it gets
     // is the last one it accepted before, sent again.
     const after = sb.client({ answerMemory: fileAnswerMemory(file), session: memorySessionStore(session) });
-    await sb.faults.add({ kind: 'replay', type: 'check', times: 1 });
     await expect(after.check()).rejects.toMatchObject({ code: 'SIGNATURE', reason: 'replay' });
     // With the default memory (this client's own), the restart forgot it: the same replay passes.
     const forgetful = sb.client({ session: memorySessionStore(session) });
