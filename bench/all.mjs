@@ -39,6 +39,6 @@ for (const measured of nodes) {
     console.log(`sandbox benchmarks on ${version}: skipped, this node_modules' better-sqlite3 is built for another Node. For them, make a tree built for it (\`bash .ci/node-line.sh ${line} /tmp/kactl-node${line}\`) and run \`npm run bench -- --lines ${line}\` there.\n`);
     continue;
   }
-  for (const script of ['sandbox-throughput.mjs', 'panel-visits.mjs', 'restore.mjs']) run(script, measured);
+  for (const script of ['sandbox-throughput.mjs', 'panel-visits.mjs', 'restore.mjs', 'audit.mjs']) run(script, measured);
 }
 process.exit(status);
