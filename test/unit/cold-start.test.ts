@@ -98,11 +98,16 @@ describe('cold start', () => {
     const check = await loadedModulesIn(dir, ['client', 'check'], env);
     // The signed answer was checked and remembered for the replay check (the write on this path).
     expect(fs.readFileSync(path.join(dir, 'answers', 'default.json'), 'utf8')).toMatch(/"answers":\["[0-9a-f]{32}"/);
+    // node:crypto, which the signature check needs, loads while the request is in flight, not before it leaves.
+    expect(check).toContain('socket connect');
+    expect(check.indexOf('node:crypto')).toBeGreaterThan(check.indexOf('socket connect'));
     const list = await loadedModulesIn(dir, ['licenses', 'list'], env);
     for (const loaded of [check, list]) {
       expect(heavyIn(loaded)).not.toContain('undici');
       // Nor any file from node_modules (better-sqlite3, jq-wasm: the packages not in the bundle).
       expect(loaded.filter((url) => url.startsWith('file:') && url.includes('/node_modules/'))).toEqual([]);
+      // Nor the second pack (scripts/pack-chunks.mjs): what they run is all in the first.
+      expect(loaded.filter((url) => url.endsWith('/dist/bundle/pack-more.cjs'))).toEqual([]);
     }
   });
 
