@@ -30,9 +30,8 @@ export const MORE_PACK_FILE = 'pack-more.cjs';
  * What the start and the everyday commands are made of: a chunk with any of these sources and
  * none of another command group's (COLD), or with no source at all (esbuild's facades and
  * helpers), goes in the first pack. `kactl client check` reads nothing from the second
- * (test/unit/cold-start.test.ts). `kactl licenses list` reads one chunk there (the seller
- * backup file's, src/state/): moving it to the first pack cost that command ~5% more
- * instructions on Node 20 (valgrind, whole process), so it stays.
+ * (test/unit/cold-start.test.ts); `kactl licenses list` still reads one chunk there (the seller
+ * backup file's, src/state/).
  */
 const HOT =
   /^(src\/(cli|program|context|env|errors|error-hints)\.ts|src\/(context|config|io|util|api)\/|src\/commands\/(registry|registration|global-options|parse-errors|raw-params|help|seller|client|completion\/value-source)\b|node_modules\/(commander|chalk|cli-table3|string-width|strip-ansi|ansi-regex|emoji-regex|is-fullwidth-code-point|@colors)\/)/;
