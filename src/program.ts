@@ -9,7 +9,7 @@ import type { Context } from './context.js';
 import { addLeafGlobals, addProgramGlobals, collectGlobals, globalFlagsWithValue } from './commands/global-options.js';
 import { HELP_HEADINGS, modulesFor } from './commands/registry.js';
 import type { MainFn, Shell } from './commands/registration.js';
-import { programEpilogue } from './commands/help/topics.js';
+import { programEpilogue } from './commands/help/epilogue.js';
 import { HELP_CONFIG, helpWidthOf, layoutHelpText } from './commands/help/layout.js';
 import { explainParseError } from './commands/parse-errors.js';
 import { addHelpCommand } from './commands/help/command.js';

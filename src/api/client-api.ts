@@ -12,7 +12,6 @@
  * type's answer means (the inverted `checkblacklist`, `var` returning its value in `message`) is
  * the command layer's business; this layer only maps what is the same for all.
  */
-import { randomBytes } from 'node:crypto';
 import type { KeyObject } from 'node:crypto';
 import { ApiFailure, AuthError, SignatureError, UsageError } from './errors.js';
 import { BadResponseError } from './api-errors.js';
@@ -27,6 +26,7 @@ import type { Effect } from './seller-catalog/types.js';
 import { joinSignals } from './signals.js';
 import type { TransportResponse } from './transport.js';
 import type { SessionStore, StoredSession } from './session.js';
+import { loadCryptoSoon, nodeCrypto } from '../util/node-crypto.js';
 import { checkNotReplayed, DEFAULT_SIGNATURE_WINDOW_SEC, ed25519PublicKey, hmacKeyFor, verifyEd25519, verifyHmac, type AnswerMemory } from './verify.js';
 
 export type { ClientApiVersion } from './client-catalog/index.js';
@@ -110,7 +110,7 @@ export function newEnckey(): string {
   // 248 is the largest multiple of 62 below 256: dropping bytes above it keeps the choice uniform.
   let out = '';
   while (out.length < ENCKEY_LENGTH) {
-    for (const byte of randomBytes(32)) {
+    for (const byte of nodeCrypto().randomBytes(32)) {
       if (byte < 248 && out.length < ENCKEY_LENGTH) out += alphabet[byte % 62];
     }
   }
@@ -217,6 +217,8 @@ export class ClientApi {
     // Whether the answer returned is a failure let through unsigned (verifyAnswer).
     let unsignedFailure = false;
     const attempt = async (): Promise<ClientAnswer> => {
+      // The signature check's node:crypto loads while the request is in flight.
+      if (this.verifyOn) loadCryptoSoon();
       const res = await this.options.transport.request({
         method: asGet ? 'GET' : 'POST',
         url,

@@ -20,8 +20,8 @@
  * Every failure is a SignatureError (code `SIGNATURE`) whose message says which check failed,
  * and whose `reason` says it for programs.
  */
-import { createHmac, createPublicKey, timingSafeEqual, verify as cryptoVerify } from 'node:crypto';
 import type { KeyObject } from 'node:crypto';
+import { nodeCrypto } from '../util/node-crypto.js';
 import { SignatureError, UsageError } from './errors.js';
 
 /** The sentence for a public key that is not 64 hex characters (the CLI adds where to find one). */
@@ -48,7 +48,7 @@ type Headers = Readonly<Record<string, string | undefined>>;
 export function ed25519PublicKey(hex: string): KeyObject {
   const clean = hex.trim().toLowerCase();
   if (!/^[0-9a-f]{64}$/.test(clean)) throw new UsageError(PUBLIC_KEY_FORMAT);
-  return createPublicKey({ key: Buffer.from(ED25519_SPKI_PREFIX + clean, 'hex'), format: 'der', type: 'spki' });
+  return nodeCrypto().createPublicKey({ key: Buffer.from(ED25519_SPKI_PREFIX + clean, 'hex'), format: 'der', type: 'spki' });
 }
 
 export interface Ed25519Check {
@@ -90,7 +90,7 @@ export function verifyEd25519(check: Ed25519Check): number {
   const message = Buffer.concat([Buffer.from(timestampText, 'ascii'), check.body]);
   let valid: boolean;
   try {
-    valid = signature !== undefined && cryptoVerify(null, message, key, signature);
+    valid = signature !== undefined && nodeCrypto().verify(null, message, key, signature);
   } catch {
     // A malformed signature makes Node throw rather than return false; it is the same failure.
     valid = false;
@@ -148,7 +148,7 @@ export function checkNotReplayed(memory: AnswerMemory, signature: string | undef
 
 /** Lower-case hex HMAC-SHA256 of `body` keyed by `key` (1.2 signatures). */
 export function hmacSha256Hex(key: string, body: Buffer | string): string {
-  return createHmac('sha256', key).update(body).digest('hex');
+  return nodeCrypto().createHmac('sha256', key).update(body).digest('hex');
 }
 
 /**
@@ -183,7 +183,7 @@ export function verifyHmac(check: HmacCheck): void {
   const expected = Buffer.from(hmacSha256Hex(check.key, check.body), 'hex');
   const givenHex = header.toLowerCase();
   const given = /^[0-9a-f]{64}$/.test(givenHex) ? Buffer.from(givenHex, 'hex') : undefined;
-  if (given === undefined || !timingSafeEqual(given, expected)) {
+  if (given === undefined || !nodeCrypto().timingSafeEqual(given, expected)) {
     throw new SignatureError(`The answer's HMAC signature does not match (checked with ${check.keyLabel ?? 'the app secret'}).`, { reason: 'mismatch', scheme: 'hmac' });
   }
 }

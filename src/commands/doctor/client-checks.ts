@@ -6,9 +6,10 @@
  * Then, for doctor, the clock against the answer's timestamp (1.3 only: 1.2 answers carry none).
  */
 import { KactlError } from '../../errors.js';
-import type { ClientAnswer } from '../../api/client-api.js';
+import { ClientApi, type ClientAnswer } from '../../api/client-api.js';
 import { memorySessionStore } from '../../api/session.js';
 import type { Transport, TransportResponse } from '../../api/transport.js';
+import { verifyEd25519, verifyHmac } from '../../api/verify.js';
 import type { ResolvedSettings } from '../../config/settings.js';
 import { fail, messageOf, pass, skip, type CheckResult, type ServerCheckOptions } from './results.js';
 
@@ -34,7 +35,6 @@ export async function clientChecks(probe: ClientProbe, apiFound: boolean, option
   const skipAll = (why: string): CheckResult[] => [skip('client app', why), skip('signature', why), ...clock(skip('clock', why))];
   if (appName === undefined || ownerid === undefined) return skipAll(options.missing.app);
   if (!apiFound) return skipAll(`the client API ${probe.api} did not answer at the base URL`);
-  const { ClientApi } = await import('../../api/client-api.js');
   const client = new ClientApi({
     transport: probe.transport,
     warn: () => undefined,
@@ -60,14 +60,13 @@ export async function clientChecks(probe: ClientProbe, apiFound: boolean, option
   const message = typeof answer.body.message === 'string' ? answer.body.message : 'no message';
   return [
     accepted ? pass('client app', `init on API ${probe.api} accepted "${appName}" (the session is not kept)`) : fail('client app', `init refused "${appName}": ${message}`, 'FAILURE'),
-    await signatureCheck(probe, answer, options),
+    signatureCheck(probe, answer, options),
     ...clock(clockCheck(probe, answer)),
   ];
 }
 
 /** The init answer's signature: Ed25519 by the public key (1.3), HMAC by the app secret (1.2). */
-async function signatureCheck(probe: ClientProbe, answer: ClientAnswer, options: ServerCheckOptions): Promise<CheckResult> {
-  const { verifyEd25519, verifyHmac } = await import('../../api/verify.js');
+function signatureCheck(probe: ClientProbe, answer: ClientAnswer, options: ServerCheckOptions): CheckResult {
   const { settings } = probe;
   try {
     if (probe.api === '1.2') {

@@ -1,8 +1,9 @@
 /**
- * Help topics (`kactl help environment`, `kactl help exit-codes`, as gh has them) and the short
- * lists at the end of `kactl --help`. Every line is written from its source: the variables and
- * their descriptions from src/env.ts, the codes and their meanings from src/errors.ts, the
- * global options from global-options.ts. A topic is laid out at the width it is read at.
+ * Help topics (`kactl help environment`, `kactl help exit-codes`, as gh has them; the short lists
+ * at the end of `kactl --help` are epilogue.ts's). Every line is written from its source: the
+ * variables and their descriptions from src/env.ts, the codes and their meanings from
+ * src/errors.ts, the global options from global-options.ts. A topic is laid out at the width it
+ * is read at.
  */
 import { Help } from 'commander';
 import { ENV_VARS } from '../../env.js';
@@ -54,22 +55,6 @@ export function globalOptionsTopic(width: number): string {
     ...wrapWords('A leaf command that has a flag of the same name with a meaning of its own (kactl sandbox start --app-name) lists it under its options; there the flag means what that command says.', width),
   ];
   return `${lines.join('\n')}\n`;
-}
-
-/** The end of `kactl --help`: the codes and variables by name, and where to read more (laid out at the help's width). */
-export function programEpilogue(): string {
-  const codes = EXIT_NAMES.map((name) => `${ExitCode[name]} ${name.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase()}`).join(', ');
-  const vars = Object.keys(ENV_VARS).join(' ');
-  return [
-    '',
-    `Exit codes: ${codes}. Details: kactl help exit-codes`,
-    '',
-    `Environment: ${vars}. Details: kactl help environment`,
-    '',
-    'Lists: filters (--status, --used-by, --since...), --json FIELDS and --jq. Details: kactl help lists',
-    '',
-    'Global options: kactl help global-options',
-  ].join('\n');
 }
 
 export const HELP_TOPICS: Readonly<Record<string, { summary: string; text: (width: number) => string }>> = {
