@@ -8,6 +8,7 @@ import { createSession, findLiveSession, PURGE_EVERY_SECONDS } from '../../src/s
 import type { AppRow } from '../../src/server/domain/rows.js';
 import { seedStore } from '../../src/server/store/seed.js';
 import { openStore, type Store } from '../../src/server/store/store.js';
+import { countTransactions } from './support/count-transactions.js';
 
 const START = 1_800_000_000;
 
@@ -40,4 +41,19 @@ describe('createSession', () => {
     expect(rows(store)).toBe(1);
     store.close();
   });
+
+  it('opens a transaction only for an init that purges (a lone INSERT is atomic by itself)', () => {
+    const { store, app } = storeWithApp();
+    const transactions = countTransactions(store);
+    createSession(store, app, { ip: '127.0.0.1', api: '1.3' }, START);
+    expect(transactions.count).toBe(1);
+    createSession(store, app, { ip: '127.0.0.1', api: '1.3' }, START + 1);
+    createSession(store, app, { ip: '127.0.0.1', api: '1.3' }, START + 2);
+    expect(transactions.count).toBe(1);
+    expect(rows(store)).toBe(3);
+    createSession(store, app, { ip: '127.0.0.1', api: '1.3' }, START + PURGE_EVERY_SECONDS);
+    expect(transactions.count).toBe(2);
+    store.close();
+  });
 });
+

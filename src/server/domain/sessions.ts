@@ -34,29 +34,34 @@ const lastPurge = perStore((): Map<number, number> => new Map());
 
 /**
  * Opens a new, unvalidated session of `app` expiring `app.sessionLength` seconds from `now`.
- * Expired sessions of the app are purged in the same transaction, now and then (above).
+ * Expired sessions of the app are purged in the same transaction, now and then (above). Without
+ * a purge the session is one INSERT, atomic by itself: no transaction is opened around it (a
+ * BEGIN and a COMMIT cost about what the INSERT does).
  */
 export function createSession(store: Store, app: AppRow, input: NewSession, now: number): SessionRow {
+  const purged = lastPurge(store);
+  const last = purged.get(app.id);
+  if (last !== undefined && now - last < PURGE_EVERY_SECONDS && now >= last) return insertSession(store, app, input, now);
   return store.tx(() => {
-    const purged = lastPurge(store);
-    const last = purged.get(app.id);
-    if (last === undefined || now - last >= PURGE_EVERY_SECONDS || now < last) {
-      store.run('DELETE FROM sessions WHERE appId = ? AND expiry <= ?', app.id, now);
-      purged.set(app.id, now);
-    }
-    const expiry = now + app.sessionLength;
-    const enckey = input.enckey ?? null;
-    for (;;) {
-      const id = randomString(SESSION_ID_LENGTH);
-      const inserted = store.run(
-        'INSERT OR IGNORE INTO sessions (id, appId, credential, validated, expiry, createdAt, enckey, ip, api) VALUES (?, ?, NULL, 0, ?, ?, ?, ?, ?)',
-        id, app.id, expiry, now, enckey, input.ip, input.api,
-      );
-      // A clash of two random 10-character ids is astronomically rare; draw again if it happens.
-      // The row is what was just written: it is not read back.
-      if (inserted.changes === 1) return { id, appId: app.id, credential: null, validated: 0, expiry, createdAt: now, enckey, ip: input.ip, api: input.api };
-    }
+    store.run('DELETE FROM sessions WHERE appId = ? AND expiry <= ?', app.id, now);
+    purged.set(app.id, now);
+    return insertSession(store, app, input, now);
   });
+}
+
+function insertSession(store: Store, app: AppRow, input: NewSession, now: number): SessionRow {
+  const expiry = now + app.sessionLength;
+  const enckey = input.enckey ?? null;
+  for (;;) {
+    const id = randomString(SESSION_ID_LENGTH);
+    const inserted = store.run(
+      'INSERT OR IGNORE INTO sessions (id, appId, credential, validated, expiry, createdAt, enckey, ip, api) VALUES (?, ?, NULL, 0, ?, ?, ?, ?, ?)',
+      id, app.id, expiry, now, enckey, input.ip, input.api,
+    );
+    // A clash of two random 10-character ids is astronomically rare; draw again if it happens.
+    // The row is what was just written: it is not read back.
+    if (inserted.changes === 1) return { id, appId: app.id, credential: null, validated: 0, expiry, createdAt: now, enckey, ip: input.ip, api: input.api };
+  }
 }
 
 /** The app's session `id` if it exists and has not expired (`expiry > now`). */
