@@ -5,6 +5,7 @@ import { pauseApp, updateAppSettings } from '../../src/server/domain/apps.js';
 import { generateLicenses } from '../../src/server/domain/licenses.js';
 import { setAppMessage } from '../../src/server/domain/messages.js';
 import { banToken, createToken } from '../../src/server/domain/tokens.js';
+import { countTransactions } from './support/count-transactions.js';
 
 function keysFor(sb: TestSandbox, amount = 1): string[] {
   const made = generateLicenses(sb.store, sb.app().id, { amount, expires: 86_400 }, Math.floor(Date.now() / 1000));
@@ -102,6 +103,20 @@ describe('init against app settings', () => {
     expect((await sb.client('init', { hash: 'aaaa1111' })).json.success).toBe(true);
     expect((await sb.client('init', { hash: 'aaaa1111' })).json.success).toBe(true);
     expect((await sb.client('init', { hash: 'bbbb2222' })).json.message).toBe(refused);
+  });
+
+  it('opens a transaction only when the token or program hash check reads what the session must agree with', async () => {
+    // Inspector off: its batched writes are transactions of their own.
+    const sb = await startTestSandbox({ logLimit: 0 });
+    await sb.init(); // the first init of the app purges expired sessions, in a transaction
+    let transactions = countTransactions(sb.store);
+    await sb.init();
+    expect((await sb.client('init', { ver: '0.9' })).json.message).toBe('invalidver');
+    expect(transactions.count).toBe(0);
+    updateAppSettings(sb.store, sb.app().id, { hashcheck: true });
+    transactions = countTransactions(sb.store);
+    expect((await sb.client('init', { hash: 'aaaa1111' })).json.success).toBe(true);
+    expect(transactions.count).toBeGreaterThan(0);
   });
 
   it('uses the app version and custom messages', async () => {

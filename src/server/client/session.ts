@@ -26,8 +26,8 @@ export const MAX_ENCKEY_LENGTH = 35;
  * the sandbox instead treats the app's `vpnranges` CIDRs as VPN addresses (whitelisted IPs pass).
  */
 function init(ctx: HandlerContext, params: Params): Reply {
-  const { store, app, now } = ctx;
-  const msg = (key: Parameters<typeof appMessage>[2]) => appMessage(store, app.id, key);
+  const { store, app } = ctx;
+  const msg = (key: Parameters<typeof appMessage>[2]): string => appMessage(store, app.id, key);
   const enckey = params.get('enckey');
   if (enckey !== undefined && enckey.length > MAX_ENCKEY_LENGTH) {
     return because(fail('The paramater "enckey" is too long. Must be 35 characters or less.'), `the enckey is ${enckey.length} characters; at most ${MAX_ENCKEY_LENGTH}`);
@@ -39,37 +39,45 @@ function init(ctx: HandlerContext, params: Params): Reply {
   if (!app.enabled) return because(fail(msg('appdisabled')), 'the app is disabled');
   if (app.paused) return because(fail(msg('pausedApp')), 'the app is paused');
 
-  return store.tx(() => {
-    if (app.tokensystem) {
-      const refused = checkInitToken(ctx, params);
-      if (refused) return refused;
-    }
-    const ver = params.get('ver');
-    if (ver !== undefined && ver !== app.ver) {
-      const download = app.download ? ' (the answer carries the download link)' : ' (the app has no download link to give)';
-      return because({ ...fail('invalidver', { download: app.download ?? '' }), unescapedSlashes: true }, `app version is ${app.ver}, the client sent ${ver}${download}`);
-    }
-    if (app.hashcheck) {
-      // The source lets a client that sends no hash through; we treat it as a mismatch.
-      const hash = params.get('hash');
-      if (hash === undefined) return because(fail(msg('hashcheckfail')), 'the app checks the program hash and no hash was sent');
-      if (!checkProgramHash(store, app.id, hash)) return because(fail(msg('hashcheckfail')), `program hash ${hash.slice(0, 8)}… is not one the app knows`);
-    }
-    const session = createSession(store, app, { enckey, ip: ctx.ip, api: clientVersion(ctx) }, now);
-    ctx.session = session;
-    const versionNote = ver === undefined ? 'no version was sent, so none was checked' : `version ${ver} matches`;
-    return because(ok('Initialized', {
-      sessionid: session.id,
-      appinfo: {
-        numUsers: APPINFO_NOT_AVAILABLE,
-        numOnlineUsers: APPINFO_NOT_AVAILABLE,
-        numKeys: APPINFO_NOT_AVAILABLE,
-        version: app.ver,
-        customerPanelLink: customerPanelLink(app, ctx.panelUrl),
-      },
-      newSession: true,
-    }), `new session ${shownSession(session.id)} for ${app.sessionLength} s; ${versionNote}`);
-  });
+  // The token and hash checks read what the new session must agree with: one transaction holds
+  // them and the session. Without them init reads nothing first, and the session's INSERT is
+  // atomic alone (createSession), so no transaction is opened for the most common init.
+  if (!app.tokensystem && !app.hashcheck) return initSession(ctx, params, enckey);
+  return store.tx(() => initSession(ctx, params, enckey));
+}
+
+/** Steps 6 to the end of init: token, version, program hash, then the new session. */
+function initSession(ctx: HandlerContext, params: Params, enckey: string | undefined): Reply {
+  const { store, app, now } = ctx;
+  if (app.tokensystem) {
+    const refused = checkInitToken(ctx, params);
+    if (refused) return refused;
+  }
+  const ver = params.get('ver');
+  if (ver !== undefined && ver !== app.ver) {
+    const download = app.download ? ' (the answer carries the download link)' : ' (the app has no download link to give)';
+    return because({ ...fail('invalidver', { download: app.download ?? '' }), unescapedSlashes: true }, `app version is ${app.ver}, the client sent ${ver}${download}`);
+  }
+  if (app.hashcheck) {
+    // The source lets a client that sends no hash through; we treat it as a mismatch.
+    const hash = params.get('hash');
+    if (hash === undefined) return because(fail(appMessage(store, app.id, 'hashcheckfail')), 'the app checks the program hash and no hash was sent');
+    if (!checkProgramHash(store, app.id, hash)) return because(fail(appMessage(store, app.id, 'hashcheckfail')), `program hash ${hash.slice(0, 8)}… is not one the app knows`);
+  }
+  const session = createSession(store, app, { enckey, ip: ctx.ip, api: clientVersion(ctx) }, now);
+  ctx.session = session;
+  const versionNote = ver === undefined ? 'no version was sent, so none was checked' : `version ${ver} matches`;
+  return because(ok('Initialized', {
+    sessionid: session.id,
+    appinfo: {
+      numUsers: APPINFO_NOT_AVAILABLE,
+      numOnlineUsers: APPINFO_NOT_AVAILABLE,
+      numKeys: APPINFO_NOT_AVAILABLE,
+      version: app.ver,
+      customerPanelLink: customerPanelLink(app, ctx.panelUrl),
+    },
+    newSession: true,
+  }), `new session ${shownSession(session.id)} for ${app.sessionLength} s; ${versionNote}`);
 }
 
 /** Steps 6–11 of init: the token file a program ships with (`token`, `thash`). */

@@ -18,11 +18,11 @@ export class Params {
    * across sources a name present in the body wins, even when its value is empty.
    */
   static merge(body: Iterable<readonly [string, string]>, query: Iterable<readonly [string, string]>): Params {
+    // One map, the query's pairs then the body's: a later pair replaces an earlier one's value
+    // and keeps its place, so this is the order and the values of merging the body's own map in.
     const merged = new Map<string, string>();
     for (const [name, value] of query) merged.set(name, value);
-    const fromBody = new Map<string, string>();
-    for (const [name, value] of body) fromBody.set(name, value);
-    for (const [name, value] of fromBody) merged.set(name, value);
+    for (const [name, value] of body) merged.set(name, value);
     return new Params(merged);
   }
 

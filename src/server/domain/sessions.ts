@@ -34,35 +34,62 @@ const lastPurge = perStore((): Map<number, number> => new Map());
 
 /**
  * Opens a new, unvalidated session of `app` expiring `app.sessionLength` seconds from `now`.
- * Expired sessions of the app are purged in the same transaction, now and then (above).
+ * Expired sessions of the app are purged in the same transaction, now and then (above). Without
+ * a purge the session is one INSERT, atomic by itself: no transaction is opened around it (a
+ * BEGIN and a COMMIT cost about what the INSERT does).
  */
 export function createSession(store: Store, app: AppRow, input: NewSession, now: number): SessionRow {
+  const purged = lastPurge(store);
+  const last = purged.get(app.id);
+  if (last !== undefined && now - last < PURGE_EVERY_SECONDS && now >= last) return insertSession(store, app, input, now);
   return store.tx(() => {
-    const purged = lastPurge(store);
-    const last = purged.get(app.id);
-    if (last === undefined || now - last >= PURGE_EVERY_SECONDS || now < last) {
-      store.run('DELETE FROM sessions WHERE appId = ? AND expiry <= ?', app.id, now);
-      purged.set(app.id, now);
-    }
-    const expiry = now + app.sessionLength;
-    const enckey = input.enckey ?? null;
-    for (;;) {
-      const id = randomString(SESSION_ID_LENGTH);
-      const inserted = store.run(
-        'INSERT OR IGNORE INTO sessions (id, appId, credential, validated, expiry, createdAt, enckey, ip, api) VALUES (?, ?, NULL, 0, ?, ?, ?, ?, ?)',
-        id, app.id, expiry, now, enckey, input.ip, input.api,
-      );
-      // A clash of two random 10-character ids is astronomically rare; draw again if it happens.
-      // The row is what was just written: it is not read back.
-      if (inserted.changes === 1) return { id, appId: app.id, credential: null, validated: 0, expiry, createdAt: now, enckey, ip: input.ip, api: input.api };
-    }
+    store.run('DELETE FROM sessions WHERE appId = ? AND expiry <= ?', app.id, now);
+    purged.set(app.id, now);
+    return insertSession(store, app, input, now);
   });
 }
 
-/** The app's session `id` if it exists and has not expired (`expiry > now`). */
-export function findLiveSession(store: Store, appId: number, id: string, now: number): SessionRow | undefined {
-  return store.get<SessionRow>('SELECT * FROM sessions WHERE id = ? AND appId = ? AND expiry > ?', id, appId, now);
+function insertSession(store: Store, app: AppRow, input: NewSession, now: number): SessionRow {
+  const expiry = now + app.sessionLength;
+  const enckey = input.enckey ?? null;
+  for (;;) {
+    const id = randomString(SESSION_ID_LENGTH);
+    const inserted = store.run(
+      'INSERT OR IGNORE INTO sessions (id, appId, credential, validated, expiry, createdAt, enckey, ip, api) VALUES (?, ?, NULL, 0, ?, ?, ?, ?, ?)',
+      id, app.id, expiry, now, enckey, input.ip, input.api,
+    );
+    // A clash of two random 10-character ids is astronomically rare; draw again if it happens.
+    // The row is what was just written: it is not read back.
+    if (inserted.changes === 1) return { id, appId: app.id, credential: null, validated: 0, expiry, createdAt: now, enckey, ip: input.ip, api: input.api };
+  }
 }
+
+/**
+ * The app's session `id` if it exists and has not expired (`expiry > now`). Most client requests
+ * ask, and a whole row read costs a share of the request: rows found are kept until a session
+ * row is changed or deleted (store.tableStamp('sessions'); a new session changes no row found
+ * before), never inside a transaction (a rollback would leave them wrong), and at most
+ * KEPT_SESSIONS of them. Rows are never changed in place, so a kept one can be handed out again.
+ */
+export function findLiveSession(store: Store, appId: number, id: string, now: number): SessionRow | undefined {
+  if (store.db.inTransaction) return store.get<SessionRow>('SELECT * FROM sessions WHERE id = ? AND appId = ? AND expiry > ?', id, appId, now);
+  const kept = keptSessions(store);
+  const stamp = store.tableStamp('sessions');
+  if (kept.stamp !== stamp || kept.rows.size >= KEPT_SESSIONS) {
+    kept.stamp = stamp;
+    kept.rows.clear();
+  }
+  let row = kept.rows.get(id);
+  if (row === undefined) {
+    row = store.get<SessionRow>('SELECT * FROM sessions WHERE id = ?', id);
+    if (row === undefined) return undefined;
+    kept.rows.set(id, row);
+  }
+  return row.appId === appId && row.expiry > now ? row : undefined;
+}
+
+const KEPT_SESSIONS = 10_000;
+const keptSessions = perStore((): { stamp: string | undefined; readonly rows: Map<string, SessionRow> } => ({ stamp: undefined, rows: new Map() }));
 
 /** Why `id` names no live session of the app, in plain words (the request inspector records it). */
 export function whySessionMissing(store: Store, appId: number, id: string | undefined, now: number): string {

@@ -37,9 +37,12 @@ export interface OriginPolicyOptions {
   readonly names: readonly string[];
 }
 
+/** The answer to a request without an Origin (a program, not a page): one object for all of them. */
+const NO_CORS_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
+
 export interface OriginPolicy {
   /** The CORS headers for a request with these headers (none for an origin not answered). */
-  corsHeaders(headers: Readonly<Record<string, string | string[] | undefined>>, method: string | undefined): Record<string, string>;
+  corsHeaders(headers: Readonly<Record<string, string | string[] | undefined>>, method: string | undefined): Readonly<Record<string, string>>;
   /** Whether a Private-Network-Access preflight from `origin` is granted. */
   grantsPrivateNetwork(origin: string | undefined): boolean;
   /** Whether the Host header names this sandbox. */
@@ -101,13 +104,13 @@ export function createOriginPolicy(options: OriginPolicyOptions): OriginPolicy {
   };
   return {
     grantsPrivateNetwork,
-    corsHeaders(headers, method): Record<string, string> {
+    corsHeaders(headers, method): Readonly<Record<string, string>> {
       const origin = headerText(headers['origin']);
       if (method === 'OPTIONS' && isPrivateNetworkPreflight(headers)) {
         return grantsPrivateNetwork(origin) ? { 'access-control-allow-origin': origin!, 'access-control-allow-private-network': 'true', vary: 'Origin' } : {};
       }
       const allowed = allowOrigin(origin);
-      if (allowed === undefined) return origin === undefined ? {} : { vary: 'Origin' };
+      if (allowed === undefined) return origin === undefined ? NO_CORS_HEADERS : { vary: 'Origin' };
       return allowed === '*' ? { 'access-control-allow-origin': '*' } : { 'access-control-allow-origin': allowed, vary: 'Origin' };
     },
     hostAllowed(host) {

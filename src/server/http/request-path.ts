@@ -33,17 +33,17 @@ export interface RequestPathDeps {
 /** Answers one request; a promise only while something on the way waits. */
 export function handleRequest(deps: RequestPathDeps, req: IncomingMessage, res: ServerResponse): Promise<void> | undefined {
   const exchange: Exchange = { req, res, started: deps.clock(), path: splitUrl(req.url ?? '/').path };
-  // A promise only while a `delay` fault holds the answer back (answer-stage.ts).
-  const finish = (answer: Answer): Promise<void> | undefined => answerRequest(deps.answer, exchange, answer);
-  const failed = (err: unknown): Answer => failureAnswer(deps.route, deps.log, exchange, err);
   let answer: MaybePromise<Answer>;
   try {
     answer = routeParseServe(deps, exchange);
   } catch (err) {
-    answer = failed(err);
+    answer = failureAnswer(deps.route, deps.log, exchange, err);
   }
-  if (!isPromise(answer)) return finish(answer);
-  return answer.then(finish, (err: unknown) => finish(failed(err)));
+  // A promise only while a `delay` fault holds the answer back (answer-stage.ts). The closures
+  // below are made only for a request that waits: most are answered at once, without them.
+  if (!isPromise(answer)) return answerRequest(deps.answer, exchange, answer);
+  const finish = (ready: Answer): Promise<void> | undefined => answerRequest(deps.answer, exchange, ready);
+  return answer.then(finish, (err: unknown) => finish(failureAnswer(deps.route, deps.log, exchange, err)));
 }
 
 function routeParseServe(deps: RequestPathDeps, exchange: Exchange): MaybePromise<Answer> {

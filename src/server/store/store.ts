@@ -62,8 +62,17 @@ export interface Store {
 }
 
 /** The tables `tableStamp` follows. */
-export type WatchedTable = 'apps';
-const WATCHED_TABLES: readonly WatchedTable[] = ['apps'];
+export type WatchedTable = 'apps' | 'licenses' | 'sessions';
+/**
+ * The writes each watched table counts. `sessions` counts only changes to rows already there
+ * (UPDATE, DELETE): its stamp guards rows found before (domain/sessions.ts), which an INSERT of a
+ * new id, every `init`, cannot change, so an init costs no call into JavaScript.
+ */
+const WATCHED_TABLES: Readonly<Record<WatchedTable, readonly string[]>> = {
+  apps: ['INSERT', 'UPDATE', 'DELETE'],
+  licenses: ['INSERT', 'UPDATE', 'DELETE'],
+  sessions: ['UPDATE', 'DELETE'],
+};
 
 export interface OpenStoreOptions {
   /** Milliseconds a statement waits for another connection's write lock (default 5000). */
@@ -145,13 +154,13 @@ function createStore(db: Database.Database, location: string): Store {
  * inserted, updated or deleted. Made at open, outside any transaction, so no rollback can undo them.
  */
 function watchTables(db: Database.Database): Record<WatchedTable, number> {
-  const writes: Record<WatchedTable, number> = { apps: 0 };
+  const writes: Record<WatchedTable, number> = { apps: 0, licenses: 0, sessions: 0 };
   db.function('kactl_table_written', { deterministic: false }, (table: unknown) => {
     writes[table as WatchedTable] += 1;
     return null;
   });
-  for (const table of WATCHED_TABLES) {
-    for (const event of ['INSERT', 'UPDATE', 'DELETE']) {
+  for (const [table, events] of Object.entries(WATCHED_TABLES)) {
+    for (const event of events) {
       db.exec(`CREATE TEMP TRIGGER kactl_${table}_${event.toLowerCase()} AFTER ${event} ON main.${table} BEGIN SELECT kactl_table_written('${table}'); END`);
     }
   }
