@@ -1,6 +1,6 @@
 /** Applications: creation with the real service's defaults, lookup, settings, pause, hashes, counts. */
-import { perStore } from '../store/per-store.js';
 import type { Store } from '../store/store.js';
+import { tableMemo } from '../store/table-memo.js';
 import { seedAppMessages } from './messages.js';
 import type { AppRow } from './rows.js';
 import { SHOP_PRODUCT_SETTINGS, type ShopProductSetting } from '../../api/seller-catalog/shop-products.js';
@@ -84,22 +84,17 @@ export function getApp(store: Store, appId: number): AppRow {
 /** The app a client addresses with `name` + `ownerid` (exact, case-sensitive). */
 export function findAppByNameAndOwnerid(store: Store, name: string, ownerid: string): AppRow | undefined {
   // Every client API request starts here, and an app row is wide: keep the rows found until the
-  // apps table changes (store.tableStamp). Misses are not kept, so random names cannot grow the map.
-  const stamp = store.tableStamp('apps');
-  const known = appsByNameAndOwnerid(store);
-  if (known.stamp !== stamp) {
-    known.stamp = stamp;
-    known.rows.clear();
-  }
+  // apps table is written (store/table-memo.ts). Misses are not kept.
+  const kept = appsByNameAndOwnerid(store);
   const key = `${name}\u0000${ownerid}`;
-  const kept = known.rows.get(key);
-  if (kept !== undefined) return kept;
+  const found = kept?.get(key);
+  if (found !== undefined) return found;
   const row = store.get<AppRow>('SELECT * FROM apps WHERE name = ? AND ownerid = ?', name, ownerid);
-  if (row !== undefined) known.rows.set(key, row);
+  if (row !== undefined) kept?.set(key, row);
   return row;
 }
 
-const appsByNameAndOwnerid = perStore((): { stamp: string | undefined; readonly rows: Map<string, AppRow> } => ({ stamp: undefined, rows: new Map() }));
+const appsByNameAndOwnerid = tableMemo<AppRow>('apps', 10_000);
 
 /** The app a seller key belongs to. */
 export function findAppBySellerKey(store: Store, sellerKey: string): AppRow | undefined {

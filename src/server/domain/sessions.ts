@@ -8,6 +8,7 @@
  */
 import { perStore } from '../store/per-store.js';
 import type { Store } from '../store/store.js';
+import { tableMemo } from '../store/table-memo.js';
 import { endAppPanelSignIns, endPanelSignInsOf } from './panel-sign-ins.js';
 import { randomString } from './random.js';
 import type { AppRow, ApiVersion, SessionRow } from './rows.js';
@@ -67,29 +68,22 @@ function insertSession(store: Store, app: AppRow, input: NewSession, now: number
 /**
  * The app's session `id` if it exists and has not expired (`expiry > now`). Most client requests
  * ask, and a whole row read costs a share of the request: rows found are kept until a session
- * row is changed or deleted (store.tableStamp('sessions'); a new session changes no row found
- * before), never inside a transaction (a rollback would leave them wrong), and at most
- * KEPT_SESSIONS of them. Rows are never changed in place, so a kept one can be handed out again.
+ * row is changed or deleted (a new session changes no row found before: the sessions stamp counts
+ * no INSERT), as store/table-memo.ts keeps them. Rows are never changed in place, so a kept one
+ * can be handed out again.
  */
 export function findLiveSession(store: Store, appId: number, id: string, now: number): SessionRow | undefined {
-  if (store.db.inTransaction) return store.get<SessionRow>('SELECT * FROM sessions WHERE id = ? AND appId = ? AND expiry > ?', id, appId, now);
   const kept = keptSessions(store);
-  const stamp = store.tableStamp('sessions');
-  if (kept.stamp !== stamp || kept.rows.size >= KEPT_SESSIONS) {
-    kept.stamp = stamp;
-    kept.rows.clear();
-  }
-  let row = kept.rows.get(id);
+  let row = kept?.get(id);
   if (row === undefined) {
     row = store.get<SessionRow>('SELECT * FROM sessions WHERE id = ?', id);
     if (row === undefined) return undefined;
-    kept.rows.set(id, row);
+    kept?.set(id, row);
   }
   return row.appId === appId && row.expiry > now ? row : undefined;
 }
 
-const KEPT_SESSIONS = 10_000;
-const keptSessions = perStore((): { stamp: string | undefined; readonly rows: Map<string, SessionRow> } => ({ stamp: undefined, rows: new Map() }));
+const keptSessions = tableMemo<SessionRow>('sessions', 10_000);
 
 /** Why `id` names no live session of the app, in plain words (the request inspector records it). */
 export function whySessionMissing(store: Store, appId: number, id: string | undefined, now: number): string {

@@ -5,7 +5,7 @@
  * durations in words, and a note when the sandbox clock is moved.
  */
 import { maskValue } from '../../api/redact.js';
-import { perStore } from '../store/per-store.js';
+import { tableMemo } from '../store/table-memo.js';
 import type { Store } from '../store/store.js';
 import { getClockOffset } from './clock.js';
 
@@ -56,28 +56,20 @@ export function shownUser(store: Store, appId: number, username: string): string
 /**
  * Whether `name` is a license key of the app (a `license` user's name is its key). Every client
  * request with a user asks, for its record: the answers are kept until the licenses table is
- * written (store.tableStamp), never inside a transaction (a rollback would leave them wrong),
- * and at most KEPT_LICENSE_NAMES of them (random names cannot grow the map).
+ * written (store/table-memo.ts).
  */
 export function isLicenseName(store: Store, appId: number, name: string): boolean {
-  if (store.db.inTransaction) return licenseNamed(store, appId, name);
   const kept = licenseNames(store);
-  const stamp = store.tableStamp('licenses');
-  if (kept.stamp !== stamp || kept.answers.size >= KEPT_LICENSE_NAMES) {
-    kept.stamp = stamp;
-    kept.answers.clear();
-  }
   const key = `${appId}\u0000${name}`;
-  let answer = kept.answers.get(key);
+  let answer = kept?.get(key);
   if (answer === undefined) {
     answer = licenseNamed(store, appId, name);
-    kept.answers.set(key, answer);
+    kept?.set(key, answer);
   }
   return answer;
 }
 
-const KEPT_LICENSE_NAMES = 10_000;
-const licenseNames = perStore((): { stamp: string | undefined; readonly answers: Map<string, boolean> } => ({ stamp: undefined, answers: new Map() }));
+const licenseNames = tableMemo<boolean>('licenses', 10_000);
 
 function licenseNamed(store: Store, appId: number, name: string): boolean {
   return store.get<{ one: number }>('SELECT 1 AS one FROM licenses WHERE appId = ? AND key = ?', appId, name) !== undefined;
