@@ -21,6 +21,7 @@ import path from 'node:path';
 import { KactlError, UsageError } from '../../errors.js';
 import { isIdentity, isSignallablePid, processIdentity, sameIdentity, sandboxIdentity, type ProcessIdentity } from './process-identity.js';
 import { makeDir } from '../../util/make-dir.js';
+import { writeFileAtomicSync } from '../../util/atomic-file.js';
 
 export const MEMORY_STORE = ':memory:';
 
@@ -181,10 +182,8 @@ export function claimSandbox(dataDir: string, entry: Omit<SandboxEntry, 'id' | '
 
 /** Rewrites our entry (atomically: readers never see half a file). */
 export function updateSandbox(dataDir: string, entry: SandboxEntry): void {
-  const file = entryPath(dataDir, entry.id);
-  const temp = `${file}.${entry.pid}.tmp`;
-  fs.writeFileSync(temp, JSON.stringify(entry), { mode: 0o600 });
-  fs.renameSync(temp, file);
+  // Not flushed to disk: an entry only describes a live process, which a crash ends too.
+  writeFileAtomicSync(entryPath(dataDir, entry.id), JSON.stringify(entry), { flush: false });
 }
 
 /** Removes our entry, unless another process holds it by now. */
