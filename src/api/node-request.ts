@@ -11,8 +11,7 @@
  */
 import http from 'node:http';
 import type { Socket } from 'node:net';
-// The module's own, not the global a test's fake timers replace.
-import { setImmediate as nextTurn } from 'node:timers';
+import { socketsClosed } from '../util/sockets-closed.js';
 
 /** Connect timeout (TCP + TLS), separate from the answer timeout. */
 export const CONNECT_TIMEOUT_MS = 10_000;
@@ -68,17 +67,15 @@ export class NodeAgents {
   }
 
   /**
-   * Closes the connections kept alive, and resolves once they are closed: a TLS socket frees its
-   * TLS state one loop turn after its 'close', so the library's `close()` leaves no handle behind
-   * (test/library/quiet-and-closed.test.ts) only when it waits for that turn too.
+   * Closes the connections kept alive, and resolves once they are closed (util/sockets-closed.ts:
+   * a TLS socket frees its TLS state one loop turn after its 'close'), so the library's `close()`
+   * leaves no handle behind (test/library/quiet-and-closed.test.ts).
    */
   async close(): Promise<void> {
-    const open = [this.plain, this.secure].flatMap((client) => (client === undefined ? [] : socketsOf(client.agent))).filter((socket) => !socket.closed);
+    const held = [this.plain, this.secure].flatMap((client) => (client === undefined ? [] : socketsOf(client.agent)));
     this.plain?.agent.destroy();
     this.secure?.agent.destroy();
-    if (open.length === 0) return;
-    await Promise.all(open.map((socket) => new Promise((resolve) => socket.once('close', resolve))));
-    await new Promise((resolve) => nextTurn(resolve));
+    if (held.length > 0) await socketsClosed(held, 1);
   }
 }
 

@@ -17,7 +17,7 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import https from 'node:https';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { setImmediate as nextTurn } from 'node:timers/promises';
+import { socketsClosed } from '../../util/sockets-closed.js';
 import { answerParserError, lastResort } from './error-shapes.js';
 import { createPageLimits } from './page-limits.js';
 import { CLIENT_RATE_LIMIT, FixedWindowLimiter, RATE_WINDOW_MS, SELLER_KEY_FAILURE_LIMIT, SELLER_RATE_LIMIT } from './rate-limiter.js';
@@ -89,22 +89,11 @@ export function createSandboxServer(deps: ServerDeps): SandboxServer {
       server.closeIdleConnections();
       await closed;
       clearTimeout(force);
-      await socketsClosed(sockets);
+      // The server's 'close' comes once its last connection is destroyed, before the handles of
+      // those sockets and of the listening socket are freed: that takes two turns of the loop.
+      await socketsClosed(sockets, 2);
     },
   };
-}
-
-/**
- * The server's 'close' comes once its last connection is destroyed, before the handles of those
- * sockets and of the listening socket are: wait for each socket's own 'close', then let the loop
- * turn twice, so the listening socket's handle, closed in that turn, is gone too. (The timers of
- * node:timers/promises, not the globals a test's fake timers replace.)
- */
-async function socketsClosed(sockets: ReadonlySet<Socket>): Promise<void> {
-  const open = [...sockets].filter((socket) => !socket.closed);
-  await Promise.all(open.map((socket) => new Promise((resolve) => socket.once('close', resolve))));
-  await nextTurn();
-  await nextTurn();
 }
 
 /** Each stage and endpoint gets only what it uses, made once per server. */
