@@ -56,4 +56,26 @@ describe('.ci/summary.mjs', () => {
     expect(lines).toContain('DIR/results-1.json: no report');
     expect(code).toBe(1);
   });
+
+  it('names each failed test with the first line of its error, and a file that did not load', () => {
+    const report = {
+      numPassedTests: 1,
+      numFailedTests: 1,
+      testResults: [
+        {
+          ...fileResult('e2e/life.test.ts', 0, 2, 'failed'),
+          assertionResults: [
+            { status: 'passed', fullName: 'life starts' },
+            { status: 'failed', fullName: 'life › stops the sandbox', failureMessages: ['\u001b[31mAssertionError\u001b[39m: expected 1 to be 0\n    at stack (x.ts:1:1)'] },
+          ],
+        },
+        { ...fileResult('server/crash.test.ts', 0, 0, 'failed'), message: '\nWorker exited unexpectedly\nmore', assertionResults: [] },
+      ],
+    };
+    const { code, lines } = summarise(report);
+    expect(lines).toContain('  failed: test/e2e/life.test.ts › life › stops the sandbox: AssertionError: expected 1 to be 0');
+    expect(lines).toContain('  failed: test/server/crash.test.ts: Worker exited unexpectedly');
+    expect(lines.at(-1)).toBe('1 passed, 2 failed');
+    expect(code).toBe(1);
+  });
 });

@@ -88,14 +88,31 @@ export function lastRecordId(store: Store): number {
   return Math.max(seq, max);
 }
 
+/**
+ * How many rows a read takes at a time. Pages through `all`, not `iterate`: an iterator is a
+ * better-sqlite3 object made per call, which this process would have to keep for its whole life
+ * (native-handles.ts), and a log followed for hours makes one a poll.
+ */
+const PAGE_ROWS = 200;
+
 /** Records newest first, from just before `before` (exclusive) down; stop reading by leaving the loop. */
 export function* recordsNewestFirst(store: Store, before = Number.MAX_SAFE_INTEGER): Generator<RequestRecord> {
-  for (const row of store.iterate<Row>('SELECT * FROM request_log WHERE id < ? ORDER BY id DESC', before)) yield fromRow(row);
+  for (let below = before; ; ) {
+    const rows = store.all<Row>('SELECT * FROM request_log WHERE id < ? ORDER BY id DESC LIMIT ?', below, PAGE_ROWS);
+    for (const row of rows) yield fromRow(row);
+    if (rows.length < PAGE_ROWS) return;
+    below = rows[rows.length - 1]!.id;
+  }
 }
 
 /** Records oldest first, after `after` (exclusive). */
 export function* recordsOldestFirst(store: Store, after: number): Generator<RequestRecord> {
-  for (const row of store.iterate<Row>('SELECT * FROM request_log WHERE id > ? ORDER BY id', after)) yield fromRow(row);
+  for (let above = after; ; ) {
+    const rows = store.all<Row>('SELECT * FROM request_log WHERE id > ? ORDER BY id LIMIT ?', above, PAGE_ROWS);
+    for (const row of rows) yield fromRow(row);
+    if (rows.length < PAGE_ROWS) return;
+    above = rows[rows.length - 1]!.id;
+  }
 }
 
 function fromRow(row: Row): RequestRecord {

@@ -33,8 +33,6 @@ export interface Store {
   get<R>(sql: string, ...args: SqlArgs): R | undefined;
   /** All rows of `sql`. */
   all<R>(sql: string, ...args: SqlArgs): R[];
-  /** The rows of `sql` one at a time (stop early by leaving the loop); no other statement may run meanwhile. */
-  iterate<R>(sql: string, ...args: SqlArgs): IterableIterator<R>;
   /** Runs a write statement. */
   run(sql: string, ...args: SqlArgs): RunResult;
   /**
@@ -134,7 +132,6 @@ function createStore(db: Database.Database, location: string): Store {
     location,
     get: <R>(sql: string, ...args: SqlArgs) => prepare(sql).get(...args) as R | undefined,
     all: <R>(sql: string, ...args: SqlArgs) => prepare(sql).all(...args) as R[],
-    iterate: <R>(sql: string, ...args: SqlArgs) => prepare(sql).iterate(...args) as IterableIterator<R>,
     run: (sql: string, ...args: SqlArgs) => {
       const result = prepare(sql).run(...args);
       return { changes: result.changes, lastInsertRowid: Number(result.lastInsertRowid) };
