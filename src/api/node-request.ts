@@ -72,10 +72,11 @@ export class NodeAgents {
    * leaves no handle behind (test/library/quiet-and-closed.test.ts).
    */
   async close(): Promise<void> {
-    const held = [this.plain, this.secure].flatMap((client) => (client === undefined ? [] : socketsOf(client.agent)));
+    // Listened for before the agents destroy them (an agent's lists hold no socket whose 'close' has come).
+    const closed = socketsClosed([this.plain, this.secure].flatMap((client) => (client === undefined ? [] : socketsOf(client.agent))), 1);
     this.plain?.agent.destroy();
     this.secure?.agent.destroy();
-    if (held.length > 0) await socketsClosed(held, 1);
+    await closed;
   }
 }
 

@@ -89,8 +89,9 @@ export function createSandboxServer(deps: ServerDeps): SandboxServer {
       server.closeIdleConnections();
       await closed;
       clearTimeout(force);
-      // The server's 'close' comes once its last connection is destroyed, before the handles of
-      // those sockets and of the listening socket are freed: that takes two turns of the loop.
+      // The server's 'close' comes once its last connection is destroyed, before those sockets'
+      // 'close' (they are still in `sockets`) and before their handles and the listening
+      // socket's are freed: that takes two turns of the loop after the last 'close'.
       await socketsClosed(sockets, 2);
     },
   };
