@@ -38,7 +38,8 @@ const path = require('node:path');
 const zlib = require('node:zlib');
 const { spawnSync } = require('node:child_process');
 const [shared, work, length, sourceCrc, target, rootUid] = process.argv.slice(1);
-const name = (file) => zlib.crc32(Buffer.concat([Buffer.from([0]), Buffer.from(file)])).toString(16);
+// Eight hex digits, zero-padded as Node writes them (unpadded, one path in 16 got another name).
+const name = (file) => zlib.crc32(Buffer.concat([Buffer.from([0]), Buffer.from(file)])).toString(16).padStart(8, '0');
 let source = "process.stdout.write('${MARKER}\\\\n'); module.exports = { main: async () => 42 };";
 source += ' '.repeat(Number(length) - source.length);
 const evil = path.join(work, 'cli.cjs');
@@ -81,6 +82,10 @@ describe('the compile cache on Node >= 22', () => {
     const planted = other.run(other.node(), ['-e', PLANT, shared, work, String(source.length), String(zlib.crc32(source)), CLI, String(process.getuid!())]);
     expect(planted.status, planted.stderr).toBe(0);
     const rootSub = planted.stdout;
+    // The plant works: plain Node, pointed at that folder, runs the other user's code as kactl's
+    // cli.cjs (without this, a plant under a name Node never reads would pass the checks below).
+    const control = spawnSync(process.execPath, [CLI], { env: { NODE_COMPILE_CACHE: path.join(shared, 'node-compile-cache') }, encoding: 'utf8', timeout: 30_000 });
+    expect(control.stdout, control.stderr).toContain(MARKER);
     const before = fs.readdirSync(rootSub);
 
     const result = kactl(['profile', 'list'], { TMPDIR: shared });
