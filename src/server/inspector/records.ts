@@ -96,22 +96,22 @@ export function lastRecordId(store: Store): number {
 const PAGE_ROWS = 200;
 
 /** Records newest first, from just before `before` (exclusive) down; stop reading by leaving the loop. */
-export function* recordsNewestFirst(store: Store, before = Number.MAX_SAFE_INTEGER): Generator<RequestRecord> {
-  for (let below = before; ; ) {
-    const rows = store.all<Row>('SELECT * FROM request_log WHERE id < ? ORDER BY id DESC LIMIT ?', below, PAGE_ROWS);
-    for (const row of rows) yield fromRow(row);
-    if (rows.length < PAGE_ROWS) return;
-    below = rows[rows.length - 1]!.id;
-  }
+export function recordsNewestFirst(store: Store, before = Number.MAX_SAFE_INTEGER): Generator<RequestRecord> {
+  return inPages(store, 'SELECT * FROM request_log WHERE id < ? ORDER BY id DESC LIMIT ?', before);
 }
 
 /** Records oldest first, after `after` (exclusive). */
-export function* recordsOldestFirst(store: Store, after: number): Generator<RequestRecord> {
-  for (let above = after; ; ) {
-    const rows = store.all<Row>('SELECT * FROM request_log WHERE id > ? ORDER BY id LIMIT ?', above, PAGE_ROWS);
+export function recordsOldestFirst(store: Store, after: number): Generator<RequestRecord> {
+  return inPages(store, 'SELECT * FROM request_log WHERE id > ? ORDER BY id LIMIT ?', after);
+}
+
+/** The records of `sql` (bound by an id, then a row count), each page going on from the last id of the one before. */
+function* inPages(store: Store, sql: string, from: number): Generator<RequestRecord> {
+  for (let bound = from; ; ) {
+    const rows = store.all<Row>(sql, bound, PAGE_ROWS);
     for (const row of rows) yield fromRow(row);
     if (rows.length < PAGE_ROWS) return;
-    above = rows[rows.length - 1]!.id;
+    bound = rows[rows.length - 1]!.id;
   }
 }
 
